@@ -1,0 +1,19 @@
+#!/bin/sh
+# ci/test.sh: the test command (README). Installs what the tests need (as
+# root with apt-get; otherwise names it), configures, builds everything, and
+# runs the Criterion suite (unit tests and end-to-end tests on the test
+# kernels). Extra arguments go to configure.py, e.g. --sanitize=address,undefined.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+. "$root/ci/deps.sh"
+gate_deps_ensure tests || exit 2
+if [ $# -gt 0 ] || [ ! -f build.ninja ]; then
+	python3 configure.py "$@" || exit 2
+fi
+gate_build "$root" all || exit 2
+# Two jobs at most: end-to-end tests run kernels, and a 2-core runner is the target.
+build/tests/unit --jobs 2 --timeout 600
+status=$?
+[ $status -eq 0 ] || echo "ci/test.sh: the suite failed (exit $status)" >&2
+exit $status

@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""Writes build.ninja for allocgate.
+
+Standard library only. Finds the C compiler (CC, CFLAGS, LDFLAGS are
+honoured), the target OS, and the dependencies through pkg-config:
+jansson (required: baselines and results are JSON), Criterion (tests),
+libbpf (optional, Linux counters through BPF). The generated build.ninja
+re-runs this script with the same arguments when configure.py changes.
+
+Sources are chosen by file name, not by #ifdef: a file named X_linux.c is
+built only for Linux, X_windows.c only for Windows, X_darwin.c only for
+macOS, X_posix.c for Linux and macOS.
+"""
+
+import argparse
+import glob
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.abspath(__file__))
+OS_SUFFIXES = ("linux", "windows", "darwin", "posix")
+
+
+class Platform:
+    """The OS the build targets (the host's unless --host says otherwise)."""
+
+    def __init__(self, host):
+        if host:
+            self.name = "windows" if "mingw" in host or "windows" in host else host
+        elif sys.platform.startswith("linux"):
+            self.name = "linux"
+        elif sys.platform == "darwin":
+            self.name = "darwin"
+        elif sys.platform in ("win32", "cygwin", "msys"):
+            self.name = "windows"
+        else:
+            self.name = "posix"
+
+    def is_windows(self):
+        return self.name == "windows"
+
+    def builds(self, suffix):
+        """Whether a source with OS suffix SUFFIX belongs to this target."""
+        if suffix == "posix":
+            return self.name in ("linux", "darwin", "posix")
+        return suffix == self.name
+
+    def exe(self, path):
+        return path + ".exe" if self.is_windows() else path
+
+
+class Writer:
+    """A small ninja file writer."""
+
+    def __init__(self):
+        self.lines = []
+
+    @staticmethod
+    def escape(path):
+        return path.replace("$", "$$").replace(" ", "$ ").replace(":", "$:")
+
+    def comment(self, text):
+        self.lines.append("# " + text)
+
+    def variable(self, key, value, indent=0):
+        self.lines.append("  " * indent + "%s = %s" % (key, value))
+
+    def rule(self, name, command, **kv):
+        self.lines.append("rule " + name)
+        self.variable("command", command, 1)
+        for key, value in kv.items():
+            self.variable(key, value, 1)
+
+    def build(self, outputs, rule, inputs=(), implicit=(), order_only=(), variables=None):
+        outputs = [outputs] if isinstance(outputs, str) else list(outputs)
+        inputs = [inputs] if isinstance(inputs, str) else list(inputs)
+        text = "build %s: %s" % (" ".join(map(self.escape, outputs)), rule)
+        if inputs:
+            text += " " + " ".join(map(self.escape, inputs))
+        if implicit:
+            text += " | " + " ".join(map(self.escape, implicit))
+        if order_only:
+            text += " || " + " ".join(map(self.escape, order_only))
+        self.lines.append(text)
+        for key, value in (variables or {}).items():
+            self.variable(key, value, 1)
+        return outputs
+
+    def default(self, paths):
+        self.lines.append("default " + " ".join(map(self.escape, paths)))
+
+    def text(self):
+        return "\n".join(self.lines) + "\n"
+
+
+def run(cmd):
+    """Output of CMD (a list), or None when it fails or does not exist."""
+    try:
+        out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             check=True, universal_newlines=True)
+        return out.stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def pkg(name, pkg_config):
+    """(cflags, libs) of pkg-config package NAME, or None when missing."""
+    if not pkg_config or run([pkg_config, "--exists", name]) is None:
+        return None
+    return run([pkg_config, "--cflags", name]) or "", run([pkg_config, "--libs", name]) or ""
+
+
+def compiler_works(cc, flags, ldflags, code="int main(void){return 0;}\n", libs=""):
+    """Whether CC compiles and links CODE with FLAGS."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "t.c")
+        with open(src, "w") as f:
+            f.write(code)
+        cmd = shlex.split(cc) + shlex.split(flags) + [src, "-o", os.path.join(tmp, "t")]
+        cmd += shlex.split(ldflags) + shlex.split(libs)
+        return subprocess.run(cmd, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL).returncode == 0
+
+
+def sources(pattern, platform, exclude=()):
+    """Sources matching PATTERN that belong to PLATFORM, sorted."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(ROOT, pattern))):
+        rel = os.path.relpath(path, ROOT).replace(os.sep, "/")
+        stem = os.path.splitext(os.path.basename(rel))[0]
+        suffix = stem.rsplit("_", 1)[-1] if "_" in stem else ""
+        if suffix in OS_SUFFIXES and not platform.builds(suffix):
+            continue
+        if rel in exclude:
+            continue
+        out.append(rel)
+    return out
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description="Write build.ninja for allocgate.")
+    p.add_argument("--debug", action="store_true", help="-O0, assertions on")
+    p.add_argument("--sanitize", metavar="LIST",
+                   help="compiler sanitizers, e.g. address,undefined or thread")
+    p.add_argument("--warnings-as-errors", action="store_true", help="-Werror")
+    p.add_argument("--host", metavar="TRIPLE",
+                   help="cross build, e.g. x86_64-w64-mingw32 (compiler TRIPLE-gcc)")
+    p.add_argument("--builddir", default="build", help="output directory (default build)")
+    p.add_argument("--ninja-file", default="build.ninja",
+                   help="where to write the ninja file (default build.ninja)")
+    return p.parse_args(argv)
+
+
+def main(argv):
+    args = parse_args(argv)
+    platform = Platform(args.host)
+    cc = os.environ.get("CC") or ("%s-gcc" % args.host if args.host else
+                                  ("cc" if shutil.which("cc") else "gcc"))
+    ar = os.environ.get("AR") or ("%s-ar" % args.host if args.host else "ar")
+    pkg_config = os.environ.get("PKG_CONFIG") or (
+        "%s-pkg-config" % args.host if args.host else "pkg-config")
+    if not shutil.which(pkg_config):
+        pkg_config = None
+
+    cflags = "-std=c11 -g -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes"
+    cflags += " -O0" if args.debug else " -O2 -DNDEBUG"
+    if platform.name == "linux":
+        cflags += " -D_GNU_SOURCE"
+    if args.warnings_as_errors:
+        cflags += " -Werror"
+    ldflags = ""
+    libs = "" if platform.is_windows() else "-pthread"
+    if platform.name == "linux":
+        libs += " -lm"
+    if args.sanitize:
+        san = "-fsanitize=%s -fno-omit-frame-pointer" % args.sanitize
+        cflags += " " + san
+        ldflags += " " + san
+    cflags = (cflags + " " + os.environ.get("CFLAGS", "")).strip()
+    ldflags = (ldflags + " " + os.environ.get("LDFLAGS", "")).strip()
+
+    if not shutil.which(shlex.split(cc)[0]):
+        sys.exit("configure.py: no C compiler: %s not found (apt-get install gcc, or set CC)" % cc)
+    if not compiler_works(cc, cflags, ldflags, libs=libs):
+        sys.exit("configure.py: %s cannot build a trivial C11 program with: %s %s"
+                 % (cc, cflags, ldflags))
+
+    notes = []
+    jansson = pkg("jansson", pkg_config)
+    if jansson is None:
+        sys.exit("configure.py: jansson not found through pkg-config; it reads and writes "
+                 "baselines and results.\n  Debian/Ubuntu: apt-get install libjansson-dev "
+                 "pkg-config\n  macOS: brew install jansson pkg-config")
+    criterion = pkg("criterion", pkg_config)
+    if criterion is None:
+        notes.append("tests: off (Criterion not found; apt-get install libcriterion-dev)")
+    libbpf = pkg("libbpf", pkg_config) if platform.name == "linux" else None
+    if platform.name == "linux" and libbpf is None:
+        notes.append("bpf: off (libbpf not found; apt-get install libbpf-dev)")
+    elif libbpf is not None:
+        notes.append("bpf: libbpf found (BPF counters are not built yet: see issue 4)")
+
+    version = run(["git", "-C", ROOT, "describe", "--always", "--dirty", "--tags"]) or "unknown"
+    cc_version = (run(shlex.split(cc) + ["--version"]) or cc).splitlines()[0]
+    defines = ("-DGATE_VERSION='\"%s\"' -DGATE_COMPILER='\"%s\"' -DGATE_CFLAGS='\"%s\"'"
+               % (version, cc_version.replace('"', "").replace("'", ""),
+                  cflags.replace('"', "").replace("'", "")))
+
+    bd = args.builddir
+    w = Writer()
+    w.comment("Generated by configure.py; do not edit, do not commit.")
+    w.variable("ninja_required_version", "1.3")
+    w.variable("builddir", bd)
+    w.variable("configure_args", " ".join(shlex.quote(a) for a in argv))
+    w.variable("cc", cc)
+    w.variable("ar", ar)
+    w.variable("cflags", "%s -Iperf -Igates" % cflags)
+    w.variable("ldflags", ldflags)
+    w.variable("libs", libs)
+    w.variable("gate_defines", defines)
+    w.variable("jansson_cflags", jansson[0])
+    w.variable("jansson_libs", jansson[1])
+    if criterion:
+        w.variable("criterion_cflags", criterion[0])
+        w.variable("criterion_libs", criterion[1])
+    w.rule("cc", "$cc -MMD -MF $out.d $cflags $extra_cflags -c $in -o $out",
+           depfile="$out.d", deps="gcc", description="CC $out")
+    w.rule("ar", "rm -f $out && $ar crs $out $in", description="AR $out")
+    w.rule("link", "$cc $ldflags -o $out $in $extra_libs $libs", description="LINK $out")
+    w.rule("configure", "%s configure.py $configure_args" % shlex.quote(sys.executable),
+           generator="1", description="CONFIGURE")
+    w.build(args.ninja_file, "configure", implicit=["configure.py"])
+
+    def objects(srcs, extra=""):
+        objs = []
+        for src in srcs:
+            obj = "%s/obj/%s.o" % (bd, os.path.splitext(src)[0])
+            w.build(obj, "cc", src, variables={"extra_cflags": extra} if extra else None)
+            objs.append(obj)
+        return objs
+
+    probe_lib = w.build("%s/libprobe.a" % bd, "ar", objects(sources("perf/*.c", platform)))[0]
+    gate_srcs = sources("gates/*.c", platform, exclude=("gates/main.c",))
+    gate_lib = w.build("%s/libgate.a" % bd, "ar",
+                       objects(gate_srcs, "$jansson_cflags $gate_defines"))[0]
+    gate = w.build(platform.exe("%s/gate" % bd), "link",
+                   objects(["gates/main.c"], "$jansson_cflags $gate_defines") + [gate_lib],
+                   variables={"extra_libs": "$jansson_libs"})
+    targets = list(gate)
+
+    def kernels(pattern, outdir):
+        outs = []
+        for src in sources(pattern, platform):
+            name = os.path.splitext(os.path.basename(src))[0]
+            outs += w.build(platform.exe("%s/%s/%s" % (bd, outdir, name)), "link",
+                            objects([src]) + [probe_lib])
+        return outs
+
+    targets += kernels("kernels/*.c", "kernels")
+    test_kernels = kernels("tests/kernels/*.c", "tests/kernels")
+    tests = []
+    if criterion:
+        # One Criterion binary for every tests/test_*.c: one summary line.
+        test_objs = []
+        for src in sources("tests/test_*.c", platform):
+            test_objs += objects([src], "$criterion_cflags $jansson_cflags")
+        tests = w.build(platform.exe("%s/tests/unit" % bd), "link",
+                        test_objs + [gate_lib, probe_lib],
+                        implicit=gate + test_kernels,
+                        variables={"extra_libs": "$criterion_libs $jansson_libs"})
+    w.build("tests", "phony", tests + test_kernels)
+    w.build("all", "phony", targets + tests + test_kernels)
+    w.default(targets)
+
+    target = os.path.join(ROOT, args.ninja_file)
+    with open(target + ".tmp", "w") as f:
+        f.write(w.text())
+    os.replace(target + ".tmp", target)
+    print("configure.py: %s for %s with %s; %s written" % (version, platform.name, cc,
+                                                         args.ninja_file))
+    for note in notes:
+        print("configure.py: " + note)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,35 @@
+/* atomic_file.h: replacing a file so that readers see the old or the new
+ * contents, never a half-written file.
+ *
+ * The writer gets a FILE on a temporary file next to PATH
+ * ("<path>.tmp.XXXXXX", same directory, hence same file system); commit
+ * flushes and syncs it, renames it over PATH and syncs the directory. On
+ * any error the temporary file is removed and PATH is left as it was.
+ * One implementation file per OS (atomic_file_posix.c here).
+ */
+#ifndef GATE_ATOMIC_FILE_H
+#define GATE_ATOMIC_FILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct atomic_file {
+	FILE *fp;        /* write the new contents here */
+	char *path;      /* the file to replace */
+	char *tmp_path;  /* the temporary file, removed unless committed */
+};
+
+/* Opens a temporary file for PATH (creating PATH's directory, one level,
+ * when missing) and sets AF. Returns 0, or a negative errno with ERR
+ * naming the path. */
+int atomic_file_open(struct atomic_file *af, const char *path, char *err, size_t err_size);
+
+/* Flushes and syncs what was written, renames it over PATH and syncs the
+ * directory; releases AF in every case. Returns 0, or a negative errno with
+ * ERR set (then the temporary file is gone and PATH is unchanged). */
+int atomic_file_commit(struct atomic_file *af, char *err, size_t err_size);
+
+/* Closes and removes the temporary file, leaving PATH untouched; releases AF. */
+void atomic_file_abort(struct atomic_file *af);
+
+#endif

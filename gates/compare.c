@@ -1,0 +1,193 @@
+/* compare.c: baseline comparison by metric class (see compare.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "stats.h"
+
+static void set_note(struct series *s, const char *fmt, double a, double b)
+{
+	char buf[200];
+	snprintf(buf, sizeof buf, fmt, a, b);
+	free(s->note);
+	s->note = strdup(buf);
+}
+
+static size_t finite_values(const struct series *s, double *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->sample_count; i++)
+		if (isfinite(s->samples[i]))
+			out[n++] = s->samples[i];
+	return n;
+}
+
+static double spread(const struct series *b)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < b->sample_count; i++) {
+		if (isfinite(b->samples[i])) {
+			lo = fmin(lo, b->samples[i]);
+			hi = fmax(hi, b->samples[i]);
+		}
+	}
+	return hi >= lo ? hi - lo : 0;
+}
+
+static void compare_exact(struct series *s, const struct run_options *o)
+{
+	s->test = "exact: median against baseline median, relative tolerance";
+	double allowed = o->exact_tolerance * s->baseline_median;
+	double diff = s->median - s->baseline_median;
+	s->verdict = diff > allowed ? VERDICT_FAIL : -diff > allowed ? VERDICT_IMPROVED : VERDICT_PASS;
+	if (s->verdict != VERDICT_PASS)
+		set_note(s, "exact count changed: %.0f -> %.0f", s->baseline_median, s->median);
+}
+
+static void compare_near(struct series *s, const struct series *b, const struct run_options *o)
+{
+	s->test = "near-exact: median against baseline median + spread + tolerance";
+	double allowed = o->near_tolerance * s->baseline_median + spread(b) + COMPARE_NEAR_FLOOR;
+	double diff = s->median - s->baseline_median;
+	s->verdict = diff > allowed ? VERDICT_FAIL : -diff > allowed ? VERDICT_IMPROVED : VERDICT_PASS;
+	if (s->verdict != VERDICT_PASS)
+		set_note(s, "changed by %.0f, more than the allowed %.0f (tolerance + baseline spread)",
+			 fabs(diff), allowed);
+}
+
+/* Timing: sets ratio interval and raw p; the verdict waits for Holm. */
+static int compare_timing(struct series *s, const struct series *b)
+{
+	double *x = calloc(s->sample_count + 1, sizeof *x);
+	double *y = calloc(b->sample_count + 1, sizeof *y);
+	int ok = 0;
+	if (!x || !y)
+		goto out;
+	size_t nx = finite_values(s, x), ny = finite_values(b, y);
+	if (!strcmp(s->unit, "count") && s->baseline_median < COMPARE_MIN_EVENTS) {
+		s->verdict = VERDICT_SKIPPED;
+		set_note(s, "too few events to compare as a ratio (baseline median %.0f < %.0f)",
+			 s->baseline_median, COMPARE_MIN_EVENTS);
+	} else if (nx < 3 || ny < 3) {
+		s->verdict = VERDICT_SKIPPED;
+		set_note(s, "too few samples to compare (%.0f now, %.0f in the baseline)",
+			 (double)nx, (double)ny);
+	} else if (stats_ratio_ci(x, nx, y, ny, 0.95, &s->change, &s->ci_low, &s->ci_high)) {
+		s->verdict = VERDICT_SKIPPED;
+		set_note(s, "values include zero; not compared as a ratio%s", 0, 0);
+	} else {
+		s->test = "timing: Hodges-Lehmann ratio, Moses 95% interval, Mann-Whitney "
+			  "one-sided, Holm over the run, minimum effect";
+		s->change -= 1;
+		s->p_value = stats_mann_whitney_p_greater(x, nx, y, ny);
+		ok = 1;
+	}
+out:
+	free(x);
+	free(y);
+	return ok;
+}
+
+/* Holm over every timing comparison, then the verdicts. */
+static void decide_timing(struct run_result *cur, const struct run_options *o, int *timed)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < cur->series_count; i++)
+		n += timed[i];
+	double *p = calloc(n + 1, sizeof *p), *adj = calloc(n + 1, sizeof *adj);
+	if (!p || !adj)
+		goto out;
+	for (size_t i = 0, j = 0; i < cur->series_count; i++)
+		if (timed[i])
+			p[j++] = cur->series[i].p_value;
+	stats_holm(p, n, adj);
+	for (size_t i = 0, j = 0; i < cur->series_count; i++) {
+		if (!timed[i])
+			continue;
+		struct series *s = &cur->series[i];
+		double ratio = s->change + 1, padj = adj[j++];
+		if (ratio >= 1 + o->min_effect && s->ci_low > 1 && padj < o->alpha)
+			s->verdict = VERDICT_FAIL;
+		else if (ratio <= 1 / (1 + o->min_effect) && s->ci_high < 1)
+			s->verdict = VERDICT_IMPROVED;
+		else if (ratio >= 1 + o->min_effect)
+			s->verdict = VERDICT_INCONCLUSIVE;
+		else
+			s->verdict = VERDICT_PASS;
+		if (s->verdict == VERDICT_FAIL || s->verdict == VERDICT_INCONCLUSIVE)
+			set_note(s, "Mann-Whitney p = %.2g, Holm-adjusted %.2g", s->p_value, padj);
+	}
+out:
+	free(p);
+	free(adj);
+}
+
+static int group_ran(const struct run_result *cur, const struct series *b)
+{
+	for (size_t i = 0; i < cur->series_count; i++)
+		if (!strcmp(cur->series[i].kernel, b->kernel) &&
+		    !strcmp(cur->series[i].params, b->params))
+			return 1;
+	return 0;
+}
+
+static void report_missing(struct run_result *cur, const struct run_result *base)
+{
+	for (size_t i = 0; i < base->series_count; i++) {
+		const struct series *b = &base->series[i];
+		if (group_ran(cur, b) &&
+		    !result_find_series(cur, b->kernel, b->variant, b->params, b->metric))
+			result_add_problem(cur, b->kernel, b->variant, b->params, b->metric,
+					   "in the baseline but not measured by this run");
+	}
+}
+
+static void compare_one(struct series *s, const struct series *b, const struct run_options *o,
+			bool same_hardware, int *timed)
+{
+	s->has_baseline = true;
+	s->baseline_median = stats_median(b->samples, b->sample_count);
+	s->baseline_count = b->sample_count;
+	s->change = s->baseline_median != 0 ? s->median / s->baseline_median - 1
+					    : (s->median != 0 ? INFINITY : 0);
+	if (isnan(s->median)) {
+		s->verdict = VERDICT_ERROR;
+		set_note(s, "no sample of this run succeeded%s", 0, 0);
+	} else if (s->cls == METRIC_EXACT) {
+		compare_exact(s, o);
+	} else if (s->cls == METRIC_NEAR) {
+		compare_near(s, b, o);
+	} else if (!same_hardware) {
+		s->verdict = VERDICT_SKIPPED;
+		set_note(s, "hardware changed since the baseline: timing not compared%s", 0, 0);
+	} else {
+		*timed = compare_timing(s, b);
+	}
+}
+
+void compare_run(struct run_result *cur, const struct run_result *base,
+		 const struct run_options *o, bool same_hardware)
+{
+	int *timed = calloc(cur->series_count + 1, sizeof *timed);
+	if (!timed)
+		return;
+	for (size_t i = 0; i < cur->series_count; i++) {
+		struct series *s = &cur->series[i];
+		s->median = stats_median(s->samples, s->sample_count);
+		s->p_value = s->ci_low = s->ci_high = NAN;
+		const struct series *b = base ? result_find_series(base, s->kernel, s->variant,
+								  s->params, s->metric) : NULL;
+		if (!b) {
+			s->verdict = isnan(s->median) ? VERDICT_ERROR : VERDICT_NEW;
+			s->baseline_median = s->change = NAN;
+			continue;
+		}
+		compare_one(s, b, o, same_hardware, &timed[i]);
+	}
+	decide_timing(cur, o, timed);
+	if (base)
+		report_missing(cur, base);
+	free(timed);
+}

@@ -1,0 +1,33 @@
+/* compare.h: every series of a run against the stored baseline.
+ *
+ * exact:  median against baseline median, relative tolerance (default 1%).
+ * near:   median against the baseline's median plus its own spread plus a
+ *         relative tolerance (default 10%) and an absolute floor.
+ * timing: only when the hardware matches; Hodges-Lehmann ratio and Moses
+ *         interval, one-sided Mann-Whitney p adjusted by Holm over every
+ *         timing comparison of the run, and a minimum effect size: a
+ *         regression is a ratio >= 1 + min_effect that is also significant.
+ */
+#ifndef GATE_COMPARE_H
+#define GATE_COMPARE_H
+
+#include <stdbool.h>
+#include "options.h"
+#include "result.h"
+
+/* Absolute slack for near-exact counters (page faults): a kernel's fault
+ * count moves by a few pages with ASLR and heap layout. */
+#define COMPARE_NEAR_FLOOR 16.0
+
+/* Timing counters in "count" units (context switches, migrations) below
+ * this median are too few events to compare as a ratio. */
+#define COMPARE_MIN_EVENTS 100.0
+
+/* Compares CUR's series with BASE's (matched by kernel, variant, params,
+ * metric) and sets their baseline fields and verdicts. SAME_HARDWARE false
+ * skips timing series with a note. Series of BASE missing from CUR, for a
+ * (kernel, params) that CUR ran, are added to CUR's problems. */
+void compare_run(struct run_result *cur, const struct run_result *base,
+		 const struct run_options *o, bool same_hardware);
+
+#endif

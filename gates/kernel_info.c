@@ -1,0 +1,208 @@
+/* kernel_info.c: parses a kernel's `--list` output (docs/protocol.md). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel_info.h"
+#include "lines.h"
+#include "probe.h"
+
+unsigned kernel_tier_bit(const char *name)
+{
+	if (!strcmp(name, "quick"))
+		return GATE_TIER_QUICK;
+	if (!strcmp(name, "default"))
+		return GATE_TIER_DEFAULT;
+	if (!strcmp(name, "full"))
+		return GATE_TIER_FULL;
+	return 0;
+}
+
+int kernel_list_has(const char *list, const char *name)
+{
+	if (!list)
+		return 1;
+	size_t len = strlen(name);
+	for (const char *p = list; *p;) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		if (n == len && !strncmp(p, name, n))
+			return 1;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	return 0;
+}
+
+static int parse_tiers(char *text, unsigned *out)
+{
+	*out = 0;
+	char *save = NULL;
+	for (char *t = strtok_r(text, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		unsigned bit = kernel_tier_bit(t);
+		if (!bit)
+			return -1;
+		*out |= bit;
+	}
+	return *out ? 0 : -1;
+}
+
+static void *grow(void *array, size_t count, size_t size)
+{
+	return realloc(array, (count + 1) * size);
+}
+
+static int add_variant(struct kernel_info *k, char *rest)
+{
+	char *name = lines_field(&rest);
+	if (!lines_is_ident(name, 0))
+		return -1;
+	char **v = grow(k->variants, k->variant_count, sizeof *v);
+	if (!v)
+		return -1;
+	k->variants = v;
+	v[k->variant_count] = strdup(name);
+	return v[k->variant_count++] ? 0 : -1;
+}
+
+static int add_paramset(struct kernel_info *k, char *rest)
+{
+	char *name = lines_field(&rest), *tiers = lines_field(&rest);
+	unsigned bits;
+	if (!name || !*name || !tiers || parse_tiers(tiers, &bits))
+		return -1;
+	for (const char *c = name; *c; c++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-", *c))
+			return -1;
+	struct kernel_paramset *p = grow(k->paramsets, k->paramset_count, sizeof *p);
+	if (!p)
+		return -1;
+	k->paramsets = p;
+	p += k->paramset_count;
+	p->name = strdup(name);
+	p->tiers = bits;
+	p->values = strdup(rest);
+	k->paramset_count++;
+	return p->name && p->values ? 0 : -1;
+}
+
+static char *star_is_null(const char *s)
+{
+	return strcmp(s, "*") ? strdup(s) : NULL;
+}
+
+static int add_expect(struct kernel_info *k, char *rest)
+{
+	char *file = lines_field(&rest), *line = lines_field(&rest);
+	char *platforms = lines_field(&rest), *params = lines_field(&rest);
+	unsigned long long n;
+	if (!file || !*file || lines_parse_u64(line, &n) || n > 1000000 || !platforms ||
+	    !*platforms || !params || !*params || !*rest)
+		return -1;
+	struct kernel_expect *e = grow(k->expects, k->expect_count, sizeof *e);
+	if (!e)
+		return -1;
+	k->expects = e;
+	e += k->expect_count++;
+	memset(e, 0, sizeof *e);
+	e->file = strdup(file);
+	e->line = (int)n;
+	e->platforms = star_is_null(platforms);
+	e->params = star_is_null(params);
+	e->expr = strdup(rest);
+	return e->file && e->expr ? 0 : -1;
+}
+
+static int parse_line(struct kernel_info *k, char *line, int *ended)
+{
+	char *rest = line, *key = lines_field(&rest);
+	if (!key)
+		return -1;
+	if (!strcmp(key, "kernel") && !k->name) {
+		char *name = lines_field(&rest);
+		if (!lines_is_ident(name, 0))
+			return -1;
+		k->name = strdup(name);
+		k->summary = strdup(rest);
+		return k->name && k->summary ? 0 : -1;
+	}
+	if (!strcmp(key, "variant"))
+		return add_variant(k, rest);
+	if (!strcmp(key, "params"))
+		return add_paramset(k, rest);
+	if (!strcmp(key, "expect"))
+		return add_expect(k, rest);
+	if (!strcmp(key, "end") && !*rest) {
+		*ended = 1;
+		return 0;
+	}
+	return -1;
+}
+
+int kernel_info_parse(const char *path, const char *text, struct kernel_info *k,
+		      char *err, size_t err_size)
+{
+	memset(k, 0, sizeof *k);
+	char *copy = strdup(text), *cursor = copy, *line;
+	int lineno = 0, ended = 0, ret = -EINVAL;
+	k->path = strdup(path);
+	if (!copy || !k->path) {
+		snprintf(err, err_size, "%s --list: out of memory", path);
+		goto out;
+	}
+	line = lines_next(&cursor);
+	lineno++;
+	if (!line || strcmp(line, "allocgate-list 1")) {
+		snprintf(err, err_size, "%s --list: line 1: expected 'allocgate-list 1'", path);
+		goto out;
+	}
+	while (!ended && (line = lines_next(&cursor))) {
+		lineno++;
+		char shown[80];
+		snprintf(shown, sizeof shown, "%s", line);
+		if (parse_line(k, line, &ended)) {
+			snprintf(err, err_size, "%s --list: line %d: cannot parse '%s'", path, lineno, shown);
+			goto out;
+		}
+	}
+	if (!ended || *cursor) {
+		snprintf(err, err_size, "%s --list: %s", path,
+			 ended ? "output after 'end'" : "no 'end' line (truncated output)");
+		goto out;
+	}
+	if (!k->name || !k->variant_count || !k->paramset_count) {
+		snprintf(err, err_size, "%s --list: no kernel name, variant or parameter set", path);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(copy);
+	if (ret)
+		kernel_info_free(k);
+	return ret;
+}
+
+void kernel_info_free(struct kernel_info *k)
+{
+	for (size_t i = 0; i < k->variant_count; i++)
+		free(k->variants[i]);
+	for (size_t i = 0; i < k->paramset_count; i++) {
+		free(k->paramsets[i].name);
+		free(k->paramsets[i].values);
+	}
+	for (size_t i = 0; i < k->expect_count; i++) {
+		free(k->expects[i].file);
+		free(k->expects[i].platforms);
+		free(k->expects[i].params);
+		free(k->expects[i].expr);
+	}
+	free(k->variants);
+	free(k->paramsets);
+	free(k->expects);
+	free(k->path);
+	free(k->name);
+	free(k->summary);
+	memset(k, 0, sizeof *k);
+}

@@ -1,0 +1,47 @@
+/* kernel_info.h: what a kernel executable says it has (`--list`), parsed
+ * strictly from the line format of docs/protocol.md. */
+#ifndef GATE_KERNEL_INFO_H
+#define GATE_KERNEL_INFO_H
+
+#include <stddef.h>
+
+struct kernel_paramset {
+	char *name;
+	unsigned tiers;        /* GATE_TIER_* bits of perf/probe.h */
+	char *values;
+};
+
+struct kernel_expect {
+	char *file;
+	int line;
+	char *platforms;       /* NULL for all */
+	char *params;          /* NULL for all */
+	char *expr;
+};
+
+struct kernel_info {
+	char *path;            /* executable */
+	char *name, *summary;
+	char **variants;
+	size_t variant_count;
+	struct kernel_paramset *paramsets;
+	size_t paramset_count;
+	struct kernel_expect *expects;
+	size_t expect_count;
+};
+
+/* Parses the `--list` output TEXT of the kernel at PATH into OUT. Returns 0,
+ * or -EINVAL with ERR naming the output line and what is wrong. */
+int kernel_info_parse(const char *path, const char *text, struct kernel_info *out,
+		      char *err, size_t err_size);
+
+/* Frees what OUT owns. */
+void kernel_info_free(struct kernel_info *info);
+
+/* Whether NAME is in the comma list LIST (NULL means every name). */
+int kernel_list_has(const char *list, const char *name);
+
+/* Tier bit of a tier name ("quick", "default", "full"); 0 when unknown. */
+unsigned kernel_tier_bit(const char *name);
+
+#endif

@@ -1,0 +1,44 @@
+/* options.h: what `gate run` was asked to do (parsed by options.c). */
+#ifndef GATE_OPTIONS_H
+#define GATE_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct run_options {
+	unsigned tier;               /* one GATE_TIER_* bit */
+	const char *tier_name;       /* "quick", "default", "full" */
+	const char **kernels;        /* --kernel NAME, NULL-terminated; empty = all */
+	size_t kernel_count;
+	const char *json_path;       /* --json FILE */
+	const char *baseline_dir;    /* --baseline-dir DIR */
+	const char *kernel_dir;      /* --kernel-dir DIR (kernel executables) */
+	bool update_baseline;
+	bool require_baseline;
+	bool no_color;
+	const char **env;            /* --env KEY=VALUE, NULL-terminated */
+	size_t env_count;
+	uint64_t seed;
+	int rounds;                  /* measured rounds per (kernel, params) */
+	int warmup;                  /* discarded rounds before them */
+	double timeout_seconds;      /* per sample */
+	double min_effect;           /* timing: smallest relative change that fails */
+	double exact_tolerance;      /* exact: relative tolerance */
+	double near_tolerance;       /* near-exact: relative tolerance */
+	double alpha;                /* family-wise error rate (Holm) */
+	int verbose;
+};
+
+/* Fills O with the defaults of the default tier. */
+void options_defaults(struct run_options *o);
+
+/* Parses ARGV (after the subcommand) into O. Returns 0; 1 when --help was
+ * printed; -1 after printing a message naming the bad flag or value to
+ * stderr. Pointers in O point into ARGV or static storage. */
+int options_parse(struct run_options *o, int argc, char **argv);
+
+/* Prints the options of `gate run` to F. */
+void options_usage(void *f);
+
+#endif

@@ -1,0 +1,92 @@
+/* platform.c: the portable parts of platform.h: the platform key and the
+ * hardware comparison. Facts about the machine come from platform_<os>.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "platform.h"
+
+/* Appends PART to OUT at *LEN, lower-cased, with every character outside
+ * [a-z0-9_] replaced by '_' (so that a key is a safe file name and cannot
+ * climb directories). Returns 0 or -ENAMETOOLONG. */
+static int key_append(char *out, size_t out_size, size_t *len, const char *part)
+{
+	const char *p = part && *part ? part : "unknown";
+
+	for (; *p; p++) {
+		char c = *p;
+
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
+			c = '_';
+		if (*len + 1 >= out_size)
+			return -ENAMETOOLONG;
+		out[(*len)++] = c;
+	}
+	out[*len] = '\0';
+	return 0;
+}
+
+int platform_key(const char *os, const char *arch, const char *libc,
+		 char *out, size_t out_size)
+{
+	const char *parts[] = { os, arch, libc };
+	size_t i, len = 0;
+
+	if (out_size == 0)
+		return -ENAMETOOLONG;
+	out[0] = '\0';
+	for (i = 0; i < 3; i++) {
+		if (i > 0) {
+			if (len + 1 >= out_size)
+				goto too_long;
+			out[len++] = '-';
+			out[len] = '\0';
+		}
+		if (key_append(out, out_size, &len, parts[i]) < 0)
+			goto too_long;
+	}
+	return 0;
+too_long:
+	out[0] = '\0';
+	return -ENAMETOOLONG;
+}
+
+/* Appends "; " (unless first) and a formatted difference to WHY. */
+static void why_add(char *why, size_t why_size, const char *what,
+		    const char *before, const char *after)
+{
+	size_t n;
+
+	if (!why || why_size == 0)
+		return;
+	n = strlen(why);
+	if (n >= why_size - 1)
+		return;
+	snprintf(why + n, why_size - n, "%s%s: %s -> %s", n ? "; " : "", what, before, after);
+}
+
+int platform_same_hardware(const struct context *a, const struct context *b,
+			   char *why, size_t why_size)
+{
+	const char *model_a = a->cpu_model ? a->cpu_model : "unknown";
+	const char *model_b = b->cpu_model ? b->cpu_model : "unknown";
+	char cores_a[24], cores_b[24];
+	int same = 1;
+
+	if (why && why_size)
+		why[0] = '\0';
+	if (strcmp(model_a, model_b) != 0) {
+		why_add(why, why_size, "CPU model", model_a, model_b);
+		same = 0;
+	}
+	if (a->cpu_count != b->cpu_count) {
+		snprintf(cores_a, sizeof(cores_a), "%d", a->cpu_count);
+		snprintf(cores_b, sizeof(cores_b), "%d", b->cpu_count);
+		why_add(why, why_size, "cores", cores_a, cores_b);
+		same = 0;
+	}
+	return same;
+}

@@ -1,0 +1,233 @@
+/* report_term.c: the terminal renderer. It reads the run result and
+ * never computes a statistic of its own. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report_term.h"
+
+struct style {
+	const char *red, *green, *yellow, *bold, *dim, *off;
+};
+
+static struct style pick_style(FILE *f, const struct run_options *o)
+{
+	struct style plain = { "", "", "", "", "", "" };
+	struct style color = { "\033[31m", "\033[32m", "\033[33m", "\033[1m", "\033[2m", "\033[0m" };
+	const char *no = getenv("NO_COLOR");
+	if (o->no_color || (no && *no) || !isatty(fileno(f)))
+		return plain;
+	return color;
+}
+
+static const char *verdict_color(const struct style *st, enum verdict v)
+{
+	switch (v) {
+	case VERDICT_FAIL:
+	case VERDICT_ERROR:
+		return st->red;
+	case VERDICT_INCONCLUSIVE:
+		return st->yellow;
+	case VERDICT_IMPROVED:
+		return st->green;
+	default:
+		return "";
+	}
+}
+
+void report_term_value(double v, const char *unit, char *buf, size_t size)
+{
+	if (!isfinite(v))
+		snprintf(buf, size, "-");
+	else if (!strcmp(unit, "ns"))
+		snprintf(buf, size, v >= 1e9 ? "%.3g s" : v >= 1e6 ? "%.3g ms" : v >= 1e3 ? "%.3g us"
+							       : "%.0f ns",
+			 v >= 1e9 ? v / 1e9 : v >= 1e6 ? v / 1e6 : v >= 1e3 ? v / 1e3 : v);
+	else if (!strcmp(unit, "bytes"))
+		snprintf(buf, size, v >= 1 << 30 ? "%.3g GiB" : v >= 1 << 20 ? "%.3g MiB"
+						    : v >= 1 << 10 ? "%.3g KiB" : "%.0f B",
+			 v >= 1 << 30 ? v / (1 << 30) : v >= 1 << 20 ? v / (1 << 20)
+					 : v >= 1 << 10 ? v / (1 << 10) : v);
+	else
+		snprintf(buf, size, "%.0f", v);
+}
+
+/* Metrics shown on every row: wall time of each region and the exact and
+ * near-exact counts; the rest only when their verdict says something. */
+static int shown(const struct series *s)
+{
+	const char *base = strrchr(s->metric, '.');
+	base = base ? base + 1 : s->metric;
+	if (!strcmp(base, "wall_ns") || s->cls != METRIC_TIMING)
+		return 1;
+	return s->verdict == VERDICT_FAIL || s->verdict == VERDICT_IMPROVED ||
+	       s->verdict == VERDICT_INCONCLUSIVE || s->verdict == VERDICT_ERROR;
+}
+
+static void print_series(FILE *f, const struct style *st, const struct series *s)
+{
+	char now[32], was[32], change[48] = "";
+	report_term_value(s->median, s->unit, now, sizeof now);
+	report_term_value(s->baseline_median, s->unit, was, sizeof was);
+	if (s->has_baseline && isfinite(s->change))
+		snprintf(change, sizeof change, "%+.1f%%", 100 * s->change);
+	if (s->has_baseline && isfinite(s->ci_low))
+		snprintf(change + strlen(change), sizeof change - strlen(change), " [%+.1f%%, %+.1f%%]",
+			 100 * (s->ci_low - 1), 100 * (s->ci_high - 1));
+	fprintf(f, "    %-18s %-22s %11s %11s  %-26s %s%s%s\n", s->variant, s->metric, now,
+		s->has_baseline ? was : "-", change, verdict_color(st, s->verdict),
+		verdict_name(s->verdict), st->off);
+	if (s->note && s->verdict != VERDICT_PASS && s->verdict != VERDICT_NEW)
+		fprintf(f, "    %s%-18s %s%s\n", st->dim, "", s->note, st->off);
+}
+
+static void print_expect(FILE *f, const struct style *st, const struct expect_result *e)
+{
+	char upper[16];
+	snprintf(upper, sizeof upper, "%s", verdict_name(e->verdict));
+	for (char *c = upper; *c; c++)
+		*c = (char)(*c - 32 * (*c >= 'a' && *c <= 'z'));
+	fprintf(f, "    %s%-12s%s %s:%d  %s\n", verdict_color(st, e->verdict), upper, st->off,
+		e->file, e->line, e->expr);
+	if (isfinite(e->estimate))
+		fprintf(f, "    %-12s %s %.4g, %.0f%% interval [%.4g, %.4g], %zu rounds\n", "",
+			e->ratio ? "ratio lhs/rhs" : "difference lhs-rhs", e->estimate,
+			100 * e->confidence, e->ci_low, e->ci_high, e->rounds);
+	if (e->note)
+		fprintf(f, "    %-12s %s%s%s\n", "", st->dim, e->note, st->off);
+}
+
+static void print_group(FILE *f, const struct style *st, const struct run_result *r,
+			const char *kernel, const char *params)
+{
+	fprintf(f, "  %sparams %s%s\n", st->bold, params, st->off);
+	fprintf(f, "    %s%-18s %-22s %11s %11s  %-26s %s%s\n", st->dim, "variant", "metric",
+		"median", "baseline", "change [95% interval]", "verdict", st->off);
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		if (!strcmp(s->kernel, kernel) && !strcmp(s->params, params) && shown(s))
+			print_series(f, st, s);
+	}
+	for (size_t i = 0; i < r->expect_count; i++)
+		if (!strcmp(r->expects[i].kernel, kernel) && !strcmp(r->expects[i].params, params))
+			print_expect(f, st, &r->expects[i]);
+}
+
+static void print_kernels(FILE *f, const struct style *st, const struct run_result *r)
+{
+	const char *kernel = NULL, *params = NULL;
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		if (!kernel || strcmp(kernel, s->kernel)) {
+			kernel = s->kernel;
+			params = NULL;
+			fprintf(f, "\n%s%s%s\n", st->bold, kernel, st->off);
+		}
+		if (!params || strcmp(params, s->params)) {
+			params = s->params;
+			print_group(f, st, r, kernel, params);
+		}
+	}
+}
+
+static void print_header(FILE *f, const struct style *st, const struct run_result *r,
+			 const struct run_result *base)
+{
+	const struct context *c = &r->ctx;
+	fprintf(f, "%sallocgate %s%s  %s  %s (%d cores)  %s tier  seed %lld\n", st->bold,
+		c->gate_version ? c->gate_version : "?", st->off, c->platform_key,
+		c->cpu_model ? c->cpu_model : "?", c->cpu_count, c->tier ? c->tier : "?", c->seed);
+	if (c->env && *c->env)
+		fprintf(f, "kernel environment: %s\n", c->env);
+	if (r->baseline_path)
+		fprintf(f, "baseline: %s (recorded %s, commit %s)\n", r->baseline_path,
+			base && base->ctx.started_at ? base->ctx.started_at : "?",
+			base && base->ctx.commit ? base->ctx.commit : "?");
+	else
+		fprintf(f, "baseline: none for %s; expectations are still checked "
+			"(create one with ./gate --update-baseline)\n", c->platform_key);
+	if (base && base->ctx.env && c->env && strcmp(base->ctx.env, c->env))
+		fprintf(f, "%snote: kernel environment differs from the baseline's (\"%s\")%s\n",
+			st->yellow, base->ctx.env, st->off);
+	if (r->baseline_note)
+		fprintf(f, "%s%s%s\n", st->yellow, r->baseline_note, st->off);
+	for (size_t i = 0; i < r->problem_count; i++)
+		if (!r->problems[i].kernel)
+			fprintf(f, "unavailable: %s: %s\n", r->problems[i].what, r->problems[i].reason);
+}
+
+static void print_problems(FILE *f, const struct style *st, const struct run_result *r)
+{
+	int any = 0;
+	for (size_t i = 0; i < r->problem_count; i++) {
+		const struct problem *p = &r->problems[i];
+		if (!p->kernel)
+			continue;
+		if (!any++)
+			fprintf(f, "\n%sproblems%s\n", st->bold, st->off);
+		fprintf(f, "  %s%s%s%s%s%s%s %s: %s\n", st->red, p->kernel, p->variant ? "/" : "",
+			p->variant ? p->variant : "", p->params ? "/" : "", p->params ? p->params : "",
+			st->off, p->what, p->reason);
+	}
+}
+
+static void print_summary(FILE *f, const struct style *st, const struct run_result *r)
+{
+	size_t sv[VERDICT_ERROR + 1] = { 0 }, ev[VERDICT_ERROR + 1] = { 0 }, failures = 0;
+	for (size_t i = 0; i < r->series_count; i++)
+		sv[r->series[i].verdict]++;
+	for (size_t i = 0; i < r->expect_count; i++)
+		ev[r->expects[i].verdict]++;
+	for (size_t i = 0; i < r->problem_count; i++)
+		failures += r->problems[i].kernel != NULL;
+	const char *word = r->exit_code == 0 ? "PASS" : r->exit_code == 1 ? "FAIL"
+			   : r->exit_code == 3 ? "UNMEASURED" : "ERROR";
+	fprintf(f, "\n%s%s%s: %zu series (%zu regressed, %zu improved, %zu inconclusive, %zu new, "
+		"%zu not compared); %zu expectations (%zu pass, %zu fail, %zu inconclusive, %zu "
+		"skipped, %zu error); %zu problems; %.1f s; exit %d\n",
+		r->exit_code ? st->red : st->green, word, st->off, r->series_count, sv[VERDICT_FAIL],
+		sv[VERDICT_IMPROVED], sv[VERDICT_INCONCLUSIVE], sv[VERDICT_NEW], sv[VERDICT_SKIPPED],
+		r->expect_count, ev[VERDICT_PASS], ev[VERDICT_FAIL], ev[VERDICT_INCONCLUSIVE],
+		ev[VERDICT_SKIPPED], ev[VERDICT_ERROR], failures, r->wall_seconds, r->exit_code);
+}
+
+static void print_failures(FILE *f, const struct style *st, const struct run_result *r)
+{
+	int any = 0;
+	for (size_t i = 0; i < r->expect_count; i++) {
+		const struct expect_result *e = &r->expects[i];
+		if (e->verdict != VERDICT_FAIL)
+			continue;
+		if (!any++)
+			fprintf(f, "\n%swhat broke%s\n", st->bold, st->off);
+		fprintf(f, "  %s:%d: expectation violated on %s: %s (estimate %.4g, interval "
+			"[%.4g, %.4g])\n", e->file, e->line, e->params, e->expr, e->estimate,
+			e->ci_low, e->ci_high);
+	}
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		if (s->verdict != VERDICT_FAIL)
+			continue;
+		if (!any++)
+			fprintf(f, "\n%swhat broke%s\n", st->bold, st->off);
+		char now[32], was[32];
+		report_term_value(s->median, s->unit, now, sizeof now);
+		report_term_value(s->baseline_median, s->unit, was, sizeof was);
+		fprintf(f, "  kernels/%s.c: regression %s/%s/%s %s: %s -> %s (%+.1f%%)%s%s\n",
+			s->kernel, s->kernel, s->variant, s->params, s->metric, was, now,
+			100 * s->change, s->note ? "; " : "", s->note ? s->note : "");
+	}
+}
+
+void report_term_print(FILE *f, const struct run_result *r, const struct run_options *o,
+		       const struct run_result *base)
+{
+	struct style st = pick_style(f, o);
+	print_header(f, &st, r, base);
+	print_kernels(f, &st, r);
+	print_problems(f, &st, r);
+	print_failures(f, &st, r);
+	print_summary(f, &st, r);
+	fflush(f);
+}

@@ -1,0 +1,135 @@
+/* result.h: the one result structure of a gate run.
+ *
+ * The runner fills it; every reporter (terminal, JSON, ...) only reads it
+ * and never recomputes a statistic. The baseline file stores the samples of
+ * a run_result's series, so a stored baseline loads into the same structure.
+ */
+#ifndef GATE_RESULT_H
+#define GATE_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum metric_class { METRIC_EXACT, METRIC_NEAR, METRIC_TIMING };
+
+enum verdict {
+	VERDICT_PASS,         /* checked, holds */
+	VERDICT_FAIL,         /* checked, broken: regression or violated expectation */
+	VERDICT_INCONCLUSIVE, /* checked, the interval straddles the threshold */
+	VERDICT_IMPROVED,     /* baseline comparison: significantly better */
+	VERDICT_NEW,          /* no baseline entry for this series */
+	VERDICT_SKIPPED,      /* not compared (hardware changed, too few samples, ...) */
+	VERDICT_ERROR,        /* could not be checked (kernel crashed, bad record, ...) */
+};
+
+/* Name of a verdict as used in reports and JSON ("pass", "fail", ...). */
+const char *verdict_name(enum verdict v);
+
+/* Name of a metric class ("exact", "near", "timing"); class_parse returns
+ * 0 and sets *out, or -1 for an unknown name. */
+const char *metric_class_name(enum metric_class c);
+int metric_class_parse(const char *name, enum metric_class *out);
+
+/* One measured quantity of one (kernel, variant, params): its samples in
+ * round order (NaN where that round's sample failed) and its comparison
+ * against the baseline. */
+struct series {
+	char *kernel, *variant, *params, *metric, *unit;
+	enum metric_class cls;
+	double *samples;
+	size_t sample_count;
+
+	double median;
+	bool has_baseline;
+	double baseline_median;
+	size_t baseline_count;
+	double change;            /* median / baseline_median - 1 */
+	double ci_low, ci_high;   /* interval of the ratio current / baseline */
+	double p_value;           /* one-sided Mann-Whitney, NaN when not run */
+	const char *test;         /* how it was compared (static text), NULL when not */
+	int confirmed;            /* timing regression re-measured: 1 held, 0 did not, -1 n/a */
+	double confirm_change;    /* change in the confirmation batch, NaN when none */
+	enum verdict verdict;
+	char *note;               /* why, for a person; may be NULL */
+};
+
+/* One declared expectation evaluated on one parameter set. */
+struct expect_result {
+	char *kernel, *params, *file, *expr;
+	int line;
+	size_t rounds;            /* rounds with a usable value */
+	bool ratio;               /* estimate is lhs / rhs, else lhs - rhs */
+	double estimate;          /* median over rounds */
+	double ci_low, ci_high;   /* distribution-free interval of the median */
+	double confidence;        /* coverage of that interval, 0..1 */
+	enum verdict verdict;
+	char *note;
+};
+
+/* A sample that could not be taken, or a counter the machine refused. */
+struct problem {
+	char *kernel, *variant, *params; /* NULL where it concerns the run */
+	char *what;                      /* metric name or "sample" */
+	char *reason;
+};
+
+/* Machine and software the run happened on; all strings owned. */
+struct context {
+	char *platform_key;   /* baselines/<key>.json */
+	char *os, *arch, *libc, *libc_version, *kernel_release;
+	char *cpu_model;
+	int cpu_count;
+	long page_size;
+	char *thp;            /* /sys/kernel/mm/transparent_hugepage/enabled */
+	char *compiler, *cflags;
+	char *counters;       /* backend name and what it gives */
+	char *env;            /* --env assignments, space separated */
+	char *tier;
+	char *commit;
+	char *gate_version;
+	long long seed;
+	char *started_at;     /* ISO 8601 UTC */
+};
+
+struct run_result {
+	struct context ctx;
+	struct series *series;
+	size_t series_count;
+	struct expect_result *expects;
+	size_t expect_count;
+	struct problem *problems;
+	size_t problem_count;
+	char *baseline_path;   /* NULL when none was found */
+	char *baseline_note;   /* e.g. "hardware changed since the baseline: ..." */
+	double wall_seconds;
+	int exit_code;         /* 0 pass, 1 fail, 3 nothing measured, 4 kernel errors */
+};
+
+/* Adds a series (strings are copied); returns it or NULL on no memory. */
+struct series *result_add_series(struct run_result *r, const char *kernel,
+				 const char *variant, const char *params,
+				 const char *metric, const char *unit,
+				 enum metric_class cls);
+
+/* Finds a series by its four names; NULL when absent. */
+struct series *result_find_series(const struct run_result *r, const char *kernel,
+				  const char *variant, const char *params,
+				  const char *metric);
+
+/* Appends sample VALUE to S; 0 or -1 on no memory. */
+int series_append(struct series *s, double value);
+
+/* Adds an expectation result / a problem (strings copied); NULL or -1 on no memory. */
+struct expect_result *result_add_expect(struct run_result *r);
+int result_add_problem(struct run_result *r, const char *kernel,
+		       const char *variant, const char *params,
+		       const char *what, const char *reason);
+
+/* Sorts series by kernel, variant, params, metric (stable report order). */
+void result_sort(struct run_result *r);
+
+/* Frees everything R owns and zeroes it. */
+void result_free(struct run_result *r);
+void context_free(struct context *c);
+
+#endif

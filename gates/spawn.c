@@ -1,0 +1,31 @@
+/* spawn.c: the OS-independent part of spawn.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spawn.h"
+
+void spawn_output_free(struct spawn_output *o)
+{
+	free(o->out);
+	free(o->err);
+	o->out = o->err = NULL;
+}
+
+void spawn_describe(const struct spawn_output *o, char *buf, size_t size)
+{
+	switch (o->status) {
+	case SPAWN_EXITED:
+		snprintf(buf, size, "exit status %d", o->exit_code);
+		break;
+	case SPAWN_SIGNALED:
+		snprintf(buf, size, "killed by signal %d (%s)", o->signal, strsignal(o->signal));
+		break;
+	case SPAWN_TIMED_OUT:
+		snprintf(buf, size, "timed out after %.1f s and was killed", o->seconds);
+		break;
+	case SPAWN_FAILED:
+		snprintf(buf, size, "could not be started: %s", strerror(o->error));
+		break;
+	}
+}

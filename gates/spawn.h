@@ -1,0 +1,47 @@
+/* spawn.h: run one kernel process with a time limit and capture its output.
+ *
+ * One implementation per OS: spawn_posix.c (fork/exec, poll, SIGKILL),
+ * spawn_windows.c later (CreateProcess, job object).
+ */
+#ifndef GATE_SPAWN_H
+#define GATE_SPAWN_H
+
+#include <stddef.h>
+
+enum spawn_status {
+	SPAWN_EXITED,    /* exited; see exit_code */
+	SPAWN_SIGNALED,  /* killed by a signal; see signal */
+	SPAWN_TIMED_OUT, /* ran past the limit and was killed */
+	SPAWN_FAILED,    /* could not be started; see error */
+};
+
+struct spawn_output {
+	enum spawn_status status;
+	int exit_code;
+	int signal;
+	int error;          /* errno when SPAWN_FAILED */
+	char *out;          /* stdout, NUL-terminated, at most SPAWN_OUTPUT_MAX bytes */
+	size_t out_len;
+	int out_truncated;  /* stdout was longer than SPAWN_OUTPUT_MAX */
+	char *err;          /* stderr, NUL-terminated, at most SPAWN_OUTPUT_MAX bytes */
+	size_t err_len;
+	double seconds;     /* wall time of the whole process */
+};
+
+#define SPAWN_OUTPUT_MAX (1u << 20)
+
+/* Runs ARGV (argv[0] is a path) with the extra environment assignments
+ * ENV ("KEY=VALUE", NULL-terminated, may be NULL), kills it after
+ * TIMEOUT_SECONDS, and fills OUT. Returns 0 (whatever the child did) or a
+ * negative errno when the runner itself failed (no memory, no pipe). */
+int spawn_run(char *const argv[], char *const env[], double timeout_seconds,
+	      struct spawn_output *out);
+
+/* Frees the buffers of OUT. */
+void spawn_output_free(struct spawn_output *out);
+
+/* One line describing how the process ended, e.g. "killed by signal 11
+ * (Segmentation fault)", "timed out after 30.0 s", "exit status 3". */
+void spawn_describe(const struct spawn_output *out, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,53 @@
+/* stats.h: statistics for the gate, as pure functions.
+ *
+ * Distribution-free methods only: timing samples are skewed and few.
+ * Every function leaves its input arrays unchanged unless it says so.
+ */
+#ifndef GATE_STATS_H
+#define GATE_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Median of N values (NaN values are ignored); NaN when none is left. */
+double stats_median(const double *values, size_t n);
+
+/* Interval [x_(k), x_(n-k+1)] of the sorted values that covers the
+ * population median with probability >= LEVEL (binomial order statistics,
+ * e.g. n = 9 gives [x_(2), x_(8)] at 0.961 for level 0.95). Writes the bounds
+ * and the exact coverage; returns 0, or -1 when N is too small for LEVEL
+ * (then the bounds are min and max and *coverage says what they give). */
+int stats_median_ci(const double *values, size_t n, double level,
+		    double *low, double *high, double *coverage);
+
+/* Mann-Whitney U of sample X against Y (ties count one half):
+ * U_x = number of pairs (x_i, y_j) with x_i > y_j plus half the ties. */
+double stats_mann_whitney_u(const double *x, size_t nx, const double *y, size_t ny);
+
+/* One-sided p-value that X tends to be larger than Y: exact distribution of
+ * U for nx, ny <= 50 without ties, normal approximation with tie and
+ * continuity correction otherwise. */
+double stats_mann_whitney_p_greater(const double *x, size_t nx, const double *y, size_t ny);
+
+/* Distribution-free interval (Hodges-Lehmann / Moses) for the ratio of
+ * typical values X / Y, from the pairwise log differences of positive
+ * samples, at confidence >= LEVEL. Writes the point estimate (median of
+ * pairwise ratios) and bounds. Returns 0, or -1 when a value is <= 0 or
+ * the samples are too small for LEVEL (bounds are then min/max ratio). */
+int stats_ratio_ci(const double *x, size_t nx, const double *y, size_t ny,
+		   double level, double *estimate, double *low, double *high);
+
+/* Holm step-down adjustment of N p-values, written to ADJUSTED
+ * (monotone, capped at 1). */
+void stats_holm(const double *p, size_t n, double *adjusted);
+
+/* Deterministic pseudo-random numbers (xoshiro256** seeded by splitmix64). */
+struct stats_rng { uint64_t s[4]; };
+void stats_rng_seed(struct stats_rng *rng, uint64_t seed);
+uint64_t stats_rng_next(struct stats_rng *rng);
+/* Uniform integer in [0, bound), bound > 0, without modulo bias. */
+uint64_t stats_rng_below(struct stats_rng *rng, uint64_t bound);
+/* Fisher-Yates shuffle of N indices in place. */
+void stats_shuffle(struct stats_rng *rng, size_t *items, size_t n);
+
+#endif

@@ -1,0 +1,101 @@
+/* update.c: writes the new baseline and says what changed. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "baseline.h"
+#include "update.h"
+
+static void print_changes(const struct run_result *r, size_t kept)
+{
+	size_t fresh = 0, moved = 0, shown = 0;
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		int is_new = !s->has_baseline;
+		int is_moved = s->has_baseline && (s->verdict == VERDICT_FAIL ||
+						   s->verdict == VERDICT_IMPROVED);
+		fresh += is_new;
+		moved += is_moved;
+		if ((is_new || is_moved) && shown++ < 25)
+			printf("  %-8s %s/%s/%s %s: %.6g -> %.6g %s\n", is_new ? "new" : "changed",
+			       s->kernel, s->variant, s->params, s->metric, s->baseline_median,
+			       s->median, s->unit);
+	}
+	if (shown > 25)
+		printf("  ... and %zu more\n", shown - 25);
+	printf("gate: baseline: %zu series written (%zu new, %zu changed beyond tolerance, "
+	       "%zu kept from the old baseline)\n", r->series_count + kept, fresh, moved, kept);
+}
+
+int update_baseline(const struct run_result *r, const struct run_result *old,
+		    const char *path, int sample_failures)
+{
+	if (sample_failures) {
+		fprintf(stderr, "gate: baseline not updated: %d sample(s) failed in this run "
+			"(see the problems above); %s is unchanged\n", sample_failures, path);
+		return 4;
+	}
+	struct run_result merged = *r;
+	size_t kept = 0;
+	merged.series = calloc(r->series_count + (old ? old->series_count : 0) + 1,
+			       sizeof *merged.series);
+	if (!merged.series) {
+		fprintf(stderr, "gate: baseline not updated: out of memory\n");
+		return 2;
+	}
+	memcpy(merged.series, r->series, r->series_count * sizeof *r->series);
+	for (size_t i = 0; old && i < old->series_count; i++) {
+		const struct series *s = &old->series[i];
+		if (!result_find_series(r, s->kernel, s->variant, s->params, s->metric))
+			merged.series[r->series_count + kept++] = *s;
+	}
+	merged.series_count = r->series_count + kept;
+	char err[1024];
+	int ret = baseline_save(path, &merged, err, sizeof err);
+	free(merged.series);
+	if (ret) {
+		fprintf(stderr, "gate: baseline not updated: %s\n", err);
+		return 2;
+	}
+	printf("gate: wrote %s\n", path);
+	print_changes(r, kept);
+	return 0;
+}
+
+static int listed(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *p = strstr(list, name); p; p = strstr(p + 1, name))
+		if ((p == list || p[-1] == ',' || p[-1] == ' ') && (p[len] == ',' || !p[len]))
+			return 1;
+	return 0;
+}
+
+static void append(char *buf, size_t size, const char *name)
+{
+	if (listed(buf, name) || strlen(buf) + strlen(name) + 2 >= size)
+		return;
+	if (*buf && buf[strlen(buf) - 1] != ' ')
+		strcat(buf, ",");
+	strcat(buf, name);
+}
+
+void update_counters_note(struct run_result *r)
+{
+	char have[1024] = "", lack[1024] = "";
+	for (size_t i = 0; i < r->series_count; i++) {
+		if (r->series[i].cls == METRIC_EXACT)
+			continue; /* the kernel's own counts, not the probe's counters */
+		const char *m = strrchr(r->series[i].metric, '.');
+		append(have, sizeof have, m ? m + 1 : r->series[i].metric);
+	}
+	for (size_t i = 0; i < r->problem_count; i++)
+		if (!r->problems[i].kernel)
+			append(lack, sizeof lack, r->problems[i].what);
+	char note[2100];
+	snprintf(note, sizeof note, "available: %s; unavailable: %s", *have ? have : "none",
+		 *lack ? lack : "none");
+	free(r->ctx.counters);
+	r->ctx.counters = strdup(note);
+}

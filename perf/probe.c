@@ -1,0 +1,634 @@
+/* probe.c: the kernel side of the kernel protocol (docs/protocol.md).
+ *
+ * gate_kernel_main() parses the command line, prints --list, or runs one
+ * sample: it opens the counters once (before the variant, outside any
+ * region), runs the variant, and only after it returned prints the
+ * sample record. gate_region_begin/end only read counters into fixed
+ * storage: no allocation, no printing, no system call but the reads.
+ *
+ * Mistakes in a kernel file (a missing parameter key, an unbalanced
+ * region, a bad metric name) are bugs of that file: the probe names the
+ * kernel, variant and culprit on stderr and exits 2, as for a bad flag.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counters.h"
+#include "params.h"
+#include "probe.h"
+
+#define PROBE_MAX_REGIONS 16
+#define PROBE_MAX_DEPTH 8
+#define PROBE_MAX_METRICS 64
+#define PROBE_NAME_SIZE 48       /* region or metric name, without prefix */
+#define PROBE_UNIT_SIZE 16
+#define PROBE_MAX_THREADS 4096
+
+/* A named region (or the unnamed one, name ""), totals over its entries. */
+struct probe_region {
+	char name[PROBE_NAME_SIZE];
+	struct counter_totals totals;
+};
+
+/* An open region: which one and the counters read at its begin. */
+struct probe_frame {
+	struct probe_region *region;
+	struct counters_snapshot start;
+};
+
+/* A metric the kernel reported with gate_metric. */
+struct probe_metric {
+	const struct probe_region *region;   /* prefix; NULL for none */
+	char name[PROBE_NAME_SIZE];
+	char unit[PROBE_UNIT_SIZE];
+	enum gate_metric_class cls;
+	uint64_t value;
+};
+
+static struct {
+	const struct gate_kernel *kernel;
+	const char *variant;
+	struct gate_params params;
+	uint64_t seed;
+	int threads;                       /* 0: --threads not given */
+	bool running;                      /* counters open, variant running */
+	struct probe_region regions[PROBE_MAX_REGIONS];
+	size_t region_count;
+	struct probe_frame stack[PROBE_MAX_DEPTH];
+	size_t depth;
+	const struct probe_region *last;   /* region that ended last */
+	struct probe_metric metrics[PROBE_MAX_METRICS];
+	size_t metric_count;
+} probe = { .seed = 1 };
+
+static const char *const probe_class_names[] = { "exact", "near", "timing" };
+
+/* Reports a bug of the kernel file and exits 2. */
+static void probe_bug(const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s: ", probe.kernel ? probe.kernel->name : "kernel");
+	if (probe.variant)
+		fprintf(stderr, "variant %s: ", probe.variant);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+/* Whether S is a non-empty run of [A-Za-z0-9_] (lower case only when
+ * LOWER) shorter than MAX. */
+static bool probe_is_identifier(const char *s, bool lower, size_t max)
+{
+	size_t n = 0;
+	for (; s[n]; n++) {
+		char c = s[n];
+		bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+			  (!lower && c >= 'A' && c <= 'Z');
+		if (!ok)
+			return false;
+	}
+	return n > 0 && n < max;
+}
+
+/* ---- parameters, seed, threads ---- */
+
+long long gate_param(const struct gate_params *params, const char *key)
+{
+	long long value;
+	if (params_find(params, key, &value) < 0)
+		probe_bug("parameter set %s has no key '%s' (add it to the set or use "
+			  "gate_param_or)", params->name, key);
+	return value;
+}
+
+long long gate_param_or(const struct gate_params *params, const char *key,
+			long long default_value)
+{
+	long long value;
+	return params_find(params, key, &value) == 0 ? value : default_value;
+}
+
+const char *gate_params_name(const struct gate_params *params)
+{
+	return params->name;
+}
+
+uint64_t gate_seed(void)
+{
+	return probe.seed;
+}
+
+int gate_threads(int default_value)
+{
+	return probe.threads > 0 ? probe.threads : default_value;
+}
+
+int gate_cpu_count(void)
+{
+	return counters_cpu_count();
+}
+
+/* Where gate_consume stores: a store to a volatile object is a side
+ * effect the compiler must keep, and the call is opaque to the kernel's
+ * translation unit, so what P points to must exist. */
+static const void *volatile probe_sink;
+
+void gate_consume(const void *p)
+{
+	probe_sink = p;
+}
+
+/* ---- regions ---- */
+
+/* Region NAME ("" for the unnamed one), added on first use. */
+static struct probe_region *probe_region_get(const char *name)
+{
+	for (size_t i = 0; i < probe.region_count; i++) {
+		if (strcmp(probe.regions[i].name, name) == 0)
+			return &probe.regions[i];
+	}
+	if (name[0] && !probe_is_identifier(name, false, PROBE_NAME_SIZE))
+		probe_bug("bad region name '%s' (expected [A-Za-z0-9_]+, at most %d "
+			  "characters)", name, PROBE_NAME_SIZE - 1);
+	if (probe.region_count == PROBE_MAX_REGIONS)
+		probe_bug("more than %d regions (region '%s')", PROBE_MAX_REGIONS, name);
+	struct probe_region *r = &probe.regions[probe.region_count++];
+	memset(r, 0, sizeof *r);
+	strcpy(r->name, name);
+	return r;
+}
+
+void gate_region_begin(const char *name)
+{
+	if (!probe.running)
+		probe_bug("gate_region_begin() outside a variant run");
+	struct probe_region *r = probe_region_get(name ? name : "");
+	for (size_t i = 0; i < probe.depth; i++) {
+		if (probe.stack[i].region == r)
+			probe_bug("region '%s' begun again before it ended", r->name);
+	}
+	if (probe.depth == PROBE_MAX_DEPTH)
+		probe_bug("regions nested deeper than %d", PROBE_MAX_DEPTH);
+	struct probe_frame *f = &probe.stack[probe.depth++];
+	f->region = r;
+	counters_begin(&f->start);
+}
+
+void gate_region_end(void)
+{
+	struct counters_snapshot stop;
+	counters_end(&stop);
+	if (probe.depth == 0)
+		probe_bug("gate_region_end() without gate_region_begin()");
+	struct probe_frame *f = &probe.stack[--probe.depth];
+	counters_add(&f->region->totals, &f->start, &stop);
+	probe.last = f->region;
+}
+
+/* ---- kernel metrics ---- */
+
+/* The region a metric reported now belongs to: the innermost open region,
+ * else the one that ended last; NULL when that is the unnamed region or
+ * there is none. */
+static const struct probe_region *probe_metric_region(void)
+{
+	const struct probe_region *r =
+		probe.depth ? probe.stack[probe.depth - 1].region : probe.last;
+	return r && r->name[0] ? r : NULL;
+}
+
+static void probe_metric_check(const char *name, const char *unit,
+			       enum gate_metric_class cls)
+{
+	enum counter_id id;
+	if (!name || !probe_is_identifier(name, false, PROBE_NAME_SIZE))
+		probe_bug("gate_metric: bad name '%s' (expected [A-Za-z0-9_]+, at most "
+			  "%d characters)", name ? name : "(null)", PROBE_NAME_SIZE - 1);
+	if (counter_lookup(name, &id) == 0)
+		probe_bug("gate_metric: '%s' is a counter the probe reports itself", name);
+	if (!unit || !probe_is_identifier(unit, false, PROBE_UNIT_SIZE))
+		probe_bug("gate_metric %s: bad unit '%s' (expected [A-Za-z0-9_]+, e.g. "
+			  "count, bytes)", name, unit ? unit : "(null)");
+	if ((unsigned)cls > GATE_TIMING)
+		probe_bug("gate_metric %s: bad class %d", name, (int)cls);
+}
+
+void gate_metric(const char *name, const char *unit,
+		 enum gate_metric_class cls, uint64_t value)
+{
+	probe_metric_check(name, unit, cls);
+	const struct probe_region *r = probe_metric_region();
+	struct probe_metric *m = NULL;
+	for (size_t i = 0; i < probe.metric_count && !m; i++) {
+		if (probe.metrics[i].region == r && strcmp(probe.metrics[i].name, name) == 0)
+			m = &probe.metrics[i];
+	}
+	if (!m) {
+		if (probe.metric_count == PROBE_MAX_METRICS)
+			probe_bug("more than %d metrics (metric '%s')", PROBE_MAX_METRICS, name);
+		m = &probe.metrics[probe.metric_count++];
+		*m = (struct probe_metric){ .region = r, .cls = cls };
+		strcpy(m->name, name);
+		strcpy(m->unit, unit);
+	} else if (m->cls != cls || strcmp(m->unit, unit) != 0) {
+		probe_bug("gate_metric %s: reported with class %s unit %s, earlier %s %s",
+			  name, probe_class_names[cls], unit, probe_class_names[m->cls], m->unit);
+	}
+	m->value = value > UINT64_MAX - m->value ? UINT64_MAX : m->value + value;
+}
+
+/* ---- the sample record ---- */
+
+static void probe_print_region(const struct probe_region *r)
+{
+	const char *dot = r->name[0] ? "." : "";
+	for (int i = 0; i < COUNTER_COUNT; i++) {
+		enum counter_id id = (enum counter_id)i;
+		if (!counters_has(id))
+			continue;
+		if (r->totals.fault[id] != COUNTER_OK)
+			printf("unavailable %s%s%s %s\n", r->name, dot, counter_name(id),
+			       counter_fault_reason(r->totals.fault[id]));
+		else
+			printf("metric %s%s%s %s %s %" PRIu64 "\n", r->name, dot,
+			       counter_name(id), probe_class_names[counter_class(id)],
+			       counter_unit(id), r->totals.value[id]);
+	}
+}
+
+static void probe_print_sample(void)
+{
+	printf("allocgate-sample 1\n");
+	for (size_t i = 0; i < probe.region_count; i++)
+		probe_print_region(&probe.regions[i]);
+	for (size_t i = 0; i < probe.metric_count; i++) {
+		const struct probe_metric *m = &probe.metrics[i];
+		printf("metric %s%s%s %s %s %" PRIu64 "\n", m->region ? m->region->name : "",
+		       m->region ? "." : "", m->name, probe_class_names[m->cls], m->unit,
+		       m->value);
+	}
+	/* once per counter, not per region: the machine cannot give it */
+	for (int i = 0; i < COUNTER_COUNT; i++) {
+		const char *why = counters_unavailable((enum counter_id)i);
+		if (why)
+			printf("unavailable %s %s\n", counter_name((enum counter_id)i), why);
+	}
+	printf("end\n");
+}
+
+/* Runs VARIANT on PARAMS and prints its record. Returns the exit status. */
+static int probe_run_sample(const struct gate_variant *variant)
+{
+	counters_open(COUNTER_ALL);
+	probe.running = true;
+	variant->run(&probe.params);
+	probe.running = false;
+	if (probe.depth)
+		probe_bug("returned with region '%s' still open",
+			  probe.stack[probe.depth - 1].region->name);
+	if (probe.region_count == 0)
+		fprintf(stderr, "%s: variant %s: measured no region (put "
+			"gate_region_begin/gate_region_end around the work)\n",
+			probe.kernel->name, variant->name);
+	probe_print_sample();
+	counters_close();
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s: writing the sample record: %s\n", probe.kernel->name,
+			strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- the command line ---- */
+
+/* What the command line asked; NULL for a flag not given. */
+struct probe_args {
+	const char *list, *help, *variant, *params, *seed, *threads;
+};
+
+static const struct probe_flag {
+	const char *name;
+	size_t field;          /* offset of its slot in struct probe_args */
+	const char *value;     /* name of its value; NULL for a switch */
+	const char *help;
+} probe_flags[] = {
+	{ "--list", offsetof(struct probe_args, list), NULL,
+	  "print variants, parameter sets and expectations (allocgate-list 1)" },
+	{ "--variant", offsetof(struct probe_args, variant), "V", "variant to run" },
+	{ "--params", offsetof(struct probe_args, params), "P", "parameter set to run it on" },
+	{ "--seed", offsetof(struct probe_args, seed), "N",
+	  "seed of the kernel's random numbers (default 1)" },
+	{ "--threads", offsetof(struct probe_args, threads), "N",
+	  "threads for threaded variants (default: the kernel's)" },
+	{ "--help", offsetof(struct probe_args, help), NULL, "print this help" },
+};
+
+#define PROBE_FLAG_COUNT (sizeof probe_flags / sizeof probe_flags[0])
+
+static void probe_usage(FILE *out)
+{
+	const struct gate_kernel *k = probe.kernel;
+	fprintf(out, "%s: %s\nusage: %s --list\n       %s --variant V --params P "
+		"[--seed N] [--threads N]\n", k->name, k->summary, k->name, k->name);
+	for (size_t i = 0; i < PROBE_FLAG_COUNT; i++)
+		fprintf(out, "  %-12s %-2s %s\n", probe_flags[i].name,
+			probe_flags[i].value ? probe_flags[i].value : "", probe_flags[i].help);
+	fprintf(out, "variants:\n");
+	for (const struct gate_variant *v = k->variants; v && v->name; v++)
+		fprintf(out, "  %-20s %s\n", v->name, v->description);
+	fprintf(out, "parameter sets:\n");
+	for (const struct gate_paramset *p = k->paramsets; p && p->name; p++)
+		fprintf(out, "  %-20s %s\n", p->name, p->values ? p->values : "");
+	counters_open(COUNTER_ALL);
+	fprintf(out, "counters: %s\n", counters_backend());
+	for (int i = 0; i < COUNTER_COUNT; i++) {
+		const char *why = counters_unavailable((enum counter_id)i);
+		if (why)
+			fprintf(out, "  %-20s unavailable: %s\n", counter_name((enum counter_id)i), why);
+	}
+	counters_close();
+}
+
+static int probe_parse_args(int argc, char **argv, struct probe_args *a)
+{
+	static const char present[] = "";
+	memset(a, 0, sizeof *a);
+	for (int i = 1; i < argc; i++) {
+		const struct probe_flag *f = NULL;
+		for (size_t k = 0; k < PROBE_FLAG_COUNT && !f; k++) {
+			if (strcmp(argv[i], probe_flags[k].name) == 0)
+				f = &probe_flags[k];
+		}
+		if (!f) {
+			fprintf(stderr, "%s: unknown flag '%s' (try --help)\n",
+				probe.kernel->name, argv[i]);
+			return -EINVAL;
+		}
+		const char **slot = (const char **)((char *)a + f->field);
+		if (*slot) {
+			fprintf(stderr, "%s: %s given twice\n", probe.kernel->name, f->name);
+			return -EINVAL;
+		}
+		if (f->value && i + 1 == argc) {
+			fprintf(stderr, "%s: %s needs a value %s\n", probe.kernel->name,
+				f->name, f->value);
+			return -EINVAL;
+		}
+		*slot = f->value ? argv[++i] : present;
+	}
+	return 0;
+}
+
+/* Unsigned decimal TEXT no larger than MAX into *OUT; 0 or -EINVAL. */
+static int probe_parse_unsigned(const char *text, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (!text[0])
+		return -EINVAL;
+	for (const char *c = text; *c; c++) {
+		unsigned d = (unsigned)(*c - '0');
+		if (d > 9 || v > (max - d) / 10)
+			return -EINVAL;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+static int probe_parse_numbers(const struct probe_args *a)
+{
+	uint64_t threads = 0;
+	const char *name = probe.kernel->name;
+	if (a->seed && probe_parse_unsigned(a->seed, UINT64_MAX, &probe.seed) < 0) {
+		fprintf(stderr, "%s: bad --seed '%s' (expected an unsigned 64-bit decimal "
+			"integer)\n", name, a->seed);
+		return -EINVAL;
+	}
+	if (a->threads && (probe_parse_unsigned(a->threads, PROBE_MAX_THREADS, &threads) < 0 ||
+			   threads == 0)) {
+		fprintf(stderr, "%s: bad --threads '%s' (expected 1 to %d)\n", name,
+			a->threads, PROBE_MAX_THREADS);
+		return -EINVAL;
+	}
+	probe.threads = a->threads ? (int)threads : 0;
+	return 0;
+}
+
+/* ---- --list: the kernel's tables, checked, then printed ---- */
+
+/* Whether S is non-empty, one line, and (when NO_SPACE) one field. */
+static bool probe_is_field(const char *s, bool no_space)
+{
+	return s && s[0] && !strchr(s, '\n') && !strchr(s, '\r') &&
+	       !(no_space && (strchr(s, ' ') || strchr(s, '\t')));
+}
+
+static bool probe_is_paramset_name(const char *s)
+{
+	if (!s || !s[0])
+		return false;
+	for (; *s; s++) {
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789_.-", *s))
+			return false;
+	}
+	return true;
+}
+
+static int probe_check_variants(const struct gate_kernel *k)
+{
+	for (const struct gate_variant *v = k->variants; v && v->name; v++) {
+		if (!probe_is_identifier(v->name, true, 64) || !v->run ||
+		    !probe_is_field(v->description, false)) {
+			fprintf(stderr, "%s: variant '%s': needs a name [a-z0-9_]+, a run "
+				"function and a one-line description\n", k->name, v->name);
+			return -EINVAL;
+		}
+		for (const struct gate_variant *w = k->variants; w != v; w++) {
+			if (strcmp(w->name, v->name) == 0) {
+				fprintf(stderr, "%s: variant '%s' declared twice\n", k->name, v->name);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+static int probe_check_paramsets(const struct gate_kernel *k)
+{
+	struct gate_params parsed;
+	char err[256];
+	for (const struct gate_paramset *p = k->paramsets; p && p->name; p++) {
+		if (!probe_is_paramset_name(p->name) || p->tiers == 0 ||
+		    (p->tiers & ~(unsigned)(GATE_TIER_QUICK | GATE_TIER_DEFAULT | GATE_TIER_FULL))) {
+			fprintf(stderr, "%s: parameter set '%s': needs a name [A-Za-z0-9_.-]+ "
+				"and tiers of GATE_TIER_QUICK|DEFAULT|FULL\n", k->name, p->name);
+			return -EINVAL;
+		}
+		if (params_parse(p->values, &parsed, err, sizeof err) < 0) {
+			fprintf(stderr, "%s: parameter set '%s': %s\n", k->name, p->name, err);
+			return -EINVAL;
+		}
+		for (const struct gate_paramset *q = k->paramsets; q != p; q++) {
+			if (strcmp(q->name, p->name) == 0) {
+				fprintf(stderr, "%s: parameter set '%s' declared twice\n", k->name,
+					p->name);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+static int probe_check_expects(const struct gate_kernel *k)
+{
+	for (const struct gate_expect *e = k->expects; e && e->expr; e++) {
+		if (!probe_is_field(e->expr, false) || !probe_is_field(e->file, true) ||
+		    e->line <= 0 || (e->platforms && !probe_is_field(e->platforms, true)) ||
+		    (e->params && !probe_is_field(e->params, true))) {
+			fprintf(stderr, "%s: expectation '%s' at %s:%d: needs a one-line "
+				"expression, a file without spaces, a line, and comma lists "
+				"without spaces\n", k->name, e->expr, e->file ? e->file : "?",
+				e->line);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int probe_check_kernel(const struct gate_kernel *k)
+{
+	if (!probe_is_identifier(k->name, false, 64) || !probe_is_field(k->summary, false)) {
+		fprintf(stderr, "%s: the kernel needs a name [A-Za-z0-9_]+ and a one-line "
+			"summary\n", k->name ? k->name : "kernel");
+		return -EINVAL;
+	}
+	if (probe_check_variants(k) < 0 || probe_check_paramsets(k) < 0 ||
+	    probe_check_expects(k) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+static void probe_print_tiers(unsigned tiers)
+{
+	static const char *const names[] = { "quick", "default", "full" };
+	const char *sep = "";
+	for (int i = 0; i < 3; i++) {
+		if (tiers & (1u << i)) {
+			printf("%s%s", sep, names[i]);
+			sep = ",";
+		}
+	}
+}
+
+/* Prints --list; the tables were checked by probe_check_kernel. */
+static int probe_list(const struct gate_kernel *k)
+{
+	struct gate_params parsed;
+	char err[256], values[PARAMS_MAX * (PARAMS_KEY_SIZE + 24)];
+
+	printf("allocgate-list 1\nkernel %s %s\n", k->name, k->summary);
+	for (const struct gate_variant *v = k->variants; v && v->name; v++)
+		printf("variant %s %s\n", v->name, v->description);
+	for (const struct gate_paramset *p = k->paramsets; p && p->name; p++) {
+		params_parse(p->values, &parsed, err, sizeof err);
+		params_format(&parsed, values, sizeof values);
+		printf("params %s ", p->name);
+		probe_print_tiers(p->tiers);
+		printf("%s%s\n", parsed.count ? " " : "", values);
+	}
+	for (const struct gate_expect *e = k->expects; e && e->expr; e++)
+		printf("expect %s %d %s %s %s\n", e->file, e->line,
+		       e->platforms ? e->platforms : "*", e->params ? e->params : "*", e->expr);
+	printf("end\n");
+	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+}
+
+/* ---- one sample ---- */
+
+static const struct gate_variant *probe_find_variant(const struct gate_kernel *k,
+						     const char *name)
+{
+	for (const struct gate_variant *v = k->variants; v && v->name; v++) {
+		if (strcmp(v->name, name) == 0)
+			return v;
+	}
+	fprintf(stderr, "%s: unknown variant '%s' (variants:", k->name, name);
+	for (const struct gate_variant *v = k->variants; v && v->name; v++)
+		fprintf(stderr, " %s", v->name);
+	fprintf(stderr, ")\n");
+	return NULL;
+}
+
+static const struct gate_paramset *probe_find_paramset(const struct gate_kernel *k,
+						       const char *name)
+{
+	for (const struct gate_paramset *p = k->paramsets; p && p->name; p++) {
+		if (strcmp(p->name, name) == 0)
+			return p;
+	}
+	fprintf(stderr, "%s: unknown parameter set '%s' (sets:", k->name, name);
+	for (const struct gate_paramset *p = k->paramsets; p && p->name; p++)
+		fprintf(stderr, " %s", p->name);
+	fprintf(stderr, ")\n");
+	return NULL;
+}
+
+/* Checks the sample flags and prepares probe.params; returns the variant
+ * to run, or NULL after a message. */
+static const struct gate_variant *probe_prepare(const struct probe_args *a)
+{
+	const struct gate_kernel *k = probe.kernel;
+	const struct gate_variant *v;
+	const struct gate_paramset *p;
+	char err[256];
+
+	if (!a->variant || !a->params) {
+		fprintf(stderr, "%s: a sample needs --variant V and --params P (try --help)\n",
+			k->name);
+		return NULL;
+	}
+	if (probe_parse_numbers(a) < 0 || !(v = probe_find_variant(k, a->variant)) ||
+	    !(p = probe_find_paramset(k, a->params)))
+		return NULL;
+	probe.params.kernel = k->name;
+	probe.params.name = p->name;
+	if (params_parse(p->values, &probe.params, err, sizeof err) < 0) {
+		fprintf(stderr, "%s: parameter set '%s': %s\n", k->name, p->name, err);
+		return NULL;
+	}
+	probe.variant = v->name;
+	return v;
+}
+
+int gate_kernel_main(const struct gate_kernel *kernel, int argc, char **argv)
+{
+	struct probe_args args;
+	const struct gate_variant *variant;
+
+	probe.kernel = kernel;
+	if (probe_check_kernel(kernel) < 0 || probe_parse_args(argc, argv, &args) < 0)
+		return 2;
+	if (args.help) {
+		probe_usage(stdout);
+		return 0;
+	}
+	if (args.list) {
+		if (args.variant || args.params || args.seed || args.threads) {
+			fprintf(stderr, "%s: --list takes no other flag\n", kernel->name);
+			return 2;
+		}
+		return probe_list(kernel);
+	}
+	variant = probe_prepare(&args);
+	return variant ? probe_run_sample(variant) : 2;
+}

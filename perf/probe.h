@@ -1,0 +1,132 @@
+/* probe.h: what a kernel links to measure itself.
+ *
+ * A kernel file declares its variants, parameter sets and expectations in
+ * tables and ends with GATE_KERNEL(...), which defines main(). The probe
+ * then speaks the kernel protocol (docs/protocol.md):
+ *
+ *   build/kernels/NAME --list
+ *       prints what the kernel has (variants, parameter sets, expectations
+ *       with file and line) in the line format and exits 0.
+ *   build/kernels/NAME --variant V --params P [--seed N] [--threads N]
+ *       runs one sample of variant V on parameter set P and prints one
+ *       sample record on stdout; exit 0 on success, 2 on bad arguments.
+ *
+ * Inside a variant, setup happens outside gate_region_begin()/
+ * gate_region_end(); only the work between them is measured. A variant
+ * may open several named regions one after the other (seed 001 measures
+ * "alloc" and "free" separately); a region entered twice accumulates.
+ */
+#ifndef GATE_PROBE_H
+#define GATE_PROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Tiers a parameter set belongs to (bit mask). */
+enum {
+	GATE_TIER_QUICK = 1,
+	GATE_TIER_DEFAULT = 2,
+	GATE_TIER_FULL = 4,
+};
+
+/* Metric classes, see DESIGN.md "Metrics and their classes". */
+enum gate_metric_class {
+	GATE_EXACT,  /* counts that do not depend on timing: calls, bytes, moves */
+	GATE_NEAR,   /* nearly exact: page faults, retired instructions */
+	GATE_TIMING, /* noisy: wall time, task clock, cycles, misses, switches */
+};
+
+struct gate_params;
+
+/* One variant: a name (identifier: [a-z0-9_]+), the function that runs
+ * one sample, and a one-line description. */
+struct gate_variant {
+	const char *name;
+	void (*run)(const struct gate_params *params);
+	const char *description;
+};
+
+/* One parameter set: a name ([A-Za-z0-9_.-]+), the tiers it runs in,
+ * and its values as "key=integer key=integer ...". */
+struct gate_paramset {
+	const char *name;
+	unsigned tiers;
+	const char *values;
+};
+
+/* One declared expectation, with the file and line that declared it.
+ * platforms: NULL for all, else a comma list of OS names ("linux,windows").
+ * params: NULL for all parameter sets of the tier, else a comma list of
+ * parameter set names. expr: see docs/expectations.md. */
+struct gate_expect {
+	const char *platforms;
+	const char *params;
+	const char *expr;
+	const char *file;
+	int line;
+};
+
+#define GATE_EXPECT(expr) { NULL, NULL, (expr), __FILE__, __LINE__ }
+#define GATE_EXPECT_ON(platforms, expr) { (platforms), NULL, (expr), __FILE__, __LINE__ }
+#define GATE_EXPECT_AT(params, expr) { NULL, (params), (expr), __FILE__, __LINE__ }
+#define GATE_EXPECT_WHERE(platforms, params, expr) \
+	{ (platforms), (params), (expr), __FILE__, __LINE__ }
+
+/* A whole kernel; the tables end with a zeroed entry. */
+struct gate_kernel {
+	const char *name;
+	const char *summary;
+	const struct gate_variant *variants;
+	const struct gate_paramset *paramsets;
+	const struct gate_expect *expects;
+};
+
+/* Runs the kernel protocol on argv; returns the process exit status. */
+int gate_kernel_main(const struct gate_kernel *kernel, int argc, char **argv);
+
+#define GATE_KERNEL(name, summary, variants, paramsets, expects)          \
+	static const struct gate_kernel gate_kernel_def = {                    \
+		(name), (summary), (variants), (paramsets), (expects) };       \
+	int main(int argc, char **argv)                                        \
+	{                                                                      \
+		return gate_kernel_main(&gate_kernel_def, argc, argv);         \
+	}
+
+/* Value of integer parameter KEY of the current set; a missing key is a
+ * bug in the kernel file: prints the kernel, set and key, exits 2. */
+long long gate_param(const struct gate_params *params, const char *key);
+
+/* Value of KEY, or DEFAULT_VALUE when the set does not define it. */
+long long gate_param_or(const struct gate_params *params, const char *key,
+			long long default_value);
+
+/* Name of the current parameter set. */
+const char *gate_params_name(const struct gate_params *params);
+
+/* Seed for the kernel's own random numbers (--seed, default 1). */
+uint64_t gate_seed(void);
+
+/* Number of online CPUs of this machine (at least 1). */
+int gate_cpu_count(void);
+
+/* Threads the variant should use: --threads N when the runner gave it,
+ * else DEFAULT_VALUE. */
+int gate_threads(int default_value);
+
+/* Starts measured region NAME (NULL or "" for the kernel's only region). */
+void gate_region_begin(const char *name);
+
+/* Ends the region started last. */
+void gate_region_end(void);
+
+/* Reports a kernel-side metric of the sample (for example how often
+ * realloc moved the block). NAME is an identifier; it is prefixed with
+ * the region name when called inside a named region. UNIT names the unit
+ * ("count", "bytes"). Reporting the same name twice adds. */
+void gate_metric(const char *name, const char *unit,
+		 enum gate_metric_class cls, uint64_t value);
+
+/* Keeps the compiler from optimizing away a result the kernel computed. */
+void gate_consume(const void *p);
+
+#endif

@@ -1,0 +1,72 @@
+/* crashy.c: a kernel that misbehaves on request, to test containment.
+ * CRASHY_MODE (read by variant "victim" only):
+ *   segv     dies of SIGSEGV inside the region
+ *   hang     never returns
+ *   exit3    exits with status 3
+ *   garbage  prints a line that is not the protocol
+ *   flood    prints more than the runner accepts
+ * Variant "steady" always works, so the rest of the run can be checked.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "probe.h"
+
+static void work(const struct gate_params *params)
+{
+	long long n = gate_param(params, "ops");
+	gate_region_begin(NULL);
+	for (long long i = 0; i < n; i++) {
+		void *p = malloc(48);
+		gate_consume(p);
+		free(p);
+	}
+	gate_region_end();
+}
+
+static void misbehave(const char *mode)
+{
+	if (!strcmp(mode, "segv"))
+		raise(SIGSEGV);
+	if (!strcmp(mode, "hang"))
+		for (;;)
+			pause();
+	if (!strcmp(mode, "exit3"))
+		exit(3);
+	if (!strcmp(mode, "garbage")) {
+		printf("this is not a sample record\n");
+		fflush(stdout);
+	}
+	if (!strcmp(mode, "flood"))
+		for (int i = 0; i < 300000; i++)
+			printf("metric flood timing ns %d\n", i);
+}
+
+static void victim(const struct gate_params *params)
+{
+	const char *mode = getenv("CRASHY_MODE");
+	if (mode)
+		misbehave(mode);
+	work(params);
+}
+
+static const struct gate_variant variants[] = {
+	{ "steady", work, "malloc/free loop" },
+	{ "victim", victim, "misbehaves as CRASHY_MODE says" },
+	{ 0 },
+};
+
+static const struct gate_paramset paramsets[] = {
+	{ "small", GATE_TIER_QUICK | GATE_TIER_DEFAULT | GATE_TIER_FULL, "ops=20000" },
+	{ 0 },
+};
+
+static const struct gate_expect expects[] = {
+	{ 0 },
+};
+
+GATE_KERNEL("crashy", "test kernel: crashes, hangs or prints garbage on request",
+	    variants, paramsets, expects)

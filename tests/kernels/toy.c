@@ -1,0 +1,85 @@
+/* toy.c: the test suite's own kernel. Small, fast, and with knobs that
+ * the end-to-end tests turn through `gate run --env`:
+ *   TOY_SLOWDOWN_PERCENT=N  both variants do N% more work (a regression)
+ *   TOY_EXTRA_ALLOC=1       one extra malloc/free per operation
+ *   TOY_BREAK=1             "single" does 3x its work, breaking the
+ *                           declared ratio below (a violated expectation)
+ * The kernel counts its own malloc calls and reports them as "allocs".
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe.h"
+
+static long env_long(const char *name)
+{
+	const char *v = getenv(name);
+	return v ? strtol(v, NULL, 10) : 0;
+}
+
+/* OPS rounds of malloc, touch, free; returns the malloc count. */
+static unsigned long long churn(long long ops, int extra_alloc)
+{
+	unsigned long long allocs = 0, sum = 0;
+	for (long long i = 0; i < ops; i++) {
+		unsigned char *p = malloc(64 + (size_t)(i & 63));
+		allocs++;
+		memset(p, (int)i, 64);
+		sum += p[(i & 63)];
+		gate_consume(p);
+		if (extra_alloc) {
+			void *q = malloc(32);
+			allocs++;
+			gate_consume(q);
+			free(q);
+		}
+		free(p);
+	}
+	gate_consume(&sum);
+	return allocs;
+}
+
+static void run(const struct gate_params *params, long long factor)
+{
+	long long ops = gate_param(params, "ops") * factor;
+	ops += ops * env_long("TOY_SLOWDOWN_PERCENT") / 100;
+	int extra = env_long("TOY_EXTRA_ALLOC") != 0;
+	gate_region_begin(NULL);
+	unsigned long long allocs = churn(ops, extra);
+	gate_region_end();
+	gate_metric("allocs", "count", GATE_EXACT, allocs);
+}
+
+static void single(const struct gate_params *params)
+{
+	run(params, env_long("TOY_BREAK") ? 3 : 1);
+}
+
+static void twice(const struct gate_params *params)
+{
+	run(params, 2);
+}
+
+static const struct gate_variant variants[] = {
+	{ "single", single, "OPS malloc/touch/free rounds" },
+	{ "twice", twice, "2 x OPS rounds" },
+	{ 0 },
+};
+
+static const struct gate_paramset paramsets[] = {
+	{ "small", GATE_TIER_QUICK | GATE_TIER_DEFAULT, "ops=100000" },
+	{ "large", GATE_TIER_FULL, "ops=1000000" },
+	{ 0 },
+};
+
+static const struct gate_expect expects[] = {
+	/* task_clock_ns, not wall_ns: CPU time does not count the moments the
+	 * process waits for a core, so the test suite can share the machine. */
+	GATE_EXPECT("single.task_clock_ns < 0.75 * twice.task_clock_ns"),
+	GATE_EXPECT("twice.allocs == 2 * single.allocs"),
+	GATE_EXPECT_ON("plan9", "single.wall_ns > 1000 * twice.wall_ns"),
+	{ 0 },
+};
+
+GATE_KERNEL("toy", "test kernel: malloc/free churn with knobs for injected regressions",
+	    variants, paramsets, expects)

@@ -1,0 +1,242 @@
+/* test_e2e.c: the whole gate, run as a user runs it, on the test suite's
+ * own kernels (tests/kernels/). Every injected regression is large (3x the
+ * work, an extra malloc per operation) so the verdicts do not depend on
+ * this machine's noise; the unchanged rerun uses a 25% minimum effect for
+ * the same reason (the suite may share 2 cores with other jobs). */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "baseline.h"
+#include "spawn.h"
+
+static char tmpdir[256];
+static char gate_path[512], kernel_dir[512];
+
+static void setup(void)
+{
+	const char *bd = getenv("GATE_BUILD_DIR");
+	bd = bd ? bd : "build";
+	snprintf(gate_path, sizeof gate_path, "%s/gate", bd);
+	snprintf(kernel_dir, sizeof kernel_dir, "%s/tests/kernels", bd);
+	cr_assert(access(gate_path, X_OK) == 0, "%s not built (run ci/test.sh)", gate_path);
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/allocgate-e2e-XXXXXX");
+	cr_assert(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
+}
+
+static void teardown(void)
+{
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	cr_expect(system(cmd) == 0);
+}
+
+/* Runs build/gate with the given arguments (NULL-terminated) in the toy
+ * setup; returns its exit status and fills OUT. */
+static int gate(struct spawn_output *out, ...)
+{
+	char *argv[64];
+	int n = 0;
+	va_list ap;
+	argv[n++] = gate_path;
+	argv[n++] = "run";
+	argv[n++] = "--kernel-dir";
+	argv[n++] = kernel_dir;
+	argv[n++] = "--baseline-dir";
+	argv[n++] = tmpdir;
+	argv[n++] = "--no-color";
+	va_start(ap, out);
+	for (char *a; (a = va_arg(ap, char *)) && n < 63;)
+		argv[n++] = a;
+	va_end(ap);
+	argv[n] = NULL;
+	cr_assert(spawn_run(argv, NULL, 300, out) == 0);
+	cr_assert(out->status == SPAWN_EXITED, "gate did not exit normally: %s", out->err);
+	return out->exit_code;
+}
+
+static int baseline_path(char *buf, size_t size)
+{
+	char cmd[400];
+	snprintf(cmd, sizeof cmd, "ls %s/*.json 2>/dev/null | head -1", tmpdir);
+	FILE *p = popen(cmd, "r");
+	int ok = p && fgets(buf, (int)size, p) != NULL;
+	if (p)
+		pclose(p);
+	if (ok)
+		buf[strcspn(buf, "\n")] = '\0';
+	return ok;
+}
+
+static void make_baseline(void)
+{
+	struct spawn_output out;
+	int code = gate(&out, "--kernel", "toy", "--quick", "--update-baseline", NULL);
+	cr_assert_eq(code, 0, "update-baseline exit %d\n%s\n%s", code, out.out, out.err);
+	cr_assert(strstr(out.out, "wrote "), "%s", out.out);
+	spawn_output_free(&out);
+}
+
+TestSuite(e2e, .init = setup, .fini = teardown, .timeout = 300);
+
+Test(e2e, unchanged_rerun_passes)
+{
+	struct spawn_output out;
+	make_baseline();
+	int code = gate(&out, "--kernel", "toy", "--quick", "--min-effect", "25", NULL);
+	cr_expect_eq(code, 0, "exit %d\n%s\n%s", code, out.out, out.err);
+	cr_expect(strstr(out.out, "PASS"), "%s", out.out);
+	spawn_output_free(&out);
+}
+
+Test(e2e, injected_slowdown_is_caught)
+{
+	struct spawn_output out;
+	make_baseline();
+	int code = gate(&out, "--kernel", "toy", "--quick", "--env", "TOY_SLOWDOWN_PERCENT=200",
+			NULL);
+	cr_expect_eq(code, 1, "exit %d\n%s\n%s", code, out.out, out.err);
+	cr_expect(strstr(out.out, "regression toy/single/small task_clock_ns"), "%s", out.out);
+	cr_expect(strstr(out.out, "regression toy/twice/small task_clock_ns"), "%s", out.out);
+	cr_expect(strstr(out.out, "TOY_SLOWDOWN_PERCENT=200"), "environment not shown: %s", out.out);
+	spawn_output_free(&out);
+}
+
+Test(e2e, extra_allocation_is_caught_exactly)
+{
+	struct spawn_output out;
+	make_baseline();
+	int code = gate(&out, "--kernel", "toy", "--quick", "--env", "TOY_EXTRA_ALLOC=1", NULL);
+	cr_expect_eq(code, 1, "exit %d\n%s", code, out.out);
+	cr_expect(strstr(out.out, "regression toy/single/small allocs: 100000 -> 200000"), "%s",
+		  out.out);
+	spawn_output_free(&out);
+}
+
+Test(e2e, violated_expectation_names_file_and_line)
+{
+	struct spawn_output out;
+	int code = gate(&out, "--kernel", "toy", "--quick", "--env", "TOY_BREAK=1", NULL);
+	cr_expect_eq(code, 1, "exit %d\n%s", code, out.out);
+	/* the line of GATE_EXPECT("single.task_clock_ns < 0.75 * ...") */
+	FILE *src = fopen("tests/kernels/toy.c", "r");
+	char line[256], want[128] = "";
+	int n = 0;
+	cr_assert(src);
+	while (fgets(line, sizeof line, src) && ++n)
+		if (strstr(line, "GATE_EXPECT(\"single.task_clock_ns < 0.75"))
+			snprintf(want, sizeof want, "tests/kernels/toy.c:%d: expectation violated", n);
+	fclose(src);
+	cr_assert(*want);
+	cr_expect(strstr(out.out, want), "want '%s' in:\n%s", want, out.out);
+	cr_expect(strstr(out.out, "no baseline") || strstr(out.out, "none for"), "%s", out.out);
+	spawn_output_free(&out);
+}
+
+Test(e2e, malformed_baseline_exits_2_naming_the_file)
+{
+	struct spawn_output out;
+	char path[512], before[64], after[64];
+	make_baseline();
+	cr_assert(baseline_path(path, sizeof path));
+	FILE *f = fopen(path, "w");
+	cr_assert(f);
+	fputs("{\"schema\": 1, \"series\": [", f);
+	fclose(f);
+	snprintf(before, sizeof before, "%s", "truncated");
+	int code = gate(&out, "--kernel", "toy", "--quick", "--update-baseline", NULL);
+	cr_expect_eq(code, 2, "exit %d\n%s\n%s", code, out.out, out.err);
+	cr_expect(strstr(out.err, path), "message does not name %s: %s", path, out.err);
+	f = fopen(path, "r");
+	cr_assert(f);
+	cr_expect(fgets(after, sizeof after, f));
+	fclose(f);
+	cr_expect(strstr(after, "\"series\": ["), "the malformed file was overwritten: %s", after);
+	spawn_output_free(&out);
+}
+
+Test(e2e, bad_flags_and_unknown_kernel_exit_2)
+{
+	struct spawn_output out;
+	cr_expect_eq(gate(&out, "--frobnicate", NULL), 2);
+	cr_expect(strstr(out.err, "--frobnicate"), "%s", out.err);
+	spawn_output_free(&out);
+	cr_expect_eq(gate(&out, "--kernel", "nosuch", NULL), 2);
+	cr_expect(strstr(out.err, "unknown kernel 'nosuch'"), "%s", out.err);
+	cr_expect(strstr(out.err, "toy"), "known kernels not listed: %s", out.err);
+	spawn_output_free(&out);
+	cr_expect_eq(gate(&out, "--rounds", "x", NULL), 2);
+	spawn_output_free(&out);
+	cr_expect_eq(gate(&out, "--env", "=x", NULL), 2);
+	spawn_output_free(&out);
+	cr_expect_eq(gate(&out, "--kernel", "toy", "--require-baseline", NULL), 2);
+	cr_expect(strstr(out.err, "no baseline"), "%s", out.err);
+	spawn_output_free(&out);
+}
+
+static void crashy(const char *mode, const char *expect_reason)
+{
+	struct spawn_output out;
+	char env[64];
+	snprintf(env, sizeof env, "CRASHY_MODE=%s", mode);
+	int code = gate(&out, "--kernel", "crashy", "--quick", "--timeout", "2", "--env", env,
+			"--update-baseline", NULL);
+	cr_expect_eq(code, 4, "%s: exit %d\n%s\n%s", mode, code, out.out, out.err);
+	cr_expect(strstr(out.out, expect_reason), "%s: no '%s' in:\n%s", mode, expect_reason,
+		  out.out);
+	/* the well-behaved variant was still measured */
+	cr_expect(strstr(out.out, "steady"), "%s", out.out);
+	/* and nothing was written from a run with errors */
+	cr_expect(strstr(out.err, "baseline not updated"), "%s", out.err);
+	char path[512];
+	cr_expect(!baseline_path(path, sizeof path), "a baseline was written: %s", path);
+	spawn_output_free(&out);
+}
+
+Test(e2e, crashing_kernel_is_contained)
+{
+	crashy("segv", "killed by signal 11");
+}
+
+Test(e2e, hanging_kernel_times_out)
+{
+	crashy("hang", "timed out after");
+}
+
+Test(e2e, failing_kernel_exit_status_is_reported)
+{
+	crashy("exit3", "exit status 3");
+}
+
+Test(e2e, garbage_output_is_rejected)
+{
+	crashy("garbage", "sample record line 1");
+}
+
+Test(e2e, flooding_output_is_rejected)
+{
+	crashy("flood", "printed more than");
+}
+
+Test(e2e, json_result_loads_as_a_baseline)
+{
+	struct spawn_output out;
+	char json[512], err[512];
+	snprintf(json, sizeof json, "%s/result.json", tmpdir);
+	int code = gate(&out, "--kernel", "toy", "--quick", "--json", json, NULL);
+	cr_expect_eq(code, 0, "exit %d\n%s", code, out.out);
+	struct run_result r;
+	cr_assert_eq(baseline_load(json, &r, err, sizeof err), 0, "%s", err);
+	cr_expect_gt(r.series_count, 3);
+	int found = 0;
+	for (size_t i = 0; i < r.series_count; i++)
+		found |= !strcmp(r.series[i].metric, "allocs") && r.series[i].sample_count == 5;
+	cr_expect(found, "no allocs series with 5 samples");
+	result_free(&r);
+	spawn_output_free(&out);
+}

@@ -1,0 +1,147 @@
+/* test_platform.c: gates/platform.c (key, hardware comparison) and
+ * platform_context on the machine running the tests. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+
+#include "platform.h"
+
+struct key_case {
+	char os[32], arch[32], libc[32];
+	char want[64];
+};
+
+ParameterizedTestParameters(platform, key_is_sanitised)
+{
+	static struct key_case cases[] = {
+		{ "Linux", "x86_64", "glibc", "linux-x86_64-glibc" },
+		{ "windows", "x86_64", "msvcrt", "windows-x86_64-msvcrt" },
+		{ "macos", "arm64", "libSystem", "macos-arm64-libsystem" },
+		{ "linux", "../../etc", "musl", "linux-______etc-musl" },
+		{ "Linux", "aarch64 be", "glibc-2.36", "linux-aarch64_be-glibc_2_36" },
+		{ "", "x86_64", "", "unknown-x86_64-unknown" },
+	};
+	return cr_make_param_array(struct key_case, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+ParameterizedTest(struct key_case *c, platform, key_is_sanitised)
+{
+	char key[64];
+	const char *p;
+
+	cr_assert_eq(platform_key(c->os, c->arch, c->libc, key, sizeof(key)), 0);
+	cr_expect_str_eq(key, c->want);
+	for (p = key; *p; p++)
+		cr_expect(strchr("abcdefghijklmnopqrstuvwxyz0123456789_-", *p) != NULL,
+			  "character '%c' in key %s", *p, key);
+}
+
+Test(platform, key_never_holds_a_slash_or_dot)
+{
+	char key[64];
+
+	cr_assert_eq(platform_key("../../etc", "a/b.c", "\\x.", key, sizeof(key)), 0);
+	cr_expect_null(strchr(key, '/'));
+	cr_expect_null(strchr(key, '.'));
+	cr_expect_null(strchr(key, '\\'));
+}
+
+Test(platform, key_too_long_is_refused)
+{
+	char key[12];
+
+	cr_expect_eq(platform_key("linux", "x86_64", "glibc", key, sizeof(key)), -ENAMETOOLONG);
+	cr_expect_str_eq(key, "");
+	cr_expect_eq(platform_key("linux", "x86_64", "glibc", key, 0), -ENAMETOOLONG);
+	/* exactly fits: 18 characters and the terminator */
+	{
+		char exact[19];
+		cr_expect_eq(platform_key("linux", "x86_64", "glibc", exact, sizeof(exact)), 0);
+		cr_expect_str_eq(exact, "linux-x86_64-glibc");
+	}
+}
+
+Test(platform, same_hardware_when_model_and_cores_match)
+{
+	struct context a = { .cpu_model = "AMD EPYC 7763 64-Core Processor", .cpu_count = 4 };
+	struct context b = a;
+	char why[128] = "stale";
+
+	b.os = "linux"; /* not hardware */
+	cr_expect_eq(platform_same_hardware(&a, &b, why, sizeof(why)), 1);
+	cr_expect_str_eq(why, "");
+}
+
+Test(platform, different_hardware_says_why)
+{
+	struct context a = { .cpu_model = "Intel Xeon X", .cpu_count = 2 };
+	struct context b = { .cpu_model = "AMD EPYC Y", .cpu_count = 16 };
+	char why[128];
+
+	cr_expect_eq(platform_same_hardware(&a, &b, why, sizeof(why)), 0);
+	cr_expect_str_eq(why, "CPU model: Intel Xeon X -> AMD EPYC Y; cores: 2 -> 16");
+	b.cpu_model = "Intel Xeon X";
+	cr_expect_eq(platform_same_hardware(&a, &b, why, sizeof(why)), 0);
+	cr_expect_str_eq(why, "cores: 2 -> 16");
+	b.cpu_count = 2;
+	b.cpu_model = NULL;
+	cr_expect_eq(platform_same_hardware(&a, &b, why, sizeof(why)), 0);
+	cr_expect_str_eq(why, "CPU model: Intel Xeon X -> unknown");
+	cr_expect_eq(platform_same_hardware(&a, &b, NULL, 0), 0);
+}
+
+Test(platform, why_is_truncated_not_overrun)
+{
+	struct context a = { .cpu_model = "Intel Xeon X", .cpu_count = 2 };
+	struct context b = { .cpu_model = "AMD EPYC Y", .cpu_count = 16 };
+	char why[16];
+
+	cr_expect_eq(platform_same_hardware(&a, &b, why, sizeof(why)), 0);
+	cr_expect_eq(strlen(why), sizeof(why) - 1);
+}
+
+Test(platform, context_of_this_machine)
+{
+	struct context c = { 0 };
+	struct utsname uts;
+	char key[128];
+
+	cr_assert_eq(platform_context(&c), 0);
+	cr_assert_eq(uname(&uts), 0);
+	cr_expect_str_eq(c.os, "linux");
+	cr_expect_str_eq(c.arch, uts.machine);
+	cr_expect_str_eq(c.kernel_release, uts.release);
+	cr_expect_gt(c.cpu_count, 0);
+	cr_expect_gt(c.page_size, 0);
+	cr_assert_not_null(c.cpu_model);
+	cr_expect_gt(strlen(c.cpu_model), 0);
+	cr_assert_not_null(c.libc);
+	cr_assert_not_null(c.libc_version);
+	cr_assert_not_null(c.thp);
+	cr_assert_not_null(c.compiler);
+	cr_assert_not_null(c.gate_version);
+	cr_assert_eq(platform_key(c.os, c.arch, c.libc, key, sizeof(key)), 0);
+	cr_expect_str_eq(c.platform_key, key);
+	cr_expect_eq(strncmp(c.platform_key, "linux-", 6), 0);
+	/* 2024-05-01T12:34:56Z */
+	cr_assert_not_null(c.started_at);
+	cr_expect_eq(strlen(c.started_at), 20);
+	cr_expect_eq(c.started_at[10], 'T');
+	cr_expect_eq(c.started_at[19], 'Z');
+	context_free(&c);
+}
+
+Test(platform, context_replaces_earlier_values)
+{
+	struct context c = { 0 };
+
+	c.os = strdup("stale");
+	c.commit = strdup("abc123");
+	cr_assert_eq(platform_context(&c), 0);
+	cr_expect_str_eq(c.os, "linux");
+	cr_expect_str_eq(c.commit, "abc123"); /* not a machine fact: left alone */
+	context_free(&c);
+}
