@@ -129,6 +129,8 @@ static int put_comparison(json_t *obj, const struct series *s)
 	bad |= json_object_set_new(obj, "ci_low", jsonout_number(s->ci_low));
 	bad |= json_object_set_new(obj, "ci_high", jsonout_number(s->ci_high));
 	bad |= json_object_set_new(obj, "p_value", jsonout_number(s->p_value));
+	bad |= json_object_set_new(obj, "file", jsonout_string(s->file));
+	bad |= json_object_set_new(obj, "line", json_integer(s->line));
 	bad |= json_object_set_new(obj, "test", jsonout_string(s->test));
 	bad |= json_object_set_new(obj, "confirmed",
 				   s->confirmed < 0 ? json_null() : json_boolean(s->confirmed));

@@ -60,11 +60,57 @@ static int add_variant(struct kernel_info *k, char *rest)
 	if (!lines_is_ident(name, 0))
 		return -1;
 	char **v = grow(k->variants, k->variant_count, sizeof *v);
-	if (!v)
+	if (v)
+		k->variants = v;
+	char **f = grow(k->variant_files, k->variant_count, sizeof *f);
+	if (f)
+		k->variant_files = f;
+	int *l = grow(k->variant_lines, k->variant_count, sizeof *l);
+	if (l)
+		k->variant_lines = l;
+	if (!v || !f || !l)
 		return -1;
-	k->variants = v;
+	f[k->variant_count] = NULL;
+	l[k->variant_count] = 0;
 	v[k->variant_count] = strdup(name);
 	return v[k->variant_count++] ? 0 : -1;
+}
+
+/* "FILE LINE" into *FILE and *LINE; 0 or -1. */
+static int parse_location(char *rest, char **file, int *line)
+{
+	char *f = lines_field(&rest), *l = lines_field(&rest);
+	unsigned long long n;
+	if (!f || !*f || lines_parse_u64(l, &n) || n > 10000000 || *rest)
+		return -1;
+	*file = strdup(f);
+	*line = (int)n;
+	return *file ? 0 : -1;
+}
+
+static int add_source(struct kernel_info *k, char *rest)
+{
+	return k->file ? -1 : parse_location(rest, &k->file, &k->line);
+}
+
+/* "variant-source NAME FILE LINE" for a variant listed before. */
+static int add_variant_source(struct kernel_info *k, char *rest)
+{
+	char *name = lines_field(&rest);
+	for (size_t i = 0; name && i < k->variant_count; i++)
+		if (!strcmp(k->variants[i], name) && !k->variant_files[i])
+			return parse_location(rest, &k->variant_files[i], &k->variant_lines[i]);
+	return -1;
+}
+
+const char *kernel_variant_source(const struct kernel_info *k, size_t v, int *line)
+{
+	if (v < k->variant_count && k->variant_files[v]) {
+		*line = k->variant_lines[v];
+		return k->variant_files[v];
+	}
+	*line = k->line;
+	return k->file;
 }
 
 static int add_paramset(struct kernel_info *k, char *rest)
@@ -130,6 +176,10 @@ static int parse_line(struct kernel_info *k, char *line, int *ended)
 	}
 	if (!strcmp(key, "variant"))
 		return add_variant(k, rest);
+	if (!strcmp(key, "variant-source"))
+		return add_variant_source(k, rest);
+	if (!strcmp(key, "source"))
+		return add_source(k, rest);
 	if (!strcmp(key, "params"))
 		return add_paramset(k, rest);
 	if (!strcmp(key, "expect"))
@@ -186,8 +236,13 @@ out:
 
 void kernel_info_free(struct kernel_info *k)
 {
-	for (size_t i = 0; i < k->variant_count; i++)
+	for (size_t i = 0; i < k->variant_count; i++) {
 		free(k->variants[i]);
+		free(k->variant_files[i]);
+	}
+	free(k->variant_files);
+	free(k->variant_lines);
+	free(k->file);
 	for (size_t i = 0; i < k->paramset_count; i++) {
 		free(k->paramsets[i].name);
 		free(k->paramsets[i].values);

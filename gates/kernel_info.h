@@ -22,7 +22,11 @@ struct kernel_expect {
 struct kernel_info {
 	char *path;            /* executable */
 	char *name, *summary;
+	char *file;            /* source file of the kernel ("source" line), may be NULL */
+	int line;
 	char **variants;
+	char **variant_files;  /* per variant, NULL when not declared with GATE_VARIANT */
+	int *variant_lines;
 	size_t variant_count;
 	struct kernel_paramset *paramsets;
 	size_t paramset_count;
@@ -34,6 +38,10 @@ struct kernel_info {
  * or -EINVAL with ERR naming the output line and what is wrong. */
 int kernel_info_parse(const char *path, const char *text, struct kernel_info *out,
 		      char *err, size_t err_size);
+
+/* File and line where variant V (an index) is declared: the variant's own
+ * line when known, else the kernel's GATE_KERNEL line; NULL when neither. */
+const char *kernel_variant_source(const struct kernel_info *k, size_t v, int *line);
 
 /* Frees what OUT owns. */
 void kernel_info_free(struct kernel_info *info);

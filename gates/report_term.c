@@ -214,8 +214,8 @@ static void print_failures(FILE *f, const struct style *st, const struct run_res
 		char now[32], was[32];
 		report_term_value(s->median, s->unit, now, sizeof now);
 		report_term_value(s->baseline_median, s->unit, was, sizeof was);
-		fprintf(f, "  kernels/%s.c: regression %s/%s/%s %s: %s -> %s (%+.1f%%)%s%s\n",
-			s->kernel, s->kernel, s->variant, s->params, s->metric, was, now,
+		fprintf(f, "  %s:%d: regression %s/%s/%s %s: %s -> %s (%+.1f%%)%s%s\n",
+			s->file ? s->file : "?", s->line, s->kernel, s->variant, s->params, s->metric, was, now,
 			100 * s->change, s->note ? "; " : "", s->note ? s->note : "");
 	}
 }

@@ -105,6 +105,7 @@ static void series_free(struct series *s)
 	free(s->unit);
 	free(s->samples);
 	free(s->note);
+	free(s->file);
 }
 
 struct series *result_add_series(struct run_result *r, const char *kernel,

@@ -36,6 +36,8 @@ int metric_class_parse(const char *name, enum metric_class *out);
 struct series {
 	char *kernel, *variant, *params, *metric, *unit;
 	enum metric_class cls;
+	char *file;               /* where the variant is declared; may be NULL */
+	int line;
 	double *samples;
 	size_t sample_count;
 

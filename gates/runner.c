@@ -60,14 +60,18 @@ static void note_unavailable(struct run_result *r, const struct record_unavailab
 }
 
 /* Appends VALUE as round ROUND of the series, padding skipped rounds. */
-static int put_sample(struct run_result *r, const struct kernel_info *k, const char *variant,
+static int put_sample(struct run_result *r, const struct kernel_info *k, size_t v,
 		      const char *params, const struct record_metric *m, size_t round)
 {
+	const char *variant = k->variants[v];
 	struct series *s = result_find_series(r, k->name, variant, params, m->name);
-	if (!s)
+	if (!s) {
 		s = result_add_series(r, k->name, variant, params, m->name, m->unit, m->cls);
-	if (!s)
-		return -ENOMEM;
+		if (!s)
+			return -ENOMEM;
+		const char *file = kernel_variant_source(k, v, &s->line);
+		s->file = file ? strdup(file) : NULL;
+	}
 	while (s->sample_count < round)
 		if (series_append(s, NAN))
 			return -ENOMEM;
@@ -127,7 +131,7 @@ static int run_sample(const struct kernel_info *k, size_t v, const struct kernel
 	for (size_t i = 0; i < rec.unavailable_count; i++)
 		note_unavailable(r, &rec.unavailable[i]);
 	for (size_t i = 0; round >= 0 && i < rec.metric_count; i++)
-		put_sample(r, k, variant, p->name, &rec.metrics[i], (size_t)round);
+		put_sample(r, k, v, p->name, &rec.metrics[i], (size_t)round);
 	record_free(&rec);
 	return 0;
 }

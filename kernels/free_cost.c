@@ -154,9 +154,9 @@ static void random_order(const struct gate_params *p) { free_cost_run(p, 1); }
 static void alloc_order(const struct gate_params *p) { free_cost_run(p, 0); }
 
 static const struct gate_variant free_variants[] = {
-	{ "random_order", random_order, "malloc N random-size blocks, free them in random order (the seed)" },
-	{ "alloc_order", alloc_order, "the same blocks freed in the order they were allocated" },
-	{ NULL, NULL, NULL },
+	GATE_VARIANT("random_order", random_order, "malloc N random-size blocks, free them in random order (the seed)"),
+	GATE_VARIANT("alloc_order", alloc_order, "the same blocks freed in the order they were allocated"),
+	{ 0 },
 };
 
 /* The seed's eight points run in the full tier (5M blocks: 2.6 GB of

@@ -295,10 +295,10 @@ static void refcount_atomic(const struct gate_params *p) { ref_run(p, WAY_ATOMIC
 static void refcount_mutex(const struct gate_params *p) { ref_run(p, WAY_MUTEX); }
 
 static const struct gate_variant ref_variants[] = {
-	{ "strdup_free", strdup_free, "get_string() returns strdup(\"foobar\"), the caller free()s it" },
-	{ "refcount_atomic", refcount_atomic, "a shared string, atomic increment and decrement" },
-	{ "refcount_mutex", refcount_mutex, "a shared string, count guarded by a pthread mutex" },
-	{ NULL, NULL, NULL },
+	GATE_VARIANT("strdup_free", strdup_free, "get_string() returns strdup(\"foobar\"), the caller free()s it"),
+	GATE_VARIANT("refcount_atomic", refcount_atomic, "a shared string, atomic increment and decrement"),
+	GATE_VARIANT("refcount_mutex", refcount_mutex, "a shared string, count guarded by a pthread mutex"),
+	{ 0 },
 };
 
 static const struct gate_paramset ref_paramsets[] = {

@@ -196,13 +196,13 @@ static void realloc_grow(const struct gate_params *p) { resize_run(p, WAY_REALLO
 static void realloc_shrink(const struct gate_params *p) { resize_run(p, WAY_REALLOC, 0); }
 
 static const struct gate_variant resize_variants[] = {
-	{ "lossful_grow", lossful_grow, "free() then malloc() of the larger size, data lost" },
-	{ "lossful_shrink", lossful_shrink, "free() then malloc() of the smaller size, data lost" },
-	{ "copy_grow", copy_grow, "malloc() larger, memcpy() the old bytes, free() the old block" },
-	{ "copy_shrink", copy_shrink, "malloc() smaller, memcpy() what fits, free() the old block" },
-	{ "realloc_grow", realloc_grow, "realloc() to the larger size" },
-	{ "realloc_shrink", realloc_shrink, "realloc() to the smaller size" },
-	{ NULL, NULL, NULL },
+	GATE_VARIANT("lossful_grow", lossful_grow, "free() then malloc() of the larger size, data lost"),
+	GATE_VARIANT("lossful_shrink", lossful_shrink, "free() then malloc() of the smaller size, data lost"),
+	GATE_VARIANT("copy_grow", copy_grow, "malloc() larger, memcpy() the old bytes, free() the old block"),
+	GATE_VARIANT("copy_shrink", copy_shrink, "malloc() smaller, memcpy() what fits, free() the old block"),
+	GATE_VARIANT("realloc_grow", realloc_grow, "realloc() to the larger size"),
+	GATE_VARIANT("realloc_shrink", realloc_shrink, "realloc() to the smaller size"),
+	{ 0 },
 };
 
 /* The seed's own walks run in the full tier (copy_grow on 32MB_16KB takes

@@ -390,9 +390,9 @@ static void malloc_free(const struct gate_params *p) { reverse_run(p, 0); }
 static void thread_cache(const struct gate_params *p) { reverse_run(p, 1); }
 
 static const struct gate_variant cache_variants[] = {
-	{ "malloc_free", malloc_free, "every swap's temporary from malloc(), back with free()" },
-	{ "thread_cache", thread_cache, "every swap's temporary from a per-thread cache of free blocks" },
-	{ NULL, NULL, NULL },
+	GATE_VARIANT("malloc_free", malloc_free, "every swap's temporary from malloc(), back with free()"),
+	GATE_VARIANT("thread_cache", thread_cache, "every swap's temporary from a per-thread cache of free blocks"),
+	{ 0 },
 };
 
 static const struct gate_paramset cache_paramsets[] = {

@@ -104,7 +104,7 @@ static int linux_perf_event_open(const struct linux_event_def *def, bool grouped
 	attr.inherit = 1;
 	attr.exclude_hv = def->type == PERF_TYPE_HARDWARE;
 	/* A group leader starts disabled and is enabled once the group is
-	 * complete (linux_enable_groups): on Linux 6.18 a sibling of another
+	 * complete (linux_enable_groups): seen on Linux 6.18, a sibling of another
 	 * PMU (page-faults under task-clock) attached to a running leader
 	 * does not count until the task is next scheduled in. */
 	attr.disabled = grouped && group_fd < 0;

@@ -6,6 +6,13 @@
  * sample record. gate_region_begin/end only read counters into fixed
  * storage: no allocation, no printing, no system call but the reads.
  *
+ * The record lists, region by region in the order first entered, every
+ * open counter ("metric [REGION.]NAME ..."), or "unavailable
+ * [REGION.]NAME REASON" when that region's reading was garbage (see
+ * counter_fault_reason); then the kernel's own metrics (gate_metric);
+ * then once per counter this machine cannot give, without a region
+ * prefix, "unavailable NAME REASON" (no PMU, not permitted, ...).
+ *
  * Mistakes in a kernel file (a missing parameter key, an unbalanced
  * region, a bad metric name) are bugs of that file: the probe names the
  * kernel, variant and culprit on stderr and exits 2, as for a bad flag.
@@ -537,8 +544,13 @@ static int probe_list(const struct gate_kernel *k)
 	char err[256], values[PARAMS_MAX * (PARAMS_KEY_SIZE + 24)];
 
 	printf("allocgate-list 1\nkernel %s %s\n", k->name, k->summary);
-	for (const struct gate_variant *v = k->variants; v && v->name; v++)
+	if (k->file && !strchr(k->file, ' '))
+		printf("source %s %d\n", k->file, k->line);
+	for (const struct gate_variant *v = k->variants; v && v->name; v++) {
 		printf("variant %s %s\n", v->name, v->description);
+		if (v->file && !strchr(v->file, ' '))
+			printf("variant-source %s %s %d\n", v->name, v->file, v->line);
+	}
 	for (const struct gate_paramset *p = k->paramsets; p && p->name; p++) {
 		params_parse(p->values, &parsed, err, sizeof err);
 		params_format(&parsed, values, sizeof values);

@@ -44,7 +44,14 @@ struct gate_variant {
 	const char *name;
 	void (*run)(const struct gate_params *params);
 	const char *description;
+	const char *file;   /* where the variant is declared (GATE_VARIANT) */
+	int line;
 };
+
+/* A variants table entry that records its own file and line, so that a
+ * regression of this variant is reported at this line. */
+#define GATE_VARIANT(name, run, description) \
+	{ (name), (run), (description), __FILE__, __LINE__ }
 
 /* One parameter set: a name ([A-Za-z0-9_.-]+), the tiers it runs in,
  * and its values as "key=integer key=integer ...". */
@@ -79,6 +86,8 @@ struct gate_kernel {
 	const struct gate_variant *variants;
 	const struct gate_paramset *paramsets;
 	const struct gate_expect *expects;
+	const char *file;   /* the kernel's source file, from GATE_KERNEL */
+	int line;
 };
 
 /* Runs the kernel protocol on argv; returns the process exit status. */
@@ -86,7 +95,8 @@ int gate_kernel_main(const struct gate_kernel *kernel, int argc, char **argv);
 
 #define GATE_KERNEL(name, summary, variants, paramsets, expects)          \
 	static const struct gate_kernel gate_kernel_def = {                    \
-		(name), (summary), (variants), (paramsets), (expects) };       \
+		(name), (summary), (variants), (paramsets), (expects),         \
+		__FILE__, __LINE__ };                                          \
 	int main(int argc, char **argv)                                        \
 	{                                                                      \
 		return gate_kernel_main(&gate_kernel_def, argc, argv);         \
@@ -113,16 +123,22 @@ int gate_cpu_count(void);
  * else DEFAULT_VALUE. */
 int gate_threads(int default_value);
 
-/* Starts measured region NAME (NULL or "" for the kernel's only region). */
+/* Starts measured region NAME ([A-Za-z0-9_]+; NULL or "" for the kernel's
+ * only region). Call it from the thread that runs the variant; regions
+ * may nest (the outer one then includes the inner one's reads), a region
+ * may not be open twice at once. */
 void gate_region_begin(const char *name);
 
 /* Ends the region started last. */
 void gate_region_end(void);
 
 /* Reports a kernel-side metric of the sample (for example how often
- * realloc moved the block). NAME is an identifier; it is prefixed with
- * the region name when called inside a named region. UNIT names the unit
- * ("count", "bytes"). Reporting the same name twice adds. */
+ * realloc moved the block). NAME is an identifier ([A-Za-z0-9_]+, not a
+ * counter name such as wall_ns). It is prefixed with "REGION." where
+ * REGION is the innermost open region or, when none is open, the region
+ * that ended last, provided that region is named. Call it after
+ * gate_region_end() so that it costs the region nothing. UNIT names the
+ * unit ("count", "bytes"). Reporting the same name twice adds. */
 void gate_metric(const char *name, const char *unit,
 		 enum gate_metric_class cls, uint64_t value);
 

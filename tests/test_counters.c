@@ -253,7 +253,7 @@ Test(counter_names, fault_reasons_are_one_line)
 
 /* ---- the parameter parser ---- */
 
-Test(params, parses_the_protocol_example)
+Test(params_parse, parses_the_protocol_example)
 {
 	struct gate_params p;
 	char err[128] = "";
@@ -268,7 +268,7 @@ Test(params, parses_the_protocol_example)
 	cr_expect_eq(params_find(&p, "stride", &v), -ENOENT);
 }
 
-Test(params, empty_and_spaces)
+Test(params_parse, empty_and_spaces)
 {
 	struct gate_params p;
 	char err[128], text[64];
@@ -285,7 +285,7 @@ Test(params, empty_and_spaces)
 	cr_expect_eq(params_format(&p, text, 8), -ENOSPC);
 }
 
-Test(params, limits)
+Test(params_parse, limits)
 {
 	struct gate_params p;
 	char err[128], text[PARAMS_MAX * 8 + 16] = "";
@@ -305,7 +305,7 @@ struct bad_params {
 	char quoted[24];   /* what the message must name */
 };
 
-ParameterizedTestParameters(params, rejects)
+ParameterizedTestParameters(params_parse, rejects)
 {
 	static struct bad_params cases[] = {
 		{ "a", "'a'" },
@@ -324,7 +324,7 @@ ParameterizedTestParameters(params, rejects)
 	return cr_make_param_array(struct bad_params, cases, sizeof cases / sizeof cases[0]);
 }
 
-ParameterizedTest(struct bad_params *c, params, rejects)
+ParameterizedTest(struct bad_params *c, params_parse, rejects)
 {
 	struct gate_params p;
 	char err[256] = "";

@@ -73,6 +73,20 @@ static int baseline_path(char *buf, size_t size)
 	return ok;
 }
 
+/* Line number of the first line of FILE that contains NEEDLE; 0 if none. */
+static int line_of(const char *file, const char *needle)
+{
+	FILE *src = fopen(file, "r");
+	char line[512];
+	int n = 0, found = 0;
+	while (src && !found && fgets(line, sizeof line, src))
+		if (++n && strstr(line, needle))
+			found = n;
+	if (src)
+		fclose(src);
+	return found;
+}
+
 static void make_baseline(void)
 {
 	struct spawn_output out;
@@ -101,8 +115,14 @@ Test(e2e, injected_slowdown_is_caught)
 	int code = gate(&out, "--kernel", "toy", "--quick", "--env", "TOY_SLOWDOWN_PERCENT=200",
 			NULL);
 	cr_expect_eq(code, 1, "exit %d\n%s\n%s", code, out.out, out.err);
-	cr_expect(strstr(out.out, "regression toy/single/small task_clock_ns"), "%s", out.out);
-	cr_expect(strstr(out.out, "regression toy/twice/small task_clock_ns"), "%s", out.out);
+	char want[160];
+	snprintf(want, sizeof want, "tests/kernels/toy.c:%d: regression toy/single/small "
+		 "task_clock_ns", line_of("tests/kernels/toy.c", "GATE_VARIANT(\"single\""));
+	cr_expect(strstr(out.out, want), "want '%s' in:\n%s", want, out.out);
+	snprintf(want, sizeof want, "tests/kernels/toy.c:%d: regression toy/twice/small "
+		 "task_clock_ns", line_of("tests/kernels/toy.c", "GATE_VARIANT(\"twice\""));
+	cr_expect(strstr(out.out, want), "want '%s' in:\n%s", want, out.out);
+	cr_expect(strstr(out.out, "confirmed"), "no confirmation batch: %s", out.out);
 	cr_expect(strstr(out.out, "TOY_SLOWDOWN_PERCENT=200"), "environment not shown: %s", out.out);
 	spawn_output_free(&out);
 }
@@ -124,15 +144,10 @@ Test(e2e, violated_expectation_names_file_and_line)
 	int code = gate(&out, "--kernel", "toy", "--quick", "--env", "TOY_BREAK=1", NULL);
 	cr_expect_eq(code, 1, "exit %d\n%s", code, out.out);
 	/* the line of GATE_EXPECT("single.task_clock_ns < 0.75 * ...") */
-	FILE *src = fopen("tests/kernels/toy.c", "r");
-	char line[256], want[128] = "";
-	int n = 0;
-	cr_assert(src);
-	while (fgets(line, sizeof line, src) && ++n)
-		if (strstr(line, "GATE_EXPECT(\"single.task_clock_ns < 0.75"))
-			snprintf(want, sizeof want, "tests/kernels/toy.c:%d: expectation violated", n);
-	fclose(src);
-	cr_assert(*want);
+	char want[128];
+	int line = line_of("tests/kernels/toy.c", "GATE_EXPECT(\"single.task_clock_ns < 0.75");
+	cr_assert(line > 0);
+	snprintf(want, sizeof want, "tests/kernels/toy.c:%d: expectation violated", line);
 	cr_expect(strstr(out.out, want), "want '%s' in:\n%s", want, out.out);
 	cr_expect(strstr(out.out, "no baseline") || strstr(out.out, "none for"), "%s", out.out);
 	spawn_output_free(&out);

@@ -54,8 +54,8 @@ static void victim(const struct gate_params *params)
 }
 
 static const struct gate_variant variants[] = {
-	{ "steady", work, "malloc/free loop" },
-	{ "victim", victim, "misbehaves as CRASHY_MODE says" },
+	GATE_VARIANT("steady", work, "malloc/free loop"),
+	GATE_VARIANT("victim", victim, "misbehaves as CRASHY_MODE says"),
 	{ 0 },
 };
 

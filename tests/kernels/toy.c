@@ -61,8 +61,8 @@ static void twice(const struct gate_params *params)
 }
 
 static const struct gate_variant variants[] = {
-	{ "single", single, "OPS malloc/touch/free rounds" },
-	{ "twice", twice, "2 x OPS rounds" },
+	GATE_VARIANT("single", single, "OPS malloc/touch/free rounds"),
+	GATE_VARIANT("twice", twice, "2 x OPS rounds"),
 	{ 0 },
 };
 

@@ -1,0 +1,226 @@
+/* test_kernel_info.c: gates/kernel_info.c, the strict parser of a kernel's
+ * `--list` output (docs/protocol.md, "--list"), its comma lists and tiers. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kernel_info.h"
+#include "probe.h"
+
+#define PATH "build/kernels/resize"
+#define HEADER "allocgate-list 1\n"
+#define KERNEL "kernel resize Seed 000: resizing a block in small steps\n"
+#define VARIANT "variant lossful_grow free() then malloc() of the larger size, data lost\n"
+#define PARAMS "params 2MB quick,default start=2097152 span=1048576 step=1024\n"
+
+/* The example of docs/protocol.md, with a second variant and parameter set. */
+static const char protocol_example[] =
+	HEADER KERNEL VARIANT
+	"variant realloc_grow realloc() to the larger size\n"
+	PARAMS
+	"params 64MB full start=67108864 span=1048576 step=65536\n"
+	"expect kernels/resize.c 120 * * realloc_shrink.wall_ns < 0.1 * copy_shrink.wall_ns\n"
+	"expect kernels/resize.c 121 windows 2MB,64MB realloc_grow.wall_ns > 10 * lossful_grow.wall_ns\n"
+	"end\n";
+
+Test(kernel_info, protocol_example_parses)
+{
+	struct kernel_info k;
+	char err[256] = "";
+
+	cr_assert_eq(kernel_info_parse(PATH, protocol_example, &k, err, sizeof err), 0, "%s", err);
+	cr_expect_str_eq(k.path, PATH);
+	cr_expect_str_eq(k.name, "resize");
+	cr_expect_str_eq(k.summary, "Seed 000: resizing a block in small steps");
+
+	cr_assert_eq(k.variant_count, 2);
+	cr_expect_str_eq(k.variants[0], "lossful_grow");
+	cr_expect_str_eq(k.variants[1], "realloc_grow");
+
+	cr_assert_eq(k.paramset_count, 2);
+	cr_expect_str_eq(k.paramsets[0].name, "2MB");
+	cr_expect_eq(k.paramsets[0].tiers, (unsigned)(GATE_TIER_QUICK | GATE_TIER_DEFAULT));
+	cr_expect_str_eq(k.paramsets[0].values, "start=2097152 span=1048576 step=1024");
+	cr_expect_str_eq(k.paramsets[1].name, "64MB");
+	cr_expect_eq(k.paramsets[1].tiers, (unsigned)GATE_TIER_FULL);
+	cr_expect_str_eq(k.paramsets[1].values, "start=67108864 span=1048576 step=65536");
+
+	cr_assert_eq(k.expect_count, 2);
+	cr_expect_str_eq(k.expects[0].file, "kernels/resize.c");
+	cr_expect_eq(k.expects[0].line, 120);
+	cr_expect_null(k.expects[0].platforms, "'*' means every platform");
+	cr_expect_null(k.expects[0].params, "'*' means every parameter set");
+	cr_expect_str_eq(k.expects[0].expr, "realloc_shrink.wall_ns < 0.1 * copy_shrink.wall_ns");
+	cr_expect_eq(k.expects[1].line, 121);
+	cr_expect_str_eq(k.expects[1].platforms, "windows");
+	cr_expect_str_eq(k.expects[1].params, "2MB,64MB");
+	cr_expect_str_eq(k.expects[1].expr, "realloc_grow.wall_ns > 10 * lossful_grow.wall_ns");
+
+	kernel_info_free(&k);
+	cr_expect_null(k.name);
+	cr_expect_null(k.variants);
+	cr_expect_eq(k.variant_count, 0);
+	cr_expect_eq(k.paramset_count, 0);
+	cr_expect_eq(k.expect_count, 0);
+}
+
+Test(kernel_info, minimal_list_without_expectations)
+{
+	struct kernel_info k;
+	char err[256] = "";
+
+	cr_assert_eq(kernel_info_parse(PATH, HEADER "kernel k\nvariant a\nparams p full\nend",
+				       &k, err, sizeof err), 0, "%s", err);
+	cr_expect_str_eq(k.name, "k");
+	cr_expect_str_eq(k.summary, "");
+	cr_expect_eq(k.variant_count, 1);
+	cr_expect_eq(k.paramsets[0].tiers, (unsigned)GATE_TIER_FULL);
+	cr_expect_str_eq(k.paramsets[0].values, "");
+	cr_expect_eq(k.expect_count, 0);
+	cr_expect_null(k.expects);
+	kernel_info_free(&k);
+}
+
+/* ---- invalid outputs ---- */
+
+struct bad_list {
+	/* Arrays, not pointers: Criterion may run each case in a fresh
+	 * process, where the addresses of string literals differ. */
+	char what[48];
+	char text[256];
+	char error[160]; /* the whole message */
+};
+
+static struct bad_list bad_lists[] = {
+	{ "empty output", "",
+	  PATH " --list: line 1: expected 'allocgate-list 1'" },
+	{ "missing header", KERNEL VARIANT PARAMS "end\n",
+	  PATH " --list: line 1: expected 'allocgate-list 1'" },
+	{ "wrong version", "allocgate-list 2\n" KERNEL VARIANT PARAMS "end\n",
+	  PATH " --list: line 1: expected 'allocgate-list 1'" },
+	{ "unknown tier", HEADER KERNEL VARIANT "params 2MB quick,huge a=1\nend\n",
+	  PATH " --list: line 4: cannot parse 'params 2MB quick,huge a=1'" },
+	{ "tier in uppercase", HEADER KERNEL VARIANT "params 2MB Quick a=1\nend\n",
+	  PATH " --list: line 4: cannot parse 'params 2MB Quick a=1'" },
+	{ "params without tiers", HEADER KERNEL VARIANT "params 2MB\nend\n",
+	  PATH " --list: line 4: cannot parse 'params 2MB'" },
+	{ "params name with '/'", HEADER KERNEL VARIANT "params 2/MB quick a=1\nend\n",
+	  PATH " --list: line 4: cannot parse 'params 2/MB quick a=1'" },
+	{ "variant name in uppercase", HEADER KERNEL "variant Lossful_grow x\n" PARAMS "end\n",
+	  PATH " --list: line 3: cannot parse 'variant Lossful_grow x'" },
+	{ "variant name with a dot", HEADER KERNEL "variant lossful.grow x\n" PARAMS "end\n",
+	  PATH " --list: line 3: cannot parse 'variant lossful.grow x'" },
+	{ "variant without a name", HEADER KERNEL "variant\n" PARAMS "end\n",
+	  PATH " --list: line 3: cannot parse 'variant'" },
+	{ "kernel name in uppercase", HEADER "kernel Resize x\n" VARIANT PARAMS "end\n",
+	  PATH " --list: line 2: cannot parse 'kernel Resize x'" },
+	{ "kernel line twice", HEADER KERNEL "kernel other x\n" VARIANT PARAMS "end\n",
+	  PATH " --list: line 3: cannot parse 'kernel other x'" },
+	{ "expect with a non-numeric line",
+	  HEADER KERNEL VARIANT PARAMS "expect kernels/resize.c twelve * * a.x < b.x\nend\n",
+	  PATH " --list: line 5: cannot parse 'expect kernels/resize.c twelve * * a.x < b.x'" },
+	{ "expect with a line over 1000000",
+	  HEADER KERNEL VARIANT PARAMS "expect k.c 1000001 * * a.x < b.x\nend\n",
+	  PATH " --list: line 5: cannot parse 'expect k.c 1000001 * * a.x < b.x'" },
+	{ "expect without an expression", HEADER KERNEL VARIANT PARAMS "expect k.c 12 * *\nend\n",
+	  PATH " --list: line 5: cannot parse 'expect k.c 12 * *'" },
+	{ "unknown keyword", HEADER KERNEL VARIANT PARAMS "hello\nend\n",
+	  PATH " --list: line 5: cannot parse 'hello'" },
+	{ "empty line", HEADER KERNEL VARIANT PARAMS "\nend\n",
+	  PATH " --list: line 5: cannot parse ''" },
+	{ "end with a field", HEADER KERNEL VARIANT PARAMS "end now\n",
+	  PATH " --list: line 5: cannot parse 'end now'" },
+	{ "truncated", HEADER KERNEL VARIANT PARAMS,
+	  PATH " --list: no 'end' line (truncated output)" },
+	{ "text after end", HEADER KERNEL VARIANT PARAMS "end\nvariant late x\n",
+	  PATH " --list: output after 'end'" },
+	{ "no variant", HEADER KERNEL PARAMS "end\n",
+	  PATH " --list: no kernel name, variant or parameter set" },
+	{ "no parameter set", HEADER KERNEL VARIANT "end\n",
+	  PATH " --list: no kernel name, variant or parameter set" },
+	{ "no kernel line", HEADER VARIANT PARAMS "end\n",
+	  PATH " --list: no kernel name, variant or parameter set" },
+};
+
+ParameterizedTestParameters(kernel_info, invalid_lists_are_rejected)
+{
+	return cr_make_param_array(struct bad_list, bad_lists, sizeof bad_lists / sizeof *bad_lists);
+}
+
+ParameterizedTest(struct bad_list *c, kernel_info, invalid_lists_are_rejected)
+{
+	struct kernel_info k;
+	char err[256] = "";
+
+	cr_assert_eq(kernel_info_parse(PATH, c->text, &k, err, sizeof err), -EINVAL,
+		     "%s: must be rejected", c->what);
+	cr_expect_str_eq(err, c->error, "%s", c->what);
+	cr_expect_null(k.path, "%s: nothing is kept", c->what);
+	cr_expect_null(k.name, "%s", c->what);
+	cr_expect_eq(k.variant_count, 0, "%s", c->what);
+	cr_expect_eq(k.paramset_count, 0, "%s", c->what);
+	cr_expect_eq(k.expect_count, 0, "%s", c->what);
+}
+
+Test(kernel_info, long_bad_line_is_quoted_shortened)
+{
+	struct kernel_info k;
+	char err[512] = "";
+	char text[512];
+	char line[201];
+
+	memset(line, 'x', 200);
+	line[200] = '\0';
+	snprintf(text, sizeof text, HEADER "%s\nend\n", line);
+	cr_assert_eq(kernel_info_parse(PATH, text, &k, err, sizeof err), -EINVAL);
+	/* The line is quoted through an 80-byte buffer: 79 characters. */
+	char want[256];
+	snprintf(want, sizeof want, PATH " --list: line 2: cannot parse '%.79s'", line);
+	cr_expect_str_eq(err, want);
+}
+
+/* ---- comma lists and tiers ---- */
+
+Test(kernel_info, list_has_null_means_every_name)
+{
+	cr_expect(kernel_list_has(NULL, "resize"));
+	cr_expect(kernel_list_has(NULL, ""));
+}
+
+Test(kernel_info, list_has_single_name)
+{
+	cr_expect(kernel_list_has("linux", "linux"));
+	cr_expect_not(kernel_list_has("linux", "windows"));
+	cr_expect_not(kernel_list_has("", "linux"));
+}
+
+Test(kernel_info, list_has_comma_lists)
+{
+	cr_expect(kernel_list_has("linux,darwin,windows", "linux"));
+	cr_expect(kernel_list_has("linux,darwin,windows", "darwin"));
+	cr_expect(kernel_list_has("linux,darwin,windows", "windows"));
+	cr_expect_not(kernel_list_has("linux,darwin,windows", "freebsd"));
+}
+
+Test(kernel_info, list_has_never_matches_prefixes)
+{
+	cr_expect_not(kernel_list_has("smaller", "small"));
+	cr_expect_not(kernel_list_has("small", "smaller"));
+	cr_expect_not(kernel_list_has("smaller,large", "small"));
+	cr_expect_not(kernel_list_has("large,smaller", "small"));
+	cr_expect_not(kernel_list_has("small,large", "smal"));
+	cr_expect_not(kernel_list_has("xsmall", "small"), "nor suffixes");
+	cr_expect(kernel_list_has("smaller,small", "small"));
+}
+
+Test(kernel_info, tier_bits)
+{
+	cr_expect_eq(kernel_tier_bit("quick"), (unsigned)GATE_TIER_QUICK);
+	cr_expect_eq(kernel_tier_bit("default"), (unsigned)GATE_TIER_DEFAULT);
+	cr_expect_eq(kernel_tier_bit("full"), (unsigned)GATE_TIER_FULL);
+	cr_expect_eq(kernel_tier_bit("Full"), 0u);
+	cr_expect_eq(kernel_tier_bit("quicker"), 0u);
+	cr_expect_eq(kernel_tier_bit(""), 0u);
+}

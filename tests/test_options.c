@@ -1,0 +1,252 @@
+/* test_options.c: gates/options.c, the flags of `gate run`: defaults,
+ * tiers and their rounds, both flag forms, validation and its messages. */
+#include <criterion/criterion.h>
+#include <criterion/redirect.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "probe.h"
+
+#define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* Parses ARGV (string literals; options_parse never writes them) after
+ * filling O with the defaults. */
+static int parse(struct run_options *o, int argc, const char **argv)
+{
+	options_defaults(o);
+	return options_parse(o, argc, (char **)argv);
+}
+
+static void done(struct run_options *o)
+{
+	free(o->kernels);
+	free(o->env);
+}
+
+static void expect_close(double got, double want)
+{
+	cr_expect(fabs(got - want) <= 1e-12 * fabs(want), "got %.17g, want %.17g", got, want);
+}
+
+Test(options, defaults_are_the_default_tier)
+{
+	struct run_options o;
+
+	cr_assert_eq(parse(&o, 0, NULL), 0);
+	cr_expect_eq(o.tier, (unsigned)GATE_TIER_DEFAULT);
+	cr_expect_str_eq(o.tier_name, "default");
+	cr_expect_eq(o.rounds, 9);
+	cr_expect_eq(o.warmup, 1);
+	cr_expect_eq(o.seed, 1u);
+	cr_expect_eq(o.timeout_seconds, 60.0);
+	expect_close(o.min_effect, 0.10);
+	expect_close(o.exact_tolerance, 0.01);
+	expect_close(o.near_tolerance, 0.10);
+	expect_close(o.alpha, 0.05);
+	cr_expect_null(o.kernels);
+	cr_expect_eq(o.kernel_count, 0);
+	cr_expect_null(o.env);
+	cr_expect_eq(o.env_count, 0);
+	cr_expect_null(o.json_path);
+	cr_expect_null(o.baseline_dir);
+	cr_expect_null(o.kernel_dir);
+	cr_expect_not(o.update_baseline);
+	cr_expect_not(o.require_baseline);
+	cr_expect_not(o.no_color);
+	cr_expect_eq(o.verbose, 0);
+}
+
+Test(options, quick_sets_five_rounds_and_the_quick_tier)
+{
+	struct run_options o;
+	const char *argv[] = { "--quick" };
+
+	cr_assert_eq(parse(&o, ARGC(argv), argv), 0);
+	cr_expect_eq(o.tier, (unsigned)GATE_TIER_QUICK);
+	cr_expect_str_eq(o.tier_name, "quick");
+	cr_expect_eq(o.rounds, 5);
+}
+
+Test(options, full_sets_nine_rounds_and_the_full_tier)
+{
+	struct run_options o;
+	const char *argv[] = { "--quick", "--full" };
+
+	cr_assert_eq(parse(&o, ARGC(argv), argv), 0);
+	cr_expect_eq(o.tier, (unsigned)GATE_TIER_FULL);
+	cr_expect_str_eq(o.tier_name, "full");
+	cr_expect_eq(o.rounds, 9, "the last tier flag decides");
+}
+
+Test(options, rounds_before_quick_wins)
+{
+	struct run_options o;
+	const char *argv[] = { "--rounds", "7", "--quick" };
+
+	cr_assert_eq(parse(&o, ARGC(argv), argv), 0);
+	cr_expect_eq(o.tier, (unsigned)GATE_TIER_QUICK);
+	cr_expect_eq(o.rounds, 7);
+}
+
+Test(options, rounds_after_quick_wins)
+{
+	struct run_options o;
+	const char *argv[] = { "--quick", "--rounds=7" };
+
+	cr_assert_eq(parse(&o, ARGC(argv), argv), 0);
+	cr_expect_eq(o.tier, (unsigned)GATE_TIER_QUICK);
+	cr_expect_eq(o.rounds, 7);
+}
+
+Test(options, rounds_in_equals_form_before_full_wins)
+{
+	struct run_options o;
+	const char *argv[] = { "--rounds=3", "--full" };
+
+	cr_assert_eq(parse(&o, ARGC(argv), argv), 0);
+	cr_expect_eq(o.tier, (unsigned)GATE_TIER_FULL);
+	cr_expect_eq(o.rounds, 3);
+}
+
+Test(options, valued_flags_in_both_forms)
+{
+	struct run_options o;
+	const char *argv[] = { "--json", "out.json", "--baseline-dir=base", "--kernel-dir", "kdir",
+			       "--seed=42", "--warmup", "0", "--timeout=2.5", "--min-effect", "5",
+			       "--update-baseline", "--require-baseline", "--no-color", "-v",
+			       "--verbose" };
+
+	cr_assert_eq(parse(&o, ARGC(argv), argv), 0);
+	cr_expect_str_eq(o.json_path, "out.json");
+	cr_expect_str_eq(o.baseline_dir, "base");
+	cr_expect_str_eq(o.kernel_dir, "kdir");
+	cr_expect_eq(o.seed, 42u);
+	cr_expect_eq(o.warmup, 0);
+	cr_expect_eq(o.timeout_seconds, 2.5);
+	expect_close(o.min_effect, 0.05);
+	cr_expect(o.update_baseline);
+	cr_expect(o.require_baseline);
+	cr_expect(o.no_color);
+	cr_expect_eq(o.verbose, 2);
+	cr_expect_eq(o.tier, (unsigned)GATE_TIER_DEFAULT, "untouched");
+	cr_expect_eq(o.rounds, 9, "untouched");
+}
+
+Test(options, min_effect_is_a_percent)
+{
+	struct run_options o;
+	const char *argv[] = { "--min-effect=25" };
+
+	cr_assert_eq(parse(&o, ARGC(argv), argv), 0);
+	expect_close(o.min_effect, 0.25);
+}
+
+Test(options, largest_exact_seed)
+{
+	struct run_options o;
+	const char *argv[] = { "--seed", "9007199254740991" };
+
+	cr_assert_eq(parse(&o, ARGC(argv), argv), 0);
+	cr_expect_eq(o.seed, 9007199254740991ULL, "2^53 - 1");
+}
+
+Test(options, kernel_repeated_builds_a_null_terminated_list)
+{
+	struct run_options o;
+	const char *argv[] = { "--kernel", "resize", "--kernel=churn", "--kernel", "fragment" };
+
+	cr_assert_eq(parse(&o, ARGC(argv), argv), 0);
+	cr_assert_eq(o.kernel_count, 3);
+	cr_expect_str_eq(o.kernels[0], "resize");
+	cr_expect_str_eq(o.kernels[1], "churn");
+	cr_expect_str_eq(o.kernels[2], "fragment");
+	cr_expect_null(o.kernels[3]);
+	done(&o);
+}
+
+Test(options, env_repeated_builds_a_null_terminated_list)
+{
+	struct run_options o;
+	const char *argv[] = { "--env", "MALLOC_ARENA_MAX=2", "--env=GLIBC_TUNABLES=a=b:c=d",
+			       "--env", "EMPTY=" };
+
+	cr_assert_eq(parse(&o, ARGC(argv), argv), 0);
+	cr_assert_eq(o.env_count, 3);
+	cr_expect_str_eq(o.env[0], "MALLOC_ARENA_MAX=2");
+	cr_expect_str_eq(o.env[1], "GLIBC_TUNABLES=a=b:c=d", "only the first '=' splits the flag");
+	cr_expect_str_eq(o.env[2], "EMPTY=");
+	cr_expect_null(o.env[3]);
+	done(&o);
+}
+
+Test(options, help_prints_usage_and_returns_one, .init = cr_redirect_stdout)
+{
+	struct run_options o;
+	const char *argv[] = { "--quick", "-h", "--bogus" };
+
+	cr_expect_eq(parse(&o, ARGC(argv), argv), 1);
+	fflush(stdout);
+	cr_expect_stdout_neq_str("", "usage must be printed");
+}
+
+/* ---- errors: -1 and one message on stderr naming the flag ---- */
+
+static void expect_error(const char **argv, int argc, const char *message)
+{
+	struct run_options o;
+
+	cr_expect_eq(parse(&o, argc, argv), -1);
+	done(&o);
+	fflush(stderr);
+	cr_expect_stderr_eq_str(message);
+}
+
+#define ERROR_TEST(name, message, ...)                                        \
+	Test(options, name, .init = cr_redirect_stderr)                       \
+	{                                                                     \
+		const char *argv[] = { __VA_ARGS__ };                         \
+		expect_error(argv, ARGC(argv), message);                      \
+	}
+
+ERROR_TEST(unknown_flag, "gate: unknown option '--bogus' (see gate run --help)\n",
+	   "--bogus")
+ERROR_TEST(unknown_flag_with_value, "gate: unknown option '--bogus=1' (see gate run --help)\n",
+	   "--quick", "--bogus=1")
+ERROR_TEST(unknown_flag_before_a_word, "gate: unknown option '--bogus' (see gate run --help)\n",
+	   "--bogus", "word")
+ERROR_TEST(flag_with_value_is_not_a_switch,
+	   "gate: unknown option '--quick=1' (see gate run --help)\n", "--quick=1")
+ERROR_TEST(positional_argument, "gate: unknown option 'resize' (see gate run --help)\n",
+	   "resize")
+ERROR_TEST(rounds_below_two, "gate: --rounds 1: expected a number from 2 to 1000\n",
+	   "--rounds", "1")
+ERROR_TEST(rounds_above_1000, "gate: --rounds 1001: expected a number from 2 to 1000\n",
+	   "--rounds=1001")
+ERROR_TEST(rounds_not_a_number, "gate: --rounds nine: expected a number from 2 to 1000\n",
+	   "--rounds", "nine")
+ERROR_TEST(rounds_nan, "gate: --rounds nan: expected a number from 2 to 1000\n",
+	   "--rounds", "nan")
+ERROR_TEST(rounds_empty, "gate: --rounds : expected a number from 2 to 1000\n", "--rounds=")
+ERROR_TEST(rounds_missing_value, "gate: --rounds : expected a number from 2 to 1000\n",
+	   "--rounds")
+ERROR_TEST(warmup_negative, "gate: --warmup -1: expected a number from 0 to 1000\n",
+	   "--warmup", "-1")
+ERROR_TEST(timeout_too_short, "gate: --timeout 0.05: expected a number from 0.1 to 86400\n",
+	   "--timeout", "0.05")
+ERROR_TEST(min_effect_negative, "gate: --min-effect -5: expected a number from 0 to 1000\n",
+	   "--min-effect=-5")
+ERROR_TEST(seed_fraction, "gate: --seed 1.5: expected an integer\n", "--seed", "1.5")
+ERROR_TEST(seed_above_2_53, "gate: --seed 9007199254740992: expected a number from 0 to "
+	   "9.0072e+15\n", "--seed", "9007199254740992")
+ERROR_TEST(seed_not_a_number, "gate: --seed abc: expected a number from 0 to 9.0072e+15\n",
+	   "--seed", "abc")
+ERROR_TEST(env_without_equals, "gate: --env FOO: expected KEY=VALUE\n", "--env", "FOO")
+ERROR_TEST(env_without_key, "gate: --env =1: expected KEY=VALUE\n", "--env", "=1")
+ERROR_TEST(env_bad_key, "gate: --env MY-VAR=1: KEY must be letters, digits and _\n",
+	   "--env=MY-VAR=1")
+ERROR_TEST(env_missing_value, "gate: --env : expected KEY=VALUE\n", "--env")
+ERROR_TEST(kernel_empty, "gate: --kernel : expected a kernel name\n", "--kernel=")
+ERROR_TEST(json_empty, "gate: --json : expected a path\n", "--json=")
+ERROR_TEST(baseline_dir_missing, "gate: --baseline-dir : expected a path\n", "--baseline-dir")
