@@ -70,13 +70,13 @@ static int compare_timing(struct series *s, const struct series *b)
 		s->verdict = VERDICT_SKIPPED;
 		set_note(s, "too few events to compare as a ratio (baseline median %.0f < %.0f)",
 			 s->baseline_median, COMPARE_MIN_EVENTS);
-	} else if (nx < 3 || ny < 3) {
+	} else if (nx < 3 || ny < 3 || nx + ny < 8) {
 		s->verdict = VERDICT_SKIPPED;
 		set_note(s, "too few samples to compare (%.0f now, %.0f in the baseline)",
 			 (double)nx, (double)ny);
 	} else if (stats_ratio_ci(x, nx, y, ny, 0.95, &s->change, &s->ci_low, &s->ci_high)) {
 		s->verdict = VERDICT_SKIPPED;
-		set_note(s, "values include zero; not compared as a ratio%s", 0, 0);
+		set_note(s, "values include zero; not compared as a ratio", 0, 0);
 	} else {
 		s->test = "timing: Hodges-Lehmann ratio, Moses 95% interval, Mann-Whitney "
 			  "one-sided, Holm over the run, minimum effect";
@@ -154,14 +154,14 @@ static void compare_one(struct series *s, const struct series *b, const struct r
 					    : (s->median != 0 ? INFINITY : 0);
 	if (isnan(s->median)) {
 		s->verdict = VERDICT_ERROR;
-		set_note(s, "no sample of this run succeeded%s", 0, 0);
+		set_note(s, "no sample of this run succeeded", 0, 0);
 	} else if (s->cls == METRIC_EXACT) {
 		compare_exact(s, o);
 	} else if (s->cls == METRIC_NEAR) {
 		compare_near(s, b, o);
 	} else if (!same_hardware) {
 		s->verdict = VERDICT_SKIPPED;
-		set_note(s, "hardware changed since the baseline: timing not compared%s", 0, 0);
+		set_note(s, "hardware changed since the baseline: timing not compared", 0, 0);
 	} else {
 		*timed = compare_timing(s, b);
 	}

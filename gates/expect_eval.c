@@ -41,8 +41,9 @@ static int check_ref(const struct expr_ref *ref, void *arg)
 	return 1;
 }
 
-/* Why a reference has no series: a refused counter, or an unknown name. */
-static void explain_missing(const struct run_result *r, const char *ref, char *buf, size_t size)
+/* Why a reference has no series: a refused counter (returns 1), or an
+ * unknown name (returns 0). */
+static int explain_missing(const struct run_result *r, const char *ref, char *buf, size_t size)
 {
 	const char *metric = strrchr(ref, '.');
 	metric = metric ? metric + 1 : ref;
@@ -50,10 +51,11 @@ static void explain_missing(const struct run_result *r, const char *ref, char *b
 		const struct problem *p = &r->problems[i];
 		if (!p->kernel && !strcmp(p->what, metric)) {
 			snprintf(buf, size, "%s unavailable on this machine: %s", ref, p->reason);
-			return;
+			return 1;
 		}
 	}
 	snprintf(buf, size, "no measurement named %s (misspelt, or every sample of it failed)", ref);
+	return 0;
 }
 
 static enum verdict decide(enum expr_compare op, double lo, double hi, double pivot)
@@ -141,8 +143,8 @@ int expect_evaluate(const struct kernel_info *k, const struct kernel_expect *e,
 	if (!lhs || !rhs) {
 		out->verdict = VERDICT_ERROR;
 	} else if (expr_each_ref(&x, check_ref, &c)) {
-		explain_missing(r, c.missing, msg, sizeof msg);
-		out->verdict = strstr(msg, "unavailable") ? VERDICT_SKIPPED : VERDICT_ERROR;
+		out->verdict = explain_missing(r, c.missing, msg, sizeof msg) ? VERDICT_SKIPPED
+									       : VERDICT_ERROR;
 		out->note = strdup(msg);
 	} else if ((out->rounds = collect(&x, &c, rounds, lhs, rhs)) < 2) {
 		out->verdict = VERDICT_ERROR;

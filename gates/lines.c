@@ -37,9 +37,11 @@ char *lines_field(char **rest)
 
 int lines_is_ident(const char *s, int dots)
 {
-	if (!s || !*s)
+	if (!s || !*s || *s == '.')
 		return 0;
 	for (; *s; s++) {
+		if (*s == '.' && (s[1] == '.' || !s[1]))
+			return 0; /* "a..b" and "a." name no region */
 		int ok = (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_';
 		if (!ok && !(dots && *s == '.'))
 			return 0;

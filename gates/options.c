@@ -105,7 +105,7 @@ static void set_tier(struct run_options *o, const char *name, unsigned tier, int
 /* Handles one flag that takes VALUE; returns 0, -1 on error, 1 if unknown. */
 static int parse_valued(struct run_options *o, const char *flag, const char *v)
 {
-	double x;
+	double x = 0; /* read below even when parse_number fails */
 	if (!strcmp(flag, "--kernel"))
 		return add_kernel(o, v);
 	if (!strcmp(flag, "--env"))

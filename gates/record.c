@@ -75,8 +75,12 @@ int record_parse(const char *text, struct record *r, char *err, size_t err_size)
 		why = "expected 'allocgate-sample 1'";
 	while (!why && !ended && (line = lines_next(&cursor))) {
 		lineno++;
+		size_t len = strlen(line);
+		int trailing_space = len && line[len - 1] == ' ';
 		char *rest = line, *key = lines_field(&rest);
-		if (key && !strcmp(key, "metric"))
+		if (trailing_space)
+			why = "trailing space";
+		else if (key && !strcmp(key, "metric"))
 			why = add_metric(r, rest);
 		else if (key && !strcmp(key, "unavailable"))
 			why = add_unavailable(r, rest);

@@ -453,7 +453,8 @@ void stats_holm(const double *p, size_t n, double *adjusted)
 	/* A NaN p-value is a test that was not run: it stays NaN and does not
 	 * count among the hypotheses. */
 	for (i = 0; i < n; i++)
-		tested += !isnan(p[i]);
+		if (!isnan(p[i]))
+			tested++;
 	if (!order) {
 		/* Bonferroni bounds Holm from above: still a valid adjustment. */
 		for (i = 0; i < n; i++)

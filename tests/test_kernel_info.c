@@ -83,13 +83,78 @@ Test(kernel_info, minimal_list_without_expectations)
 	kernel_info_free(&k);
 }
 
+/* ---- source lines of the kernel and its variants ---- */
+
+static const char with_sources[] =
+	HEADER KERNEL
+	"source kernels/resize.c 247\n"
+	VARIANT
+	"variant-source lossful_grow kernels/resize.c 199\n"
+	"variant realloc_grow realloc() to the larger size\n"
+	"variant copy_grow malloc(), memcpy(), free()\n"
+	"variant-source copy_grow kernels/resize_copy.c 12\n"
+	PARAMS "end\n";
+
+Test(kernel_info, source_lines_are_parsed)
+{
+	struct kernel_info k;
+	char err[256] = "";
+
+	cr_assert_eq(kernel_info_parse(PATH, with_sources, &k, err, sizeof err), 0, "%s", err);
+	cr_expect_str_eq(k.file, "kernels/resize.c");
+	cr_expect_eq(k.line, 247);
+	cr_assert_eq(k.variant_count, 3);
+	cr_expect_str_eq(k.variant_files[0], "kernels/resize.c");
+	cr_expect_eq(k.variant_lines[0], 199);
+	cr_expect_null(k.variant_files[1], "realloc_grow has no variant-source line");
+	cr_expect_eq(k.variant_lines[1], 0);
+	cr_expect_str_eq(k.variant_files[2], "kernels/resize_copy.c");
+	cr_expect_eq(k.variant_lines[2], 12);
+	kernel_info_free(&k);
+	cr_expect_null(k.file);
+	cr_expect_null(k.variant_files);
+	cr_expect_null(k.variant_lines);
+}
+
+Test(kernel_info, variant_source_falls_back_to_the_kernel_line)
+{
+	struct kernel_info k;
+	char err[256] = "";
+	int line = -1;
+
+	cr_assert_eq(kernel_info_parse(PATH, with_sources, &k, err, sizeof err), 0, "%s", err);
+	cr_expect_str_eq(kernel_variant_source(&k, 0, &line), "kernels/resize.c");
+	cr_expect_eq(line, 199);
+	cr_expect_str_eq(kernel_variant_source(&k, 1, &line), "kernels/resize.c");
+	cr_expect_eq(line, 247, "the kernel's GATE_KERNEL line");
+	cr_expect_str_eq(kernel_variant_source(&k, 2, &line), "kernels/resize_copy.c");
+	cr_expect_eq(line, 12);
+	cr_expect_str_eq(kernel_variant_source(&k, 3, &line), "kernels/resize.c",
+			 "an index past the variants gets the kernel's line");
+	cr_expect_eq(line, 247);
+	kernel_info_free(&k);
+}
+
+Test(kernel_info, variant_source_is_null_without_any_source_line)
+{
+	struct kernel_info k;
+	char err[256] = "";
+	int line = -1;
+
+	cr_assert_eq(kernel_info_parse(PATH, protocol_example, &k, err, sizeof err), 0, "%s", err);
+	cr_expect_null(k.file);
+	cr_expect_null(kernel_variant_source(&k, 0, &line));
+	cr_expect_eq(line, 0);
+	kernel_info_free(&k);
+}
+
 /* ---- invalid outputs ---- */
 
 struct bad_list {
 	/* Arrays, not pointers: Criterion may run each case in a fresh
 	 * process, where the addresses of string literals differ. */
 	char what[48];
-	char text[256];
+	char text[320];
 	char error[160]; /* the whole message */
 };
 
@@ -142,6 +207,29 @@ static struct bad_list bad_lists[] = {
 	  PATH " --list: no kernel name, variant or parameter set" },
 	{ "no kernel line", HEADER VARIANT PARAMS "end\n",
 	  PATH " --list: no kernel name, variant or parameter set" },
+	{ "source twice", HEADER KERNEL "source k.c 1\nsource k.c 2\n" VARIANT PARAMS "end\n",
+	  PATH " --list: line 4: cannot parse 'source k.c 2'" },
+	{ "source with a non-numeric line", HEADER KERNEL "source k.c one\n" VARIANT PARAMS "end\n",
+	  PATH " --list: line 3: cannot parse 'source k.c one'" },
+	{ "source with a line over 10000000", HEADER KERNEL "source k.c 10000001\n" VARIANT PARAMS
+	  "end\n", PATH " --list: line 3: cannot parse 'source k.c 10000001'" },
+	{ "source with a field after the line", HEADER KERNEL "source k.c 1 2\n" VARIANT PARAMS
+	  "end\n", PATH " --list: line 3: cannot parse 'source k.c 1 2'" },
+	{ "source without a line", HEADER KERNEL "source k.c\n" VARIANT PARAMS "end\n",
+	  PATH " --list: line 3: cannot parse 'source k.c'" },
+	{ "variant-source before its variant",
+	  HEADER KERNEL "variant-source lossful_grow k.c 9\n" VARIANT PARAMS "end\n",
+	  PATH " --list: line 3: cannot parse 'variant-source lossful_grow k.c 9'" },
+	{ "variant-source of an unknown variant",
+	  HEADER KERNEL VARIANT "variant-source other k.c 9\n" PARAMS "end\n",
+	  PATH " --list: line 4: cannot parse 'variant-source other k.c 9'" },
+	{ "variant-source twice",
+	  HEADER KERNEL VARIANT "variant-source lossful_grow k.c 9\n"
+	  "variant-source lossful_grow k.c 10\n" PARAMS "end\n",
+	  PATH " --list: line 5: cannot parse 'variant-source lossful_grow k.c 10'" },
+	{ "variant-source without a line",
+	  HEADER KERNEL VARIANT "variant-source lossful_grow k.c\n" PARAMS "end\n",
+	  PATH " --list: line 4: cannot parse 'variant-source lossful_grow k.c'" },
 };
 
 ParameterizedTestParameters(kernel_info, invalid_lists_are_rejected)
