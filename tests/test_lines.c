@@ -124,6 +124,9 @@ Test(lines, is_ident_with_dots)
 	cr_expect(lines_is_ident("a.b.c", 1));
 	cr_expect_not(lines_is_ident("free.Wall_ns", 1));
 	cr_expect_not(lines_is_ident("free/wall_ns", 1));
+	cr_expect_not(lines_is_ident(".wall_ns", 1), "no empty region");
+	cr_expect_not(lines_is_ident("a..b", 1), "no empty region");
+	cr_expect_not(lines_is_ident("free.", 1), "no empty counter");
 	cr_expect_not(lines_is_ident("", 1));
 	cr_expect_not(lines_is_ident(NULL, 1));
 }

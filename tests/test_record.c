@@ -96,6 +96,12 @@ struct bad_record {
 static struct bad_record bad_records[] = {
 	{ "empty input", "",
 	  "sample record line 1: expected 'allocgate-sample 1'" },
+	{ "metric with a trailing space", HEADER "metric wall_ns timing ns 1 \nend\n",
+	  "sample record line 2: trailing space" },
+	{ "end with a trailing space", HEADER "metric wall_ns timing ns 1\nend \n",
+	  "sample record line 3: trailing space" },
+	{ "metric name with an empty region", HEADER "metric .wall_ns timing ns 1\nend\n",
+	  "sample record line 2: expected 'metric NAME exact|near|timing UNIT VALUE'" },
 	{ "missing header", "metric wall_ns timing ns 1\nend\n",
 	  "sample record line 1: expected 'allocgate-sample 1'" },
 	{ "wrong version", "allocgate-sample 2\nmetric wall_ns timing ns 1\nend\n",
