@@ -234,6 +234,21 @@ static int load_median(const struct loader *ld, size_t i, const json_t *obj, dou
 	return 0;
 }
 
+/* Optional "batches": a positive integer that divides the sample count. */
+static int load_batches(const struct loader *ld, size_t i, const json_t *v,
+			struct series *series)
+{
+	if (!v)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+	    json_integer_value(v) > 1000 ||
+	    series->sample_count % (size_t)json_integer_value(v))
+		return INVALID(ld, "series[%zu].batches: expected a positive integer that "
+			       "divides the number of samples", i);
+	series->batches = (size_t)json_integer_value(v);
+	return 0;
+}
+
 static int load_one_series(const struct loader *ld, size_t i, const json_t *obj,
 			   struct run_result *out)
 {
@@ -260,7 +275,9 @@ static int load_one_series(const struct loader *ld, size_t i, const json_t *obj,
 	if (!series)
 		return NO_MEMORY(ld);
 	series->median = median;
-	return load_samples(ld, i, json_object_get(obj, "samples"), series);
+	if ((rc = load_samples(ld, i, json_object_get(obj, "samples"), series)) < 0)
+		return rc;
+	return load_batches(ld, i, json_object_get(obj, "batches"), series);
 }
 
 /* Rejects two series with the same kernel, variant, params and metric. */

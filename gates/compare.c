@@ -15,6 +15,14 @@ static void set_note(struct series *s, const char *fmt, double a, double b)
 	s->note = strdup(buf);
 }
 
+static void set_note3(struct series *s, const char *fmt, double a, double b, double c)
+{
+	char buf[200];
+	snprintf(buf, sizeof buf, fmt, a, b, c);
+	free(s->note);
+	s->note = strdup(buf);
+}
+
 static size_t finite_values(const struct series *s, double *out)
 {
 	size_t n = 0;
@@ -57,8 +65,54 @@ static void compare_near(struct series *s, const struct series *b, const struct 
 			 fabs(diff), allowed);
 }
 
+double compare_batch_drift(const struct series *s)
+{
+	if (s->batches < 2 || s->sample_count % s->batches)
+		return NAN;
+	size_t chunk = s->sample_count / s->batches;
+	double overall = stats_median(s->samples, s->sample_count), drift = 0;
+	if (!(overall > 0))
+		return NAN;
+	for (size_t b = 0; b < s->batches; b++) {
+		double m = stats_median(s->samples + b * chunk, chunk);
+		if (isfinite(m))
+			drift = fmax(drift, fabs(m / overall - 1));
+	}
+	return drift;
+}
+
+static int has_nonpositive(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i] > 0))
+			return 1;
+	return 0;
+}
+
+/* Why a timing series cannot be compared as a ratio; NULL when it can. */
+static const char *not_comparable(struct series *s, const double *x, size_t nx,
+				  const double *y, size_t ny)
+{
+	static char why[200];
+	if (!strcmp(s->unit, "count") && s->baseline_median < COMPARE_MIN_EVENTS)
+		snprintf(why, sizeof why, "too few events to compare as a ratio (baseline median "
+			 "%.0f < %.0f)", s->baseline_median, COMPARE_MIN_EVENTS);
+	else if (s->tolerance > COMPARE_ADVISORY_TOLERANCE)
+		snprintf(why, sizeof why, "advisory: the baseline's batches differ by up to %.0f%%, "
+			 "so a change under %.0f%% cannot be told from this machine's drift",
+			 100 * s->drift, 100 * s->tolerance);
+	else if (nx < 3 || ny < 3 || nx + ny < 8)
+		snprintf(why, sizeof why, "too few samples to compare (%zu now, %zu in the baseline)",
+			 nx, ny);
+	else if (has_nonpositive(x, nx) || has_nonpositive(y, ny))
+		snprintf(why, sizeof why, "values include zero; not compared as a ratio");
+	else
+		return NULL;
+	return why;
+}
+
 /* Timing: sets ratio interval and raw p; the verdict waits for Holm. */
-static int compare_timing(struct series *s, const struct series *b)
+static int compare_timing(struct series *s, const struct series *b, const struct run_options *o)
 {
 	double *x = calloc(s->sample_count + 1, sizeof *x);
 	double *y = calloc(b->sample_count + 1, sizeof *y);
@@ -66,20 +120,18 @@ static int compare_timing(struct series *s, const struct series *b)
 	if (!x || !y)
 		goto out;
 	size_t nx = finite_values(s, x), ny = finite_values(b, y);
-	if (!strcmp(s->unit, "count") && s->baseline_median < COMPARE_MIN_EVENTS) {
+	s->drift = compare_batch_drift(b);
+	s->tolerance = isfinite(s->drift) ? fmax(o->min_effect, 2 * s->drift) : o->min_effect;
+	const char *why = not_comparable(s, x, nx, y, ny);
+	if (!why && stats_ratio_ci(x, nx, y, ny, 0.95, &s->change, &s->ci_low, &s->ci_high))
+		why = "no 95% interval for these samples";
+	if (why) {
 		s->verdict = VERDICT_SKIPPED;
-		set_note(s, "too few events to compare as a ratio (baseline median %.0f < %.0f)",
-			 s->baseline_median, COMPARE_MIN_EVENTS);
-	} else if (nx < 3 || ny < 3 || nx + ny < 8) {
-		s->verdict = VERDICT_SKIPPED;
-		set_note(s, "too few samples to compare (%.0f now, %.0f in the baseline)",
-			 (double)nx, (double)ny);
-	} else if (stats_ratio_ci(x, nx, y, ny, 0.95, &s->change, &s->ci_low, &s->ci_high)) {
-		s->verdict = VERDICT_SKIPPED;
-		set_note(s, "values include zero; not compared as a ratio", 0, 0);
+		free(s->note);
+		s->note = strdup(why);
 	} else {
 		s->test = "timing: Hodges-Lehmann ratio, Moses 95% interval, Mann-Whitney "
-			  "one-sided, Holm over the run, minimum effect";
+			  "one-sided, Holm over the run, tolerance max(minimum effect, 2 x drift)";
 		s->change -= 1;
 		s->p_value = stats_mann_whitney_p_greater(x, nx, y, ny);
 		ok = 1;
@@ -107,17 +159,18 @@ static void decide_timing(struct run_result *cur, const struct run_options *o, i
 		if (!timed[i])
 			continue;
 		struct series *s = &cur->series[i];
-		double ratio = s->change + 1, padj = adj[j++];
-		if (ratio >= 1 + o->min_effect && s->ci_low > 1 && padj < o->alpha)
+		double ratio = s->change + 1, padj = adj[j++], tol = s->tolerance;
+		if (ratio >= 1 + tol && s->ci_low > 1 && padj < o->alpha)
 			s->verdict = VERDICT_FAIL;
-		else if (ratio <= 1 / (1 + o->min_effect) && s->ci_high < 1)
+		else if (ratio <= 1 / (1 + tol) && s->ci_high < 1)
 			s->verdict = VERDICT_IMPROVED;
-		else if (ratio >= 1 + o->min_effect)
+		else if (ratio >= 1 + tol)
 			s->verdict = VERDICT_INCONCLUSIVE;
 		else
 			s->verdict = VERDICT_PASS;
 		if (s->verdict == VERDICT_FAIL || s->verdict == VERDICT_INCONCLUSIVE)
-			set_note(s, "Mann-Whitney p = %.2g, Holm-adjusted %.2g", s->p_value, padj);
+			set_note3(s, "Mann-Whitney p = %.2g, Holm-adjusted %.2g, tolerance %.0f%%",
+				  s->p_value, padj, 100 * tol);
 	}
 out:
 	free(p);
@@ -163,7 +216,7 @@ static void compare_one(struct series *s, const struct series *b, const struct r
 		s->verdict = VERDICT_SKIPPED;
 		set_note(s, "hardware changed since the baseline: timing not compared", 0, 0);
 	} else {
-		*timed = compare_timing(s, b);
+		*timed = compare_timing(s, b, o);
 	}
 }
 

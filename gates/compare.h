@@ -5,8 +5,10 @@
  *         relative tolerance (default 10%) and an absolute floor.
  * timing: only when the hardware matches; Hodges-Lehmann ratio and Moses
  *         interval, one-sided Mann-Whitney p adjusted by Holm over every
- *         timing comparison of the run, and a minimum effect size: a
- *         regression is a ratio >= 1 + min_effect that is also significant.
+ *         timing comparison of the run, and a tolerance: a regression is a
+ *         ratio >= 1 + tolerance that is also significant, where tolerance is
+ *         the minimum effect or twice the drift between the baseline's own
+ *         batches (--runs), whichever is larger.
  */
 #ifndef GATE_COMPARE_H
 #define GATE_COMPARE_H
@@ -22,6 +24,16 @@
 /* Timing counters in "count" units (context switches, migrations) below
  * this median are too few events to compare as a ratio. */
 #define COMPARE_MIN_EVENTS 100.0
+
+/* A timing metric whose tolerance (the minimum effect, or twice the drift
+ * between the baseline's batches when that is larger) exceeds this is only
+ * advisory: reported, never failing, since a change that size cannot be
+ * told from the machine's own drift. */
+#define COMPARE_ADVISORY_TOLERANCE 0.5
+
+/* Largest |batch median / overall median - 1| over the batches of S
+ * (consecutive equal chunks of its samples); NaN when S has one batch. */
+double compare_batch_drift(const struct series *s);
 
 /* Compares CUR's series with BASE's (matched by kernel, variant, params,
  * metric) and sets their baseline fields and verdicts. SAME_HARDWARE false

@@ -62,7 +62,7 @@ int confirm_regressions(const struct kernel_info *kernels, size_t kernel_count,
 			fprintf(stderr, "gate: confirming %s %s in a fresh batch\n", ki->name, ps->name);
 			struct run_result again;
 			memset(&again, 0, sizeof again);
-			failures += runner_run_params(ki, ps, o, &rng, &again);
+			failures += runner_run_params(ki, ps, o, &rng, &again, 0);
 			compare_run(&again, base, o, true);
 			settle(r, &again, ki->name, ps->name);
 			result_free(&again);

@@ -131,6 +131,8 @@ static int put_comparison(json_t *obj, const struct series *s)
 	bad |= json_object_set_new(obj, "p_value", jsonout_number(s->p_value));
 	bad |= json_object_set_new(obj, "file", jsonout_string(s->file));
 	bad |= json_object_set_new(obj, "line", json_integer(s->line));
+	bad |= json_object_set_new(obj, "drift", jsonout_number(s->drift));
+	bad |= json_object_set_new(obj, "tolerance", jsonout_number(s->tolerance));
 	bad |= json_object_set_new(obj, "test", jsonout_string(s->test));
 	bad |= json_object_set_new(obj, "confirmed",
 				   s->confirmed < 0 ? json_null() : json_boolean(s->confirmed));
@@ -157,6 +159,8 @@ json_t *jsonout_series(const struct series *s, bool comparison)
 		bad |= put_comparison(obj, s);
 	else
 		bad |= json_object_set_new(obj, "median", jsonout_number(s->median));
+	if (s->batches > 1)
+		bad |= json_object_set_new(obj, "batches", json_integer((json_int_t)s->batches));
 	/* Samples last: the one long field ends the line. */
 	bad |= json_object_set_new(obj, "samples", samples_array(s));
 	if (bad) {

@@ -14,7 +14,7 @@ void options_defaults(struct run_options *o)
 	o->tier = GATE_TIER_DEFAULT;
 	o->tier_name = "default";
 	o->seed = 1;
-	o->rounds = 9;
+	o->rounds = 15;
 	o->warmup = 1;
 	o->timeout_seconds = 60;
 	o->min_effect = 0.10;
@@ -35,7 +35,9 @@ void options_usage(void *fp)
 	      "  --require-baseline       exit 2 when this platform has no baseline\n"
 	      "  --env KEY=VALUE          set a variable for the kernel processes only (repeatable)\n"
 	      "  --seed N                 seed of the schedule and the kernels (default 1)\n"
-	      "  --rounds N               measured rounds (default 9; --quick 5; --full 9)\n"
+	      "  --rounds N               measured rounds (default 15; --quick 9; --full 9)\n"
+	      "  --runs K                 independent batches of all rounds (default 1;\n"
+	      "                           3 with --update-baseline: the baseline's own drift)\n"
 	      "  --warmup N               discarded rounds first (default 1)\n"
 	      "  --timeout SECONDS        per sample (default 60)\n"
 	      "  --min-effect PERCENT     smallest timing change that fails (default 10)\n"
@@ -124,6 +126,12 @@ static int parse_valued(struct run_options *o, const char *flag, const char *v)
 		o->seed = (uint64_t)x;
 		return 0;
 	}
+	if (!strcmp(flag, "--runs")) {
+		if (parse_number(flag, v, 1, 100, &x) || x != floor(x))
+			return x != floor(x) ? bad(flag, v, "expected an integer") : -1;
+		o->runs = (int)x;
+		return 0;
+	}
 	if (!strcmp(flag, "--rounds") || !strcmp(flag, "--warmup")) {
 		int is_rounds = flag[2] == 'r';
 		if (parse_number(flag, v, is_rounds ? 2 : 0, 1000, &x))
@@ -151,7 +159,7 @@ int options_parse(struct run_options *o, int argc, char **argv)
 			options_usage(stdout);
 			return 1;
 		} else if (!strcmp(a, "--quick")) {
-			set_tier(o, "quick", GATE_TIER_QUICK, rounds_given ? o->rounds : 5);
+			set_tier(o, "quick", GATE_TIER_QUICK, rounds_given ? o->rounds : 9);
 		} else if (!strcmp(a, "--full")) {
 			set_tier(o, "full", GATE_TIER_FULL, rounds_given ? o->rounds : 9);
 		} else if (!strcmp(a, "--update-baseline")) {

@@ -20,7 +20,8 @@ struct run_options {
 	const char **env;            /* --env KEY=VALUE, NULL-terminated */
 	size_t env_count;
 	uint64_t seed;
-	int rounds;                  /* measured rounds per (kernel, params) */
+	int rounds;                  /* measured rounds per (kernel, params) and batch */
+	int runs;                    /* independent batches (--runs); 0 = 1, or 3 when updating */
 	int warmup;                  /* discarded rounds before them */
 	double timeout_seconds;      /* per sample */
 	double min_effect;           /* timing: smallest relative change that fails */

@@ -134,6 +134,8 @@ struct series *result_add_series(struct run_result *r, const char *kernel,
 	s->median = s->baseline_median = s->change = NAN;
 	s->ci_low = s->ci_high = s->p_value = s->confirm_change = NAN;
 	s->confirmed = -1;
+	s->batches = 1;
+	s->drift = s->tolerance = NAN;
 	s->verdict = VERDICT_NEW;
 	r->series_count++;
 	return s;

@@ -40,6 +40,11 @@ struct series {
 	int line;
 	double *samples;
 	size_t sample_count;
+	size_t batches;           /* independent batches the samples come from, in
+				   * equal consecutive chunks (--runs); 1 usually */
+	double drift;             /* largest |batch median / median - 1| of the baseline's
+				   * batches, NaN when it has one batch */
+	double tolerance;         /* relative change this comparison allows, NaN if none */
 
 	double median;
 	bool has_baseline;

@@ -151,22 +151,29 @@ static size_t count_groups(const struct run_state *st)
 	return n;
 }
 
+/* Batch-major: every (kernel, params) once per batch, so that the batches
+ * of one group are minutes apart and their spread shows the machine's drift. */
 static void take_samples(struct run_state *st)
 {
 	struct stats_rng rng;
 	stats_rng_seed(&rng, st->o.seed);
-	size_t total = count_groups(st), done = 0;
-	for (size_t k = 0; k < st->kernel_count; k++) {
-		const struct kernel_info *ki = &st->kernels[k];
-		for (size_t p = 0; p < ki->paramset_count; p++) {
-			if (!(ki->paramsets[p].tiers & st->o.tier))
-				continue;
-			fprintf(stderr, "gate: [%zu/%zu] %s %s\n", ++done, total, ki->name,
-				ki->paramsets[p].name);
-			st->sample_failures += runner_run_params(ki, &ki->paramsets[p], &st->o, &rng,
-								 &st->r);
+	size_t total = count_groups(st) * (size_t)st->o.runs, done = 0;
+	for (int b = 0; b < st->o.runs; b++) {
+		for (size_t k = 0; k < st->kernel_count; k++) {
+			const struct kernel_info *ki = &st->kernels[k];
+			for (size_t p = 0; p < ki->paramset_count; p++) {
+				if (!(ki->paramsets[p].tiers & st->o.tier))
+					continue;
+				fprintf(stderr, "gate: [%zu/%zu] %s %s\n", ++done, total, ki->name,
+					ki->paramsets[p].name);
+				st->sample_failures += runner_run_params(
+					ki, &ki->paramsets[p], &st->o, &rng, &st->r,
+					(size_t)b * (size_t)st->o.rounds);
+			}
 		}
 	}
+	for (size_t i = 0; i < st->r.series_count; i++)
+		st->r.series[i].batches = (size_t)st->o.runs;
 }
 
 static void check_expectations(struct run_state *st)
@@ -237,6 +244,8 @@ static int setup(struct run_state *st, int argc, char **argv, const char *self_d
 	int ret = options_parse(&st->o, argc, argv);
 	if (ret)
 		return ret < 0 ? 2 : -1;
+	if (st->o.runs == 0)
+		st->o.runs = st->o.update_baseline ? 3 : 1;
 	if (!st->o.baseline_dir) {
 		discover_baseline_dir(self_dir, st->default_baseline_dir,
 				      sizeof st->default_baseline_dir);

@@ -112,7 +112,8 @@ static int sample_once(const struct kernel_info *k, const char *variant,
 
 /* Runs one sample and files it; returns 0 or -1 when the sample failed. */
 static int run_sample(const struct kernel_info *k, size_t v, const struct kernel_paramset *p,
-		      const struct run_options *o, struct run_result *r, long round)
+		      const struct run_options *o, struct run_result *r, long round,
+		      size_t first_round)
 {
 	struct record rec;
 	char why[512];
@@ -131,7 +132,7 @@ static int run_sample(const struct kernel_info *k, size_t v, const struct kernel
 	for (size_t i = 0; i < rec.unavailable_count; i++)
 		note_unavailable(r, &rec.unavailable[i]);
 	for (size_t i = 0; round >= 0 && i < rec.metric_count; i++)
-		put_sample(r, k, v, p->name, &rec.metrics[i], (size_t)round);
+		put_sample(r, k, v, p->name, &rec.metrics[i], first_round + (size_t)round);
 	record_free(&rec);
 	return 0;
 }
@@ -142,7 +143,7 @@ static int run_sample(const struct kernel_info *k, size_t v, const struct kernel
 
 int runner_run_params(const struct kernel_info *k, const struct kernel_paramset *p,
 		      const struct run_options *o, struct stats_rng *rng,
-		      struct run_result *r)
+		      struct run_result *r, size_t first_round)
 {
 	size_t n = k->variant_count;
 	size_t *order = calloc(n, sizeof *order);
@@ -162,7 +163,7 @@ int runner_run_params(const struct kernel_info *k, const struct kernel_paramset 
 			size_t v = order[i];
 			if (failures[v] >= RUNNER_MAX_FAILURES)
 				continue;
-			if (run_sample(k, v, p, o, r, round)) {
+			if (run_sample(k, v, p, o, r, round, first_round)) {
 				failures[v]++;
 				failed++;
 			}
@@ -173,7 +174,7 @@ int runner_run_params(const struct kernel_info *k, const struct kernel_paramset 
 		struct series *s = &r->series[i];
 		if (strcmp(s->kernel, k->name) || strcmp(s->params, p->name))
 			continue;
-		while (s->sample_count < (size_t)o->rounds)
+		while (s->sample_count < first_round + (size_t)o->rounds)
 			if (series_append(s, NAN))
 				break;
 	}

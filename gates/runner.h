@@ -16,11 +16,12 @@ int runner_list_kernel(const char *path, double timeout_seconds, struct kernel_i
 
 /* Runs the warm-up and measured rounds of every variant of K on parameter
  * set P, appending samples to R (one series per variant and metric, one
- * sample per round, NaN where a sample failed) and problems for failed
+ * sample per round, NaN where a sample failed; the first measured round is
+ * sample FIRST_ROUND, so batches follow each other) and problems for failed
  * samples and refused counters. RNG shuffles the order of each round.
  * Returns the number of samples that failed. */
 int runner_run_params(const struct kernel_info *k, const struct kernel_paramset *p,
 		      const struct run_options *o, struct stats_rng *rng,
-		      struct run_result *r);
+		      struct run_result *r, size_t first_round);
 
 #endif

@@ -143,14 +143,19 @@ int gate_cpu_count(void)
 	return counters_cpu_count();
 }
 
-/* Where gate_consume stores: a store to a volatile object is a side
- * effect the compiler must keep, and the call is opaque to the kernel's
- * translation unit, so what P points to must exist. */
-static const void *volatile probe_sink;
-
+/* gate_consume: the call is opaque to the kernel's translation unit (the
+ * probe is a separate object), so what P points to must exist; the empty
+ * asm with a memory clobber tells the compiler here that P escapes. No
+ * store: a shared global written from every thread would bounce a cache
+ * line between cores and skew threaded kernels (and is a data race). */
 void gate_consume(const void *p)
 {
-	probe_sink = p;
+#if defined(__GNUC__) || defined(__clang__)
+	__asm__ __volatile__("" : : "r"(p) : "memory");
+#else
+	static _Thread_local const void *volatile sink;
+	sink = p;
+#endif
 }
 
 /* ---- regions ---- */

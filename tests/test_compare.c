@@ -207,7 +207,7 @@ Test(compare, timing_half_again_slower_fails)
 	cr_expect_lt(s->ci_low, 1.5);
 	cr_expect_gt(s->ci_high, 1.5);
 	expect_close(s->p_value, P_ALL_ABOVE, 1e-9);
-	cr_expect_str_eq(s->note, "Mann-Whitney p = 2.1e-05, Holm-adjusted 2.1e-05");
+	cr_expect_str_eq(s->note, "Mann-Whitney p = 2.1e-05, Holm-adjusted 2.1e-05, tolerance 10%");
 	cr_assert_not_null(s->test);
 	cr_expect_eq(strncmp(s->test, "timing:", 7), 0, "test: %s", s->test);
 	expect_close(s->median, 1.5 * 1040, 1e-12);
@@ -395,7 +395,7 @@ Test(compare, holm_only_the_one_real_effect_fails)
 	}
 	/* Holm: the smallest of 10 p-values is multiplied by 10. */
 	cr_expect_str_eq(result_find_series(&cur, "k", "v7", "p", "wall_ns")->note,
-			 "Mann-Whitney p = 2.1e-05, Holm-adjusted 0.00021");
+			 "Mann-Whitney p = 2.1e-05, Holm-adjusted 0.00021, tolerance 10%");
 }
 
 /* Baseline 100, 110, ..., 180 and the run 32 ns slower in every sample:
@@ -424,7 +424,7 @@ Test(compare, holm_marginal_effect_alone_fails)
 	cr_expect_gt(s->ci_low, 1.0);
 	cr_expect_geq(s->change, 0.10);
 	cr_expect_eq(s->verdict, VERDICT_FAIL);
-	cr_expect_str_eq(s->note, "Mann-Whitney p = 0.012, Holm-adjusted 0.012");
+	cr_expect_str_eq(s->note, "Mann-Whitney p = 0.012, Holm-adjusted 0.012, tolerance 10%");
 }
 
 Test(compare, holm_marginal_effect_among_ten_is_inconclusive)
@@ -439,7 +439,7 @@ Test(compare, holm_marginal_effect_among_ten_is_inconclusive)
 
 	expect_close(s->p_value, 594.0 / 48620.0, 1e-9);
 	cr_expect_eq(s->verdict, VERDICT_INCONCLUSIVE);
-	cr_expect_str_eq(s->note, "Mann-Whitney p = 0.012, Holm-adjusted 0.12");
+	cr_expect_str_eq(s->note, "Mann-Whitney p = 0.012, Holm-adjusted 0.12, tolerance 10%");
 	for (size_t i = 0; i < 9; i++)
 		cr_expect_eq(result_find_series(&cur, "k", variants[i], "p", "wall_ns")->verdict,
 			     VERDICT_PASS);
@@ -459,7 +459,7 @@ Test(compare, holm_ignores_series_that_were_not_timed)
 
 	struct series *s = result_find_series(&cur, "k", "marginal", "p", "wall_ns");
 	cr_expect_eq(s->verdict, VERDICT_FAIL);
-	cr_expect_str_eq(s->note, "Mann-Whitney p = 0.012, Holm-adjusted 0.012");
+	cr_expect_str_eq(s->note, "Mann-Whitney p = 0.012, Holm-adjusted 0.012, tolerance 10%");
 }
 
 /* Was a bug (fixed in compare_timing): the Moses 95%
@@ -478,4 +478,50 @@ Test(compare, timing_three_samples_each_is_skipped_for_too_few_samples)
 	cr_expect_eq(s->verdict, VERDICT_SKIPPED);
 	cr_expect_str_eq(s->note, "too few samples to compare (3 now, 3 in the baseline)");
 	expect_close(s->change, 0.5, 1e-12);
+}
+
+/* ---- the baseline's own drift between batches (--runs) ---- */
+
+/* Three batches of three: medians 100, 110, 90; overall median 100, so the
+ * largest deviation of a batch median is 10%. */
+static const double three_batches[9] = { 99, 100, 101, 109, 110, 111, 89, 90, 91 };
+
+Test(compare, batch_drift_hand_case)
+{
+	struct series *s = add(&base, "k", "a", "wall_ns", "ns", METRIC_TIMING, three_batches, 9, 1);
+	s->batches = 3;
+	expect_close(compare_batch_drift(s), 0.10, 1e-12);
+	s->batches = 1;
+	cr_expect(isnan(compare_batch_drift(s)), "one batch has no drift");
+	s->batches = 2;
+	cr_expect(isnan(compare_batch_drift(s)), "9 samples do not split into 2 batches");
+}
+
+Test(compare, drift_widens_the_tolerance)
+{
+	/* drift 10% -> tolerance max(10%, 2 x 10%) = 20%: a 15% slowdown that
+	 * is significant passes, a 30% one fails. */
+	struct series *b = add(&base, "k", "a", "wall_ns", "ns", METRIC_TIMING, three_batches, 9, 1);
+	b->batches = 3;
+	add(&cur, "k", "a", "wall_ns", "ns", METRIC_TIMING, three_batches, 9, 1.15);
+	add(&base, "k", "c", "wall_ns", "ns", METRIC_TIMING, three_batches, 9, 1)->batches = 3;
+	add(&cur, "k", "c", "wall_ns", "ns", METRIC_TIMING, three_batches, 9, 1.30);
+	compare_run(&cur, &base, &o, true);
+	struct series *a = result_find_series(&cur, "k", "a", "p", "wall_ns");
+	struct series *c = result_find_series(&cur, "k", "c", "p", "wall_ns");
+	expect_close(a->tolerance, 0.20, 1e-12);
+	expect_close(a->drift, 0.10, 1e-12);
+	cr_expect_neq(a->verdict, VERDICT_FAIL, "+15%% is inside twice the drift");
+	cr_expect_eq(c->verdict, VERDICT_FAIL, "+30%% is outside it");
+}
+
+Test(compare, large_drift_makes_timing_advisory)
+{
+	/* batch medians 100, 160, 70 around 100: drift 60% -> tolerance 120% */
+	static const double wild[9] = { 99, 100, 101, 159, 160, 161, 69, 70, 71 };
+	add(&base, "k", "a", "wall_ns", "ns", METRIC_TIMING, wild, 9, 1)->batches = 3;
+	add(&cur, "k", "a", "wall_ns", "ns", METRIC_TIMING, wild, 9, 3);
+	compare_run(&cur, &base, &o, true);
+	cr_expect_eq(cur.series[0].verdict, VERDICT_SKIPPED);
+	cr_expect(strstr(cur.series[0].note, "advisory"), "%s", cur.series[0].note);
 }

@@ -37,7 +37,7 @@ Test(options, defaults_are_the_default_tier)
 	cr_assert_eq(parse(&o, 0, NULL), 0);
 	cr_expect_eq(o.tier, (unsigned)GATE_TIER_DEFAULT);
 	cr_expect_str_eq(o.tier_name, "default");
-	cr_expect_eq(o.rounds, 9);
+	cr_expect_eq(o.rounds, 15);
 	cr_expect_eq(o.warmup, 1);
 	cr_expect_eq(o.seed, 1u);
 	cr_expect_eq(o.timeout_seconds, 60.0);
@@ -58,7 +58,7 @@ Test(options, defaults_are_the_default_tier)
 	cr_expect_eq(o.verbose, 0);
 }
 
-Test(options, quick_sets_five_rounds_and_the_quick_tier)
+Test(options, quick_sets_nine_rounds_and_the_quick_tier)
 {
 	struct run_options o;
 	const char *argv[] = { "--quick" };
@@ -66,7 +66,7 @@ Test(options, quick_sets_five_rounds_and_the_quick_tier)
 	cr_assert_eq(parse(&o, ARGC(argv), argv), 0);
 	cr_expect_eq(o.tier, (unsigned)GATE_TIER_QUICK);
 	cr_expect_str_eq(o.tier_name, "quick");
-	cr_expect_eq(o.rounds, 5);
+	cr_expect_eq(o.rounds, 9);
 }
 
 Test(options, full_sets_nine_rounds_and_the_full_tier)
@@ -131,7 +131,7 @@ Test(options, valued_flags_in_both_forms)
 	cr_expect(o.no_color);
 	cr_expect_eq(o.verbose, 2);
 	cr_expect_eq(o.tier, (unsigned)GATE_TIER_DEFAULT, "untouched");
-	cr_expect_eq(o.rounds, 9, "untouched");
+	cr_expect_eq(o.rounds, 15, "untouched");
 }
 
 Test(options, min_effect_is_a_percent)
