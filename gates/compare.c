@@ -121,7 +121,8 @@ static int compare_timing(struct series *s, const struct series *b, const struct
 		goto out;
 	size_t nx = finite_values(s, x), ny = finite_values(b, y);
 	s->drift = compare_batch_drift(b);
-	s->tolerance = isfinite(s->drift) ? fmax(o->min_effect, 2 * s->drift) : o->min_effect;
+	s->tolerance = isfinite(s->drift) ? fmax(o->min_effect, COMPARE_DRIFT_FACTOR * s->drift)
+					  : o->min_effect;
 	const char *why = not_comparable(s, x, nx, y, ny);
 	if (!why && stats_ratio_ci(x, nx, y, ny, 0.95, &s->change, &s->ci_low, &s->ci_high))
 		why = "no 95% interval for these samples";
@@ -131,7 +132,7 @@ static int compare_timing(struct series *s, const struct series *b, const struct
 		s->note = strdup(why);
 	} else {
 		s->test = "timing: Hodges-Lehmann ratio, Moses 95% interval, Mann-Whitney "
-			  "one-sided, Holm over the run, tolerance max(minimum effect, 2 x drift)";
+			  "one-sided, Holm over the run, tolerance max(minimum effect, 3 x drift)";
 		s->change -= 1;
 		s->p_value = stats_mann_whitney_p_greater(x, nx, y, ny);
 		ok = 1;

@@ -25,6 +25,11 @@
  * this median are too few events to compare as a ratio. */
 #define COMPARE_MIN_EVENTS 100.0
 
+/* Timing tolerance is at least this many times the drift between the
+ * baseline's batches: batches taken within a minute see less of the
+ * machine's drift than a run taken hours later does. */
+#define COMPARE_DRIFT_FACTOR 3.0
+
 /* A timing metric whose tolerance (the minimum effect, or twice the drift
  * between the baseline's batches when that is larger) exceeds this is only
  * advisory: reported, never failing, since a change that size cannot be

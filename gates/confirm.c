@@ -20,6 +20,15 @@ static int suspect(const struct run_result *r, const char *kernel, const char *p
 	return 0;
 }
 
+int confirm_consistent(double change1, double change2, double tolerance)
+{
+	double r1 = 1 + change1, r2 = 1 + change2;
+	if (!(r1 > 0 && r2 > 0))
+		return 0;
+	double low = fmin(r1, r2), discrepancy = fmax(r1, r2) / low - 1;
+	return low - 1 >= fmax(tolerance, 2 * discrepancy);
+}
+
 /* Copies the confirmation batch's verdicts onto the first batch's timing
  * regressions: one that does not fail again is only inconclusive. */
 static void settle(struct run_result *r, const struct run_result *again, const char *kernel,
@@ -33,7 +42,8 @@ static void settle(struct run_result *r, const struct run_result *again, const c
 		const struct series *a = result_find_series(again, kernel, s->variant, params,
 							    s->metric);
 		s->confirm_change = a ? a->change : NAN;
-		s->confirmed = a && a->verdict == VERDICT_FAIL;
+		s->confirmed = a && a->verdict == VERDICT_FAIL &&
+			       confirm_consistent(s->change, a->change, s->tolerance);
 		char note[300];
 		snprintf(note, sizeof note, "%s; confirmation batch %+.1f%%: %s", s->note ? s->note : "",
 			 100 * s->confirm_change, s->confirmed ? "confirmed" : "not confirmed");

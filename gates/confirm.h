@@ -10,6 +10,13 @@
 #include "options.h"
 #include "result.h"
 
+/* Whether two batches' changes (e.g. 0.61 and 0.20 for +61% then +20%)
+ * confirm a regression: the smaller one is at least TOLERANCE and at least
+ * twice the discrepancy between the two ratios. Batches that disagree by
+ * 34% show that the machine itself drifts that much, so neither change can
+ * be told from drift (a VM's neighbours come and go within seconds). */
+int confirm_consistent(double change1, double change2, double tolerance);
+
 /* Re-measures every (kernel, params) of KERNELS with a timing FAIL in R
  * against BASE (same hardware assumed) and settles those verdicts. Returns
  * the number of samples that failed in the confirmation batches. */

@@ -17,7 +17,10 @@ void options_defaults(struct run_options *o)
 	o->rounds = 15;
 	o->warmup = 1;
 	o->timeout_seconds = 60;
-	o->min_effect = 0.10;
+	/* 25%: on a shared 2-core VM, memory-heavy regions of a few ms drift by
+	 * 20-90% over minutes (docs/noise.md); smaller timing changes are
+	 * reported (inconclusive) but do not fail unless --min-effect says so. */
+	o->min_effect = 0.25;
 	o->exact_tolerance = 0.01;
 	o->near_tolerance = 0.10;
 	o->alpha = 0.05;
@@ -40,7 +43,7 @@ void options_usage(void *fp)
 	      "                           3 with --update-baseline: the baseline's own drift)\n"
 	      "  --warmup N               discarded rounds first (default 1)\n"
 	      "  --timeout SECONDS        per sample (default 60)\n"
-	      "  --min-effect PERCENT     smallest timing change that fails (default 10)\n"
+	      "  --min-effect PERCENT     smallest timing change that fails (default 25)\n"
 	      "  --kernel-dir DIR         kernel executables (default: next to the gate binary)\n"
 	      "  --no-color               no colour (also NO_COLOR=1)\n"
 	      "  -v, --verbose            print each sample as it is taken\n", f);

@@ -41,7 +41,7 @@ Test(options, defaults_are_the_default_tier)
 	cr_expect_eq(o.warmup, 1);
 	cr_expect_eq(o.seed, 1u);
 	cr_expect_eq(o.timeout_seconds, 60.0);
-	expect_close(o.min_effect, 0.10);
+	expect_close(o.min_effect, 0.25);
 	expect_close(o.exact_tolerance, 0.01);
 	expect_close(o.near_tolerance, 0.10);
 	expect_close(o.alpha, 0.05);
