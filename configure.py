@@ -141,6 +141,59 @@ def sources(pattern, platform, exclude=()):
     return out
 
 
+def detect_bpf(platform, pkg_config):
+    """What the BPF backend needs (libbpf, clang -target bpf, bpftool, BTF):
+    a dict, or (None, the one line saying what is missing)."""
+    if platform.name != "linux":
+        return None, None
+    libbpf = pkg("libbpf", pkg_config)
+    if libbpf is None:
+        return None, "bpf: off (libbpf not found; apt-get install libbpf-dev)"
+    clang = os.environ.get("BPF_CLANG") or shutil.which("clang")
+    if not clang or not compiler_works(clang, "-target bpf -c", "",
+                                       code="int f(void){return 0;}\n"):
+        return None, "bpf: off (no clang that builds -target bpf; apt-get install clang)"
+    bpftool = (os.environ.get("BPFTOOL") or shutil.which("bpftool") or
+               next((p for p in ("/usr/sbin/bpftool", "/sbin/bpftool") if os.access(p, os.X_OK)),
+                    None))
+    if not bpftool:
+        return None, "bpf: off (bpftool not found; apt-get install bpftool)"
+    btf = "/sys/kernel/btf/vmlinux"
+    if not os.path.exists(btf):
+        return None, "bpf: off (the kernel has no BTF: %s missing)" % btf
+    arch = {"x86_64": "x86", "aarch64": "arm64", "arm64": "arm64", "riscv64": "riscv",
+            "ppc64le": "powerpc", "s390x": "s390"}.get(os.uname().machine, "x86")
+    return {"cflags": libbpf[0], "libs": libbpf[1], "clang": clang, "bpftool": bpftool,
+            "btf": btf, "arch": arch}, "bpf: on (%s, %s, BTF %s): build/gate-bpf" % (
+                clang, bpftool, btf)
+
+
+def write_bpf(w, bd, bpf):
+    """Rules for build/gate-bpf: vmlinux.h from the running kernel's BTF,
+    perf/bpf_alloc.bpf.c -> .bpf.o -> .skel.h, then the loader. All
+    generated into the build directory, never committed."""
+    w.variable("bpf_clang", bpf["clang"])
+    w.variable("bpftool", bpf["bpftool"])
+    w.variable("libbpf_cflags", bpf["cflags"])
+    w.variable("libbpf_libs", bpf["libs"])
+    w.rule("vmlinux_h", "$bpftool btf dump file $in format c > $out",
+           description="BTF $out")
+    w.rule("bpf_cc", "$bpf_clang -g -O2 -target bpf -D__TARGET_ARCH_%s -I%s/bpf -Iperf "
+           "$libbpf_cflags -MD -MF $out.d -c $in -o $out" % (bpf["arch"], bd),
+           depfile="$out.d", deps="gcc", description="BPF $out")
+    w.rule("bpf_skel", "$bpftool gen skeleton $in name $name > $out.tmp && mv $out.tmp $out",
+           description="SKEL $out")
+    vmlinux = w.build("%s/bpf/vmlinux.h" % bd, "vmlinux_h", bpf["btf"])
+    obj = w.build("%s/bpf/bpf_alloc.bpf.o" % bd, "bpf_cc", "perf/bpf_alloc.bpf.c",
+                  implicit=vmlinux)
+    skel = w.build("%s/bpf/bpf_alloc.skel.h" % bd, "bpf_skel", obj,
+                   variables={"name": "bpf_alloc"})
+    loader = w.build("%s/obj/perf/bpf_gate_linux.o" % bd, "cc", "perf/bpf_gate_linux.c",
+                     implicit=skel, variables={"extra_cflags": "-I%s/bpf $libbpf_cflags" % bd})
+    return w.build("%s/gate-bpf" % bd, "link", loader,
+                   variables={"extra_libs": "$libbpf_libs"})
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(description="Write build.ninja for allocgate.")
     p.add_argument("--debug", action="store_true", help="-O0, assertions on")
@@ -173,7 +226,9 @@ def main(argv):
     if args.warnings_as_errors:
         cflags += " -Werror"
     ldflags = ""
-    libs = "" if platform.is_windows() else "-pthread"
+    # mingw-w64: winpthreads for the threaded kernels, linked in statically
+    # so that the .exe runs (under wine too) without libwinpthread-1.dll
+    libs = "-static -pthread" if platform.is_windows() else "-pthread"
     if platform.name == "linux":
         libs += " -lm"
     if args.sanitize:
@@ -191,18 +246,29 @@ def main(argv):
 
     notes = []
     jansson = pkg("jansson", pkg_config)
-    if jansson is None:
+    if jansson is None and platform.is_windows():
+        notes.append("gate: skipped (no jansson for %s: %s); kernels and probe only"
+                     % (args.host or "windows", "not in " + pkg_config if pkg_config
+                        else "no %s-pkg-config" % (args.host or "cross")))
+    elif jansson is None:
         sys.exit("configure.py: jansson not found through pkg-config; it reads and writes "
                  "baselines and results.\n  Debian/Ubuntu: apt-get install libjansson-dev "
                  "pkg-config\n  macOS: brew install jansson pkg-config")
     criterion = pkg("criterion", pkg_config)
     if criterion is None:
         notes.append("tests: off (Criterion not found; apt-get install libcriterion-dev)")
-    libbpf = pkg("libbpf", pkg_config) if platform.name == "linux" else None
-    if platform.name == "linux" and libbpf is None:
-        notes.append("bpf: off (libbpf not found; apt-get install libbpf-dev)")
-    elif libbpf is not None:
-        notes.append("bpf: libbpf found (BPF counters are not built yet: see issue 4)")
+    bpf, bpf_note = detect_bpf(platform, pkg_config)
+    if bpf_note:
+        notes.append(bpf_note)
+    # callgrind backend: the probe switches collection around the region
+    if compiler_works(cc, cflags + " -c", "", code="#include <valgrind/callgrind.h>\n"
+                      "int f(void){CALLGRIND_TOGGLE_COLLECT; return 0;}\n"):
+        cflags += " -DGATE_HAVE_CALLGRIND"
+        if not shutil.which("valgrind"):
+            notes.append("callgrind: probe ready, but valgrind is not installed "
+                         "(--backend callgrind needs it)")
+    else:
+        notes.append("callgrind: off (no <valgrind/callgrind.h>; apt-get install valgrind)")
 
     version = run(["git", "-C", ROOT, "describe", "--always", "--dirty", "--tags"]) or "unknown"
     cc_version = (run(shlex.split(cc) + ["--version"]) or cc).splitlines()[0]
@@ -222,8 +288,8 @@ def main(argv):
     w.variable("ldflags", ldflags)
     w.variable("libs", libs)
     w.variable("gate_defines", defines)
-    w.variable("jansson_cflags", jansson[0])
-    w.variable("jansson_libs", jansson[1])
+    w.variable("jansson_cflags", jansson[0] if jansson else "")
+    w.variable("jansson_libs", jansson[1] if jansson else "")
     if criterion:
         w.variable("criterion_cflags", criterion[0])
         w.variable("criterion_libs", criterion[1])
@@ -243,14 +309,20 @@ def main(argv):
             objs.append(obj)
         return objs
 
-    probe_lib = w.build("%s/libprobe.a" % bd, "ar", objects(sources("perf/*.c", platform)))[0]
+    bpf_srcs = tuple(sources("perf/bpf_*", platform))   # gate-bpf only, see write_bpf
+    probe_lib = w.build("%s/libprobe.a" % bd, "ar",
+                        objects(sources("perf/*.c", platform, exclude=bpf_srcs)))[0]
     gate_srcs = sources("gates/*.c", platform, exclude=("gates/main.c",))
-    gate_lib = w.build("%s/libgate.a" % bd, "ar",
-                       objects(gate_srcs, "$jansson_cflags $gate_defines"))[0]
-    gate = w.build(platform.exe("%s/gate" % bd), "link",
-                   objects(["gates/main.c"], "$jansson_cflags $gate_defines") + [gate_lib],
-                   variables={"extra_libs": "$jansson_libs"})
+    gate_lib, gate = None, []
+    if jansson:
+        gate_lib = w.build("%s/libgate.a" % bd, "ar",
+                           objects(gate_srcs, "$jansson_cflags $gate_defines"))[0]
+        gate = w.build(platform.exe("%s/gate" % bd), "link",
+                       objects(["gates/main.c"], "$jansson_cflags $gate_defines") + [gate_lib],
+                       variables={"extra_libs": "$jansson_libs"})
     targets = list(gate)
+    if bpf:
+        targets += write_bpf(w, bd, bpf)
 
     def kernels(pattern, outdir):
         outs = []
@@ -258,12 +330,26 @@ def main(argv):
             name = os.path.splitext(os.path.basename(src))[0]
             outs += w.build(platform.exe("%s/%s/%s" % (bd, outdir, name)), "link",
                             objects([src]) + [probe_lib])
+            # Its counted twin (docs/counters.md): the same source with the
+            # forced include that routes malloc & co. through counters.
+            obj = "%s/obj-counted/%s.o" % (bd, os.path.splitext(src)[0])
+            w.build(obj, "cc", src, implicit=["perf/alloc_count.h"],
+                    variables={"extra_cflags": "-include perf/alloc_count.h"})
+            outs += w.build(platform.exe("%s/%s-counted/%s" % (bd, outdir, name)), "link",
+                            [obj, probe_lib])
         return outs
 
     targets += kernels("kernels/*.c", "kernels")
     test_kernels = kernels("tests/kernels/*.c", "tests/kernels")
+    # Benchmarks of the gate's own machinery: `ninja bench`, run by hand.
+    bench = []
+    for src in sources("tests/bench/*.c", platform):
+        stem = os.path.splitext(os.path.basename(src))[0]
+        bench += w.build(platform.exe("%s/bench/%s" % (bd, stem)), "link",
+                         objects([src]) + [probe_lib])
+    w.build("bench", "phony", bench)
     tests = []
-    if criterion:
+    if criterion and jansson:
         # One Criterion binary for every tests/test_*.c: one summary line.
         test_objs = []
         for src in sources("tests/test_*.c", platform):

@@ -32,4 +32,16 @@ int atomic_file_commit(struct atomic_file *af, char *err, size_t err_size);
 /* Closes and removes the temporary file, leaving PATH untouched; releases AF. */
 void atomic_file_abort(struct atomic_file *af);
 
+/* Whether atomic_file_open could later write PATH: its directory exists
+ * and is writable, or is missing but its parent is (it will be created).
+ * Checked before a long run, so that a typo costs nothing. Returns 0, or a
+ * negative errno with ERR naming the path. */
+int atomic_file_check(const char *path, char *err, size_t err_size);
+
+/* Removes the temporary files a writer of PATH left when it was killed
+ * ("<path>.tmp.XXXXXX"); call it only while holding PATH's writer lock
+ * (file_lock.h), when no other writer can be using one. Returns how many
+ * were removed, or a negative errno when the directory cannot be read. */
+int atomic_file_remove_stale(const char *path);
+
 #endif

@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -184,5 +185,71 @@ int atomic_file_commit(struct atomic_file *af, char *err, size_t err_size)
 	if (rc < 0)
 		fail(err, err_size, -rc, "%s: written, but syncing its directory failed", af->path);
 	release(af);
+	return rc;
+}
+
+/* Whether NAME is BASE followed by ".tmp." and six mkstemp characters. */
+static int is_temporary_of(const char *name, const char *base)
+{
+	size_t n = strlen(base);
+	return strncmp(name, base, n) == 0 && strncmp(name + n, ".tmp.", 5) == 0 &&
+	       strlen(name + n + 5) == 6 && !strchr(name + n + 5, '/');
+}
+
+int atomic_file_remove_stale(const char *path)
+{
+	char *dir = directory_of(path), *full;
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	struct dirent *e;
+	int removed = 0;
+	DIR *d;
+
+	if (!dir)
+		return -ENOMEM;
+	d = opendir(dir);
+	if (!d) {
+		int error = errno;
+		free(dir);
+		return -error;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (!is_temporary_of(e->d_name, base))
+			continue;
+		full = malloc(strlen(dir) + strlen(e->d_name) + 2);
+		if (full) {
+			sprintf(full, "%s/%s", dir, e->d_name);
+			removed += unlink(full) == 0;
+			free(full);
+		}
+	}
+	closedir(d);
+	free(dir);
+	return removed;
+}
+
+int atomic_file_check(const char *path, char *err, size_t err_size)
+{
+	char *dir = directory_of(path), *parent;
+	struct stat st;
+	int rc = 0;
+
+	if (!dir)
+		return fail(err, err_size, ENOMEM, "%s", path);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		rc = fail(err, err_size, EISDIR, "%s", path);
+	} else if (stat(dir, &st) == 0) {
+		if (!S_ISDIR(st.st_mode))
+			rc = fail(err, err_size, ENOTDIR, "%s: %s", path, dir);
+		else if (access(dir, W_OK | X_OK) < 0)
+			rc = fail(err, err_size, errno, "%s: cannot write in %s", path, dir);
+	} else if (errno != ENOENT || !(parent = directory_of(dir))) {
+		rc = fail(err, err_size, errno ? errno : ENOMEM, "%s: %s", path, dir);
+	} else {
+		if (access(parent, W_OK | X_OK) < 0)
+			rc = fail(err, err_size, errno, "%s: its directory %s is missing and "
+				  "cannot be created in %s", path, dir, parent);
+		free(parent);
+	}
+	free(dir);
 	return rc;
 }

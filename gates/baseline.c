@@ -169,6 +169,9 @@ static int load_platform(const struct loader *ld, const json_t *root, struct con
 		return INVALID(ld, "platform: expected a string");
 	if (!c->platform_key && !(c->platform_key = copy_string(json_string_value(v))))
 		return NO_MEMORY(ld);
+	if (strcmp(c->platform_key, json_string_value(v)))
+		return INVALID(ld, "platform: \"%s\" but context.platform_key is \"%s\"",
+			       json_string_value(v), c->platform_key);
 	return 0;
 }
 

@@ -8,4 +8,11 @@ int run_main(int argc, char **argv, const char *self_dir);
 /* `gate list [--kernel-dir DIR]`: kernels, variants, parameter sets, expectations. */
 int list_main(int argc, char **argv, const char *self_dir);
 
+/* `gate merge RESULT.json... [--json OUT] [--junit F] [--markdown F] [--svg DIR]`:
+ * shards and platforms joined into one result and one verdict. */
+int merge_main(int argc, char **argv, const char *self_dir);
+
+/* `gate diff A.json B.json | --baseline B.json`: two result sets side by side. */
+int diff_main(int argc, char **argv, const char *self_dir);
+
 #endif

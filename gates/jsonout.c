@@ -35,6 +35,10 @@ const struct jsonout_field jsonout_context_fields[] = {
 	FIELD(gate_version, JSONOUT_STRING),
 	FIELD(seed, JSONOUT_LLONG),
 	FIELD(started_at, JSONOUT_STRING),
+	FIELD(tunables, JSONOUT_STRING),
+	FIELD(aslr, JSONOUT_STRING),
+	FIELD(pinning, JSONOUT_STRING),
+	FIELD(allocator, JSONOUT_STRING),
 };
 const size_t jsonout_context_field_count =
 	sizeof(jsonout_context_fields) / sizeof(jsonout_context_fields[0]);

@@ -18,7 +18,9 @@ static const struct {
 	const char *description;
 } commands[] = {
 	{ "run", run_main, "run the kernels, check expectations and the baseline (default)" },
+	{ "diff", diff_main, "compare two result files (or the baseline) series by series" },
 	{ "list", list_main, "show kernels, variants, parameter sets and expectations" },
+	{ "merge", merge_main, "join --json results of shards and platforms into one verdict" },
 	{ "help", help_main, "show this help" },
 	{ "version", version_main, "show the version" },
 };

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "allocator.h"
+#include "backend.h"
 #include "options.h"
 #include "probe.h"
 
@@ -24,6 +26,7 @@ void options_defaults(struct run_options *o)
 	o->exact_tolerance = 0.01;
 	o->near_tolerance = 0.10;
 	o->alpha = 0.05;
+	o->pin_cpu = -1;
 }
 
 void options_usage(void *fp)
@@ -37,6 +40,11 @@ void options_usage(void *fp)
 	      "  --update-baseline        store this run as the platform's baseline\n"
 	      "  --require-baseline       exit 2 when this platform has no baseline\n"
 	      "  --env KEY=VALUE          set a variable for the kernel processes only (repeatable)\n"
+	      "  --allocator NAME|PATH    preload jemalloc, mimalloc, tcmalloc or a library into\n"
+	      "                           the kernels; own baseline key (default glibc)\n"
+	      "  --backend NAME           counters: perf (default), bpf (adds bpf.* allocator\n"
+	      "                           counts, root), callgrind (exact instructions;\n"
+	      "                           default 3 rounds, no warm-up): docs/counters.md\n"
 	      "  --seed N                 seed of the schedule and the kernels (default 1)\n"
 	      "  --rounds N               measured rounds (default 15; --quick 9; --full 9)\n"
 	      "  --runs K                 independent batches of all rounds (default 1;\n"
@@ -45,6 +53,14 @@ void options_usage(void *fp)
 	      "  --timeout SECONDS        per sample (default 60)\n"
 	      "  --min-effect PERCENT     smallest timing change that fails (default 25)\n"
 	      "  --kernel-dir DIR         kernel executables (default: next to the gate binary)\n"
+	      "  --junit FILE             write a JUnit XML report\n"
+	      "  --markdown FILE          write a markdown summary (also appended to\n"
+	      "                           $GITHUB_STEP_SUMMARY when that is set)\n"
+	      "  --svg DIR                write one SVG chart of the samples per kernel\n"
+	      "  --shard I/N              run only share I of N: (kernel, params) group g\n"
+	      "                           of the sorted list runs in shard (g mod N) + 1\n"
+	      "  --pin-cpu N              run every kernel process on CPU N\n"
+	      "  --no-aslr                run kernels without address-space randomisation\n"
 	      "  --no-color               no colour (also NO_COLOR=1)\n"
 	      "  -v, --verbose            print each sample as it is taken\n", f);
 }
@@ -78,6 +94,9 @@ static int add_env(struct run_options *o, const char *value)
 		if (!((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') ||
 		      (*c >= '0' && *c <= '9') || *c == '_'))
 			return bad("--env", value, "KEY must be letters, digits and _");
+	for (const char *c = eq + 1; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			return bad("--env", value, "VALUE must not hold control characters (newline, tab)");
 	const char **env = realloc(o->env, (o->env_count + 2) * sizeof *env);
 	if (!env)
 		return bad("--env", value, "out of memory");
@@ -107,6 +126,34 @@ static void set_tier(struct run_options *o, const char *name, unsigned tier, int
 	o->rounds = rounds;
 }
 
+/* --shard I/N: 1 <= I <= N <= 1000; 0 or -1 after a message. */
+static int parse_shard(struct run_options *o, const char *v)
+{
+	int i = 0, n = 0, used = 0;
+	if (!v || sscanf(v, "%d/%d%n", &i, &n, &used) != 2 || v[used] || n < 1 || n > 1000 ||
+	    i < 1 || i > n)
+		return bad("--shard", v, "expected I/N with 1 <= I <= N <= 1000, e.g. 1/2");
+	o->shard_index = i;
+	o->shard_count = n;
+	return 0;
+}
+
+/* --allocator NAME|PATH (allocator.h): resolved now, preloaded through --env. */
+static int parse_allocator(struct run_options *o, const char *v)
+{
+	static char path[4096], env[4200];
+	char why[512];
+	if (!v || !*v)
+		return bad("--allocator", v, "expected glibc, jemalloc, mimalloc, tcmalloc or a path");
+	o->allocator = allocator_is_default(v) ? NULL : v;
+	if (!o->allocator)
+		return 0;
+	if (allocator_resolve(v, path, sizeof path, why, sizeof why) ||
+	    allocator_preload_env(path, env, sizeof env))
+		return bad("--allocator", v, why);
+	return add_env(o, env);
+}
+
 /* Handles one flag that takes VALUE; returns 0, -1 on error, 1 if unknown. */
 static int parse_valued(struct run_options *o, const char *flag, const char *v)
 {
@@ -123,10 +170,33 @@ static int parse_valued(struct run_options *o, const char *flag, const char *v)
 								   : &o->kernel_dir) = v;
 		return 0;
 	}
+	if (!strcmp(flag, "--junit") || !strcmp(flag, "--markdown") || !strcmp(flag, "--svg")) {
+		if (!v || !*v)
+			return bad(flag, v, "expected a path");
+		*(flag[2] == 'j' ? &o->junit_path : flag[2] == 'm' ? &o->markdown_path
+								   : &o->svg_dir) = v;
+		return 0;
+	}
+	if (!strcmp(flag, "--shard"))
+		return parse_shard(o, v);
+	if (!strcmp(flag, "--allocator"))
+		return parse_allocator(o, v);
+	if (!strcmp(flag, "--backend")) {
+		if (!v || !backend_known(v))
+			return bad(flag, v, "expected perf, bpf or callgrind");
+		o->backend = !strcmp(v, "perf") ? NULL : v;
+		return 0;
+	}
 	if (!strcmp(flag, "--seed")) {
 		if (parse_number(flag, v, 0, 9007199254740991.0, &x) || x != floor(x))
 			return x != floor(x) ? bad(flag, v, "expected an integer") : -1;
 		o->seed = (uint64_t)x;
+		return 0;
+	}
+	if (!strcmp(flag, "--pin-cpu")) {
+		if (parse_number(flag, v, 0, 4095, &x) || x != floor(x))
+			return x != floor(x) ? bad(flag, v, "expected a CPU number") : -1;
+		o->pin_cpu = (int)x;
 		return 0;
 	}
 	if (!strcmp(flag, "--runs")) {
@@ -155,7 +225,7 @@ static int parse_valued(struct run_options *o, const char *flag, const char *v)
 
 int options_parse(struct run_options *o, int argc, char **argv)
 {
-	int rounds_given = 0;
+	int rounds_given = 0, warmup_given = 0;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -169,6 +239,8 @@ int options_parse(struct run_options *o, int argc, char **argv)
 			o->update_baseline = true;
 		} else if (!strcmp(a, "--require-baseline")) {
 			o->require_baseline = true;
+		} else if (!strcmp(a, "--no-aslr")) {
+			o->no_aslr = true;
 		} else if (!strcmp(a, "--no-color")) {
 			o->no_color = true;
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
@@ -194,7 +266,13 @@ int options_parse(struct run_options *o, int argc, char **argv)
 			if (r)
 				return -1;
 			rounds_given |= !strcmp(flag, "--rounds");
+			warmup_given |= !strcmp(flag, "--warmup");
 		}
+	}
+	/* valgrind runs 20-50x slower; its counts repeat exactly */
+	if (o->backend && !strcmp(o->backend, "callgrind")) {
+		o->rounds = rounds_given ? o->rounds : 3;
+		o->warmup = warmup_given ? o->warmup : 0;
 	}
 	return 0;
 }

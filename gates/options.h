@@ -29,6 +29,14 @@ struct run_options {
 	double near_tolerance;       /* near-exact: relative tolerance */
 	double alpha;                /* family-wise error rate (Holm) */
 	int verbose;
+	const char *junit_path;      /* --junit FILE */
+	const char *markdown_path;   /* --markdown FILE */
+	const char *svg_dir;         /* --svg DIR: one chart per kernel */
+	int shard_index, shard_count; /* --shard I/N: 1-based I; 0/0 = no sharding */
+	int pin_cpu;                 /* --pin-cpu N: every kernel process on CPU N; -1 none */
+	bool no_aslr;                /* --no-aslr: kernels run without address randomisation */
+	const char *allocator;       /* --allocator NAME|PATH; NULL: glibc, nothing preloaded */
+	const char *backend;         /* --backend bpf|callgrind; NULL: perf (backend.h) */
 };
 
 /* Fills O with the defaults of the default tier. */

@@ -90,3 +90,32 @@ int platform_same_hardware(const struct context *a, const struct context *b,
 	}
 	return same;
 }
+
+static void diff_field(const char *label, const char *a, const char *b, char *why, size_t size,
+		       int *count)
+{
+	a = a ? a : "";
+	b = b ? b : "";
+	if (!strcmp(a, b))
+		return;
+	size_t used = strlen(why);
+	snprintf(why + used, size - used, "%s%s \"%s\" -> \"%s\"", *count ? "; " : "", label, a, b);
+	(*count)++;
+}
+
+int platform_software_diff(const struct context *from, const struct context *to,
+			   char *why, size_t why_size)
+{
+	int count = 0;
+	if (why_size)
+		why[0] = '\0';
+	diff_field("libc", from->libc_version, to->libc_version, why, why_size, &count);
+	diff_field("kernel", from->kernel_release, to->kernel_release, why, why_size, &count);
+	diff_field("THP", from->thp, to->thp, why, why_size, &count);
+	diff_field("ASLR", from->aslr, to->aslr, why, why_size, &count);
+	diff_field("GLIBC_TUNABLES", from->tunables, to->tunables, why, why_size, &count);
+	diff_field("kernel environment", from->env, to->env, why, why_size, &count);
+	diff_field("pinning", from->pinning, to->pinning, why, why_size, &count);
+	diff_field("compiler", from->compiler, to->compiler, why, why_size, &count);
+	return count;
+}

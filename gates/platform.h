@@ -27,4 +27,11 @@ int platform_key(const char *os, const char *arch, const char *libc,
 int platform_same_hardware(const struct context *a, const struct context *b,
 			   char *why, size_t why_size);
 
+/* Writes to WHY what differs in the software part of two contexts (libc
+ * version, kernel release, THP, ASLR, malloc tunables, kernel environment,
+ * pinning, compiler), e.g. "libc 2.36 -> 2.37; THP madvise -> always", and
+ * returns how many fields differ (0: WHY is empty). */
+int platform_software_diff(const struct context *from, const struct context *to,
+			   char *why, size_t why_size);
+
 #endif

@@ -133,6 +133,19 @@ static char *cpu_model(void)
 
 /* The bracketed choice of THP_PATH ("always [madvise] never" gives
  * "madvise"); NULL when the kernel has no THP or the file is unreadable. */
+/* Address-space randomisation: 0 off, 1 stack/mmap, 2 also brk (proc(5)). */
+static char *aslr_mode(void)
+{
+	char buf[16] = "";
+	FILE *f = fopen("/proc/sys/kernel/randomize_va_space", "r");
+	if (!f)
+		return NULL;
+	int ok = fgets(buf, sizeof buf, f) != NULL;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return ok && *buf ? strdup(buf) : NULL;
+}
+
 static char *thp_mode(void)
 {
 	char buf[256], *open_, *close_;
@@ -202,6 +215,7 @@ int platform_context(struct context *ctx)
 	n = sysconf(_SC_PAGESIZE);
 	ctx->page_size = n > 0 ? n : 0;
 	set_taken(&ctx->thp, thp_mode(), "unavailable", &failed);
+	set_taken(&ctx->aslr, aslr_mode(), "unavailable", &failed);
 	set_copy(&ctx->compiler, GATE_COMPILER, &failed);
 	set_copy(&ctx->cflags, GATE_CFLAGS, &failed);
 	set_copy(&ctx->gate_version, GATE_VERSION, &failed);

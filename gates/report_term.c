@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "report_term.h"
+#include "unavailable.h"
 
 struct style {
 	const char *red, *green, *yellow, *bold, *dim, *off;
@@ -147,14 +148,9 @@ static void print_header(FILE *f, const struct style *st, const struct run_resul
 	else
 		fprintf(f, "baseline: none for %s; expectations are still checked "
 			"(create one with ./gate --update-baseline)\n", c->platform_key);
-	if (base && base->ctx.env && c->env && strcmp(base->ctx.env, c->env))
-		fprintf(f, "%snote: kernel environment differs from the baseline's (\"%s\")%s\n",
-			st->yellow, base->ctx.env, st->off);
 	if (r->baseline_note)
 		fprintf(f, "%s%s%s\n", st->yellow, r->baseline_note, st->off);
-	for (size_t i = 0; i < r->problem_count; i++)
-		if (!r->problems[i].kernel)
-			fprintf(f, "unavailable: %s: %s\n", r->problems[i].what, r->problems[i].reason);
+	unavailable_print(f, r);
 }
 
 static void print_problems(FILE *f, const struct style *st, const struct run_result *r)
@@ -170,6 +166,24 @@ static void print_problems(FILE *f, const struct style *st, const struct run_res
 			p->variant ? p->variant : "", p->params ? "/" : "", p->params ? p->params : "",
 			st->off, p->what, p->reason);
 	}
+}
+
+/* How the comparisons were decided: the tests and the correction, named. */
+static void print_method(FILE *f, const struct style *st, const struct run_result *r,
+			 const struct run_options *o)
+{
+	size_t timed = 0, confirmed = 0;
+	for (size_t i = 0; i < r->series_count; i++) {
+		timed += r->series[i].cls == METRIC_TIMING && isfinite(r->series[i].p_value);
+		confirmed += r->series[i].confirmed >= 0;
+	}
+	if (!timed)
+		return;
+	fprintf(f, "\n%stiming: Hodges-Lehmann ratio with Moses 95%% interval, one-sided Mann-Whitney, "
+		"Holm correction over %zu comparisons (alpha %.2g), tolerance max(%.0f%%, 3 x "
+		"baseline drift); %zu suspected regressions re-measured in a confirmation batch. "
+		"exact: 1%% tolerance; page faults: baseline spread + 10%% + 16.%s\n", st->dim,
+		timed, o->alpha, 100 * o->min_effect, confirmed, st->off);
 }
 
 static void print_summary(FILE *f, const struct style *st, const struct run_result *r)
@@ -228,6 +242,7 @@ void report_term_print(FILE *f, const struct run_result *r, const struct run_opt
 	print_kernels(f, &st, r);
 	print_problems(f, &st, r);
 	print_failures(f, &st, r);
+	print_method(f, &st, r, o);
 	print_summary(f, &st, r);
 	fflush(f);
 }

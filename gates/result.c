@@ -249,7 +249,8 @@ void context_free(struct context *c)
 		&c->platform_key, &c->os, &c->arch, &c->libc, &c->libc_version,
 		&c->kernel_release, &c->cpu_model, &c->thp, &c->compiler,
 		&c->cflags, &c->counters, &c->env, &c->tier, &c->commit,
-		&c->gate_version, &c->started_at,
+		&c->gate_version, &c->started_at, &c->tunables, &c->aslr, &c->pinning,
+		&c->allocator,
 	};
 	size_t i;
 

@@ -96,6 +96,10 @@ struct context {
 	char *gate_version;
 	long long seed;
 	char *started_at;     /* ISO 8601 UTC */
+	char *tunables;       /* GLIBC_TUNABLES the kernels ran with, "" for none */
+	char *aslr;           /* /proc/sys/kernel/randomize_va_space, or "off (--no-aslr)" */
+	char *pinning;        /* "cpu N" (--pin-cpu) or "none" */
+	char *allocator;      /* --allocator: "glibc" (the default) or the name/path preloaded */
 };
 
 struct run_result {

@@ -8,6 +8,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "allocator.h"
+#include "backend.h"
+#include "atomic_file.h"
 #include "baseline.h"
 #include "commands.h"
 #include "compare.h"
@@ -16,8 +19,11 @@
 #include "expect_eval.h"
 #include "platform.h"
 #include "report_json.h"
+#include "report_outputs.h"
 #include "report_term.h"
 #include "runner.h"
+#include "shard.h"
+#include "spawn.h"
 #include "update.h"
 
 struct run_state {
@@ -61,6 +67,10 @@ static int load_baseline(struct run_state *st)
 	char err[1024];
 	snprintf(st->baseline_path, sizeof st->baseline_path, "%s/%s.json", dir,
 		 st->r.ctx.platform_key);
+	if (st->o.update_baseline && atomic_file_check(st->baseline_path, err, sizeof err)) {
+		fprintf(stderr, "gate: --update-baseline: %s; nothing was run\n", err);
+		return 2;
+	}
 	int ret = baseline_load(st->baseline_path, &st->base, err, sizeof err);
 	if (ret == -ENOENT) {
 		if (st->o.require_baseline) {
@@ -73,6 +83,12 @@ static int load_baseline(struct run_state *st)
 	}
 	if (ret) {
 		fprintf(stderr, "gate: malformed baseline: %s\n", err);
+		return 2;
+	}
+	if (st->base.ctx.platform_key && strcmp(st->base.ctx.platform_key, st->r.ctx.platform_key)) {
+		fprintf(stderr, "gate: baseline %s: platform: \"%s\", not this machine's \"%s\" "
+			"(a file of another platform?); nothing was run\n", st->baseline_path,
+			st->base.ctx.platform_key, st->r.ctx.platform_key);
 		return 2;
 	}
 	st->have_base = 1;
@@ -232,10 +248,37 @@ static void compare(struct run_state *st)
 			st->r.baseline_note = strdup(note);
 		}
 	}
+	if (st->have_base && platform_software_diff(&st->base.ctx, &st->r.ctx, why, sizeof why)) {
+		/* not a verdict: what a person should know when reading one */
+		char note[1200];
+		snprintf(note, sizeof note, "%s%ssoftware differs from the baseline's: %s",
+			 st->r.baseline_note ? st->r.baseline_note : "",
+			 st->r.baseline_note ? "\n" : "", why);
+		free(st->r.baseline_note);
+		st->r.baseline_note = strdup(note);
+	}
 	compare_run(&st->r, st->have_base ? &st->base : NULL, &st->o, same);
 	if (st->have_base && same)
 		st->sample_failures += confirm_regressions(st->kernels, st->kernel_count, &st->o,
 							   &st->r, &st->base);
+}
+
+/* The environment control in force: pinning, ASLR, malloc tunables. */
+static void record_environment(struct run_state *st)
+{
+	char buf[64];
+	spawn_configure(st->o.pin_cpu, st->o.no_aslr);
+	snprintf(buf, sizeof buf, st->o.pin_cpu >= 0 ? "cpu %d" : "none", st->o.pin_cpu);
+	st->r.ctx.pinning = strdup(buf);
+	if (st->o.no_aslr) {
+		free(st->r.ctx.aslr);
+		st->r.ctx.aslr = strdup("off (--no-aslr)");
+	}
+	const char *tunables = getenv("GLIBC_TUNABLES");
+	for (size_t i = 0; i < st->o.env_count; i++)
+		if (!strncmp(st->o.env[i], "GLIBC_TUNABLES=", 15))
+			tunables = st->o.env[i] + 15;
+	st->r.ctx.tunables = strdup(tunables ? tunables : "");
 }
 
 static int setup(struct run_state *st, int argc, char **argv, const char *self_dir)
@@ -244,6 +287,11 @@ static int setup(struct run_state *st, int argc, char **argv, const char *self_d
 	int ret = options_parse(&st->o, argc, argv);
 	if (ret)
 		return ret < 0 ? 2 : -1;
+	char err[1024];
+	if (st->o.json_path && atomic_file_check(st->o.json_path, err, sizeof err)) {
+		fprintf(stderr, "gate: --json: %s; nothing was run\n", err);
+		return 2;
+	}
 	if (st->o.runs == 0)
 		st->o.runs = st->o.update_baseline ? 3 : 1;
 	if (!st->o.baseline_dir) {
@@ -260,8 +308,17 @@ static int setup(struct run_state *st, int argc, char **argv, const char *self_d
 		return 2;
 	}
 	st->r.ctx.env = join_env(&st->o);
+	if (allocator_context(&st->r.ctx, st->o.allocator)) {
+		fprintf(stderr, "gate: cannot record the allocator: out of memory\n");
+		return 2;
+	}
+	if (backend_context(&st->r.ctx, st->o.backend)) {
+		fprintf(stderr, "gate: cannot record the backend: out of memory\n");
+		return 2;
+	}
 	st->r.ctx.tier = strdup(st->o.tier_name);
 	st->r.ctx.seed = (long long)st->o.seed;
+	record_environment(st);
 	/* The commit measured: set by ./gate from git, or by GitHub Actions. */
 	const char *commit = getenv("ALLOCGATE_COMMIT");
 	if (!commit || !*commit)
@@ -281,6 +338,7 @@ int run_main(int argc, char **argv, const char *self_dir)
 		ret = list_kernels(&st);
 	if (ret)
 		goto out;
+	shard_apply(st.kernels, st.kernel_count, st.o.tier, st.o.shard_index, st.o.shard_count);
 	take_samples(&st);
 	check_expectations(&st);
 	compare(&st);
@@ -297,6 +355,9 @@ int run_main(int argc, char **argv, const char *self_dir)
 			ret = ret ? ret : 2;
 		}
 	}
+	struct report_paths rp = { st.o.junit_path, st.o.markdown_path, st.o.svg_dir };
+	if (report_outputs_write(&st.r, &rp))
+		ret = ret ? ret : 2;
 	if (st.o.update_baseline) {
 		int u = update_baseline(&st.r, st.have_base ? &st.base : NULL, st.baseline_path,
 					st.sample_failures);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "record.h"
 #include "runner.h"
 #include "spawn.h"
@@ -89,9 +90,14 @@ static int sample_once(const struct kernel_info *k, const char *variant,
 	char *argv[] = { k->path, "--variant", (char *)variant, "--params", p->name,
 			 "--seed", seed, NULL };
 	struct spawn_output out;
+	struct backend_run b;   /* --backend: the kernel under gate-bpf or valgrind */
 	char how[128], tail[256];
-	int ret = spawn_run(argv, (char *const *)o->env, o->timeout_seconds, &out);
+	int ret = backend_prepare(&b, o->backend, argv, (char *const *)o->env, why, why_size);
+	if (ret)
+		return ret;
+	ret = spawn_run(b.argv, (char *const *)o->env, o->timeout_seconds, &out);
 	if (ret) {
+		backend_cleanup(&b);
 		snprintf(why, why_size, "runner: %s", strerror(-ret));
 		return ret;
 	}
@@ -105,7 +111,10 @@ static int sample_once(const struct kernel_info *k, const char *variant,
 		ret = -EIO;
 	} else {
 		ret = record_parse(out.out, rec, why, why_size);
+		if (!ret && (ret = backend_finish(&b, rec, why, why_size)))
+			record_free(rec);
 	}
+	backend_cleanup(&b);
 	spawn_output_free(&out);
 	return ret;
 }
@@ -135,6 +144,55 @@ static int run_sample(const struct kernel_info *k, size_t v, const struct kernel
 		put_sample(r, k, v, p->name, &rec.metrics[i], first_round + (size_t)round);
 	record_free(&rec);
 	return 0;
+}
+
+/* Path of the counted build of K (docs/counters.md): the kernel's
+ * directory with "-counted" appended, e.g. build/kernels-counted/NAME. */
+static int counted_path(const struct kernel_info *k, char *out, size_t size)
+{
+	const char *slash = strrchr(k->path, '/');
+	if (!slash)
+		return -ENOENT;
+	int n = snprintf(out, size, "%.*s-counted%s", (int)(slash - k->path), k->path, slash);
+	if (n < 0 || (size_t)n >= size)
+		return -ENAMETOOLONG;
+	FILE *f = fopen(out, "rb");
+	if (!f)
+		return -errno;
+	fclose(f);
+	return 0;
+}
+
+/* Whether metric NAME ([REGION.]heap_...) is an allocation count. */
+static int is_counted_metric(const char *name)
+{
+	const char *base = strrchr(name, '.');
+	return strncmp(base ? base + 1 : name, "heap_", 5) == 0;
+}
+
+/* One sample of variant V from the counted build: its heap_* counts fill
+ * every round of this batch (they are exact: the same in every round);
+ * its timings are dropped, so the wrappers never touch a timing sample. */
+static void run_counted(const struct kernel_info *k, size_t v, const struct kernel_paramset *p,
+			const struct run_options *o, struct run_result *r, size_t first_round)
+{
+	struct kernel_info counted = *k;
+	struct record rec;
+	char path[4096], why[512];
+	if (counted_path(k, path, sizeof path))
+		return;   /* no counted build (e.g. a kernel dir given by hand) */
+	counted.path = path;
+	if (sample_once(&counted, k->variants[v], p, o, &rec, why, sizeof why)) {
+		result_add_problem(r, k->name, k->variants[v], p->name, "counted sample", why);
+		return;
+	}
+	for (size_t i = 0; i < rec.metric_count; i++) {
+		if (!is_counted_metric(rec.metrics[i].name))
+			continue;
+		for (int round = 0; round < o->rounds; round++)
+			put_sample(r, k, v, p->name, &rec.metrics[i], first_round + (size_t)round);
+	}
+	record_free(&rec);
 }
 
 /* A variant that failed this often is not run again in this batch: a
@@ -169,6 +227,9 @@ int runner_run_params(const struct kernel_info *k, const struct kernel_paramset 
 			}
 		}
 	}
+	for (size_t v = 0; v < n; v++)
+		if (failures[v] < RUNNER_MAX_FAILURES)
+			run_counted(k, v, p, o, r, first_round);
 	/* Every series of this group gets exactly o->rounds samples. */
 	for (size_t i = 0; i < r->series_count; i++) {
 		struct series *s = &r->series[i];

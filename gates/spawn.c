@@ -5,6 +5,24 @@
 
 #include "spawn.h"
 
+static int pin_cpu = -1, no_aslr;
+
+void spawn_configure(int cpu, int aslr_off)
+{
+	pin_cpu = cpu;
+	no_aslr = aslr_off;
+}
+
+int spawn_pin_cpu(void)
+{
+	return pin_cpu;
+}
+
+int spawn_no_aslr(void)
+{
+	return no_aslr;
+}
+
 void spawn_output_free(struct spawn_output *o)
 {
 	free(o->out);

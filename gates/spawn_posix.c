@@ -12,6 +12,10 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sched.h>
+#include <sys/personality.h>
+#endif
 
 #include "spawn.h"
 
@@ -46,9 +50,28 @@ static ssize_t drain(int fd, struct sink *sink)
 	return n;
 }
 
+/* Pinning and ASLR for the child (spawn_configure), best effort: a
+ * failure is reported on the child's stderr and the sample still runs. */
+static void child_environment(void)
+{
+#ifdef __linux__
+	if (spawn_pin_cpu() >= 0) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		CPU_SET(spawn_pin_cpu(), &set);
+		if (sched_setaffinity(0, sizeof set, &set))
+			dprintf(STDERR_FILENO, "gate: cannot pin to CPU %d: %s\n", spawn_pin_cpu(),
+				strerror(errno));
+	}
+	if (spawn_no_aslr() && personality(ADDR_NO_RANDOMIZE) < 0)
+		dprintf(STDERR_FILENO, "gate: cannot turn ASLR off: %s\n", strerror(errno));
+#endif
+}
+
 static void child_exec(char *const argv[], char *const env[], int out_fd, int err_fd)
 {
 	setpgid(0, 0);
+	child_environment();
 	dup2(out_fd, STDOUT_FILENO);
 	dup2(err_fd, STDERR_FILENO);
 	int devnull = open("/dev/null", O_RDONLY);

@@ -1,10 +1,13 @@
 /* update.c: writes the new baseline and says what changed. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomic_file.h"
 #include "baseline.h"
+#include "file_lock.h"
 #include "update.h"
 
 static void print_changes(const struct run_result *r, size_t kept)
@@ -28,14 +31,10 @@ static void print_changes(const struct run_result *r, size_t kept)
 	       "%zu kept from the old baseline)\n", r->series_count + kept, fresh, moved, kept);
 }
 
-int update_baseline(const struct run_result *r, const struct run_result *old,
-		    const char *path, int sample_failures)
+/* Merges R with OLD and writes PATH; the caller holds PATH's lock. */
+static int write_merged(const struct run_result *r, const struct run_result *old,
+			const char *path)
 {
-	if (sample_failures) {
-		fprintf(stderr, "gate: baseline not updated: %d sample(s) failed in this run "
-			"(see the problems above); %s is unchanged\n", sample_failures, path);
-		return 4;
-	}
 	struct run_result merged = *r;
 	size_t kept = 0;
 	merged.series = calloc(r->series_count + (old ? old->series_count : 0) + 1,
@@ -61,6 +60,63 @@ int update_baseline(const struct run_result *r, const struct run_result *old,
 	printf("gate: wrote %s\n", path);
 	print_changes(r, kept);
 	return 0;
+}
+
+/* Reloads PATH under the lock: another updater may have replaced it since
+ * this run loaded it, and its series must be kept, not overwritten. Returns
+ * 0 with *FRESH set (NULL when there is no file), or 2. */
+static int reload(const char *path, const struct run_result *old, struct run_result *buf,
+		  const struct run_result **fresh)
+{
+	char err[1024];
+	int ret = baseline_load(path, buf, err, sizeof err);
+	*fresh = ret == 0 ? buf : NULL;
+	if (ret == -ENOENT)
+		return 0;
+	if (ret) {
+		fprintf(stderr, "gate: baseline not updated: %s\n", err);
+		return 2;
+	}
+	if (!old || old->series_count != buf->series_count ||
+	    (old->ctx.started_at && buf->ctx.started_at &&
+	     strcmp(old->ctx.started_at, buf->ctx.started_at)))
+		fprintf(stderr, "gate: note: %s was replaced during this run; merging with its "
+			"new contents\n", path);
+	return 0;
+}
+
+int update_baseline_wait(const struct run_result *r, const struct run_result *old,
+			 const char *path, int sample_failures, int wait_ms)
+{
+	struct file_lock lock;
+	struct run_result buf;
+	const struct run_result *fresh;
+	char err[1024];
+
+	if (sample_failures) {
+		fprintf(stderr, "gate: baseline not updated: %d sample(s) failed in this run "
+			"(see the problems above); %s is unchanged\n", sample_failures, path);
+		return 4;
+	}
+	if (file_lock_acquire(&lock, path, wait_ms, err, sizeof err)) {
+		fprintf(stderr, "gate: baseline not updated: %s\n", err);
+		return 2;
+	}
+	/* Under the lock no other writer runs: a temporary file is a killed one's. */
+	atomic_file_remove_stale(path);
+	int ret = reload(path, old, &buf, &fresh);
+	if (ret == 0)
+		ret = write_merged(r, fresh, path);
+	if (fresh)
+		result_free(&buf);
+	file_lock_release(&lock);
+	return ret;
+}
+
+int update_baseline(const struct run_result *r, const struct run_result *old,
+		    const char *path, int sample_failures)
+{
+	return update_baseline_wait(r, old, path, sample_failures, UPDATE_LOCK_WAIT_MS);
 }
 
 static int listed(const char *list, const char *name)

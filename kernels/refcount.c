@@ -351,6 +351,10 @@ static const struct gate_expect ref_expects[] = {
 	GATE_EXPECT("strdup_free.bytes_allocated == 7 * strdup_free.allocs"),
 	GATE_EXPECT("refcount_atomic.allocs + refcount_atomic.frees == 0"),
 	GATE_EXPECT("refcount_mutex.allocs + refcount_mutex.frees == 0"),
+	/* The counted build (docs/counters.md) sees the same calls from outside. */
+	GATE_EXPECT("strdup_free.heap_blocks_allocated == strdup_free.allocs"),
+	GATE_EXPECT("strdup_free.heap_bytes_requested == strdup_free.bytes_allocated"),
+	GATE_EXPECT("refcount_atomic.heap_calls + refcount_mutex.heap_calls == 0"),
 	/* The seed's valgrind totals less its program's own 36 allocations
 	 * (8,028 bytes) at 8 threads, 27 at 5 and 18 at 2. */
 	GATE_EXPECT_AT("threads_8", "strdup_free.allocs == 800000"),

@@ -29,9 +29,9 @@
 
 #include "counters_math.h"
 
-/* Raw words a snapshot holds (backend-specific layout): two perf groups of
- * up to 8 events, or 8 single events of 3 words each, fit. */
-#define COUNTERS_SNAPSHOT_WORDS 40
+/* Raw words a snapshot holds (backend-specific layout): three perf groups
+ * of 6, 4 and 6 events (41 words), or 16 single events of 3 words each, fit. */
+#define COUNTERS_SNAPSHOT_WORDS 64
 
 /* What one read of all counters returned, decoded only in counters_add()
  * so that the measured region pays for the read alone. */
@@ -79,6 +79,10 @@ int counters_cpu_count(void);
 
 /* Closes what counters_open opened. */
 void counters_close(void);
+
+/* Makes stdout write "\n" as is (Windows text mode would write "\r\n",
+ * which the record parser rejects); nothing to do on POSIX. */
+void counters_stdout_binary(void);
 
 /* POSIX backend: clock_gettime + getrusage(RUSAGE_SELF), every thread of
  * the process; gives wall_ns, cpu_ns, page_faults, ctx_switches. */

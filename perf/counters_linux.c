@@ -5,9 +5,12 @@
  * the moment they are opened: a region is the difference of two reads.
  *
  *   software group, always:   task-clock (ns), page-faults,
- *                             context-switches, cpu-migrations
+ *                             context-switches, cpu-migrations,
+ *                             minor-faults, major-faults
  *   hardware group, with PMU: cycles, instructions, cache-misses,
  *                             branch-misses (user + kernel, no hypervisor)
+ *   tracepoint group, root:   syscalls:sys_enter_{mmap,munmap,brk,mremap,
+ *                             madvise,futex} (the allocator's system calls)
  *
  * Each group is read with one read(2) of PERF_FORMAT_GROUP |
  * PERF_FORMAT_ID | TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING. The two
@@ -25,15 +28,16 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <linux/perf_event.h>
 
 #include "counters.h"
 
 enum linux_mode { LINUX_GROUPS, LINUX_SINGLE, LINUX_POSIX };
-enum { LINUX_SOFTWARE, LINUX_HARDWARE, LINUX_GROUP_COUNT };
+enum { LINUX_SOFTWARE, LINUX_HARDWARE, LINUX_TRACE, LINUX_GROUP_COUNT };
 
-#define LINUX_MAX_EVENTS 8
+#define LINUX_MAX_EVENTS 16
 #define LINUX_REASON_SIZE 192
 #define LINUX_GROUP_WORDS(n) (3 + 2 * (n))  /* nr, enabled, running, {value, id} */
 #define LINUX_SINGLE_WORDS 3                /* value, enabled, running */
@@ -43,15 +47,25 @@ static const struct linux_event_def {
 	uint32_t type;
 	uint64_t config;
 	int group;
+	const char *tracepoint;   /* syscalls:NAME; config is read from tracefs */
 } linux_defs[LINUX_MAX_EVENTS] = {
-	{ COUNTER_TASK_CLOCK_NS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, LINUX_SOFTWARE },
-	{ COUNTER_PAGE_FAULTS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, LINUX_SOFTWARE },
-	{ COUNTER_CTX_SWITCHES, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, LINUX_SOFTWARE },
-	{ COUNTER_CPU_MIGRATIONS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, LINUX_SOFTWARE },
-	{ COUNTER_CYCLES, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, LINUX_HARDWARE },
-	{ COUNTER_INSTRUCTIONS, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, LINUX_HARDWARE },
-	{ COUNTER_CACHE_MISSES, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, LINUX_HARDWARE },
-	{ COUNTER_BRANCH_MISSES, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, LINUX_HARDWARE },
+	{ COUNTER_TASK_CLOCK_NS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, LINUX_SOFTWARE, NULL },
+	{ COUNTER_PAGE_FAULTS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, LINUX_SOFTWARE, NULL },
+	{ COUNTER_CTX_SWITCHES, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, LINUX_SOFTWARE, NULL },
+	{ COUNTER_CPU_MIGRATIONS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, LINUX_SOFTWARE, NULL },
+	{ COUNTER_CYCLES, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, LINUX_HARDWARE, NULL },
+	{ COUNTER_INSTRUCTIONS, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, LINUX_HARDWARE, NULL },
+	{ COUNTER_CACHE_MISSES, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, LINUX_HARDWARE, NULL },
+	{ COUNTER_BRANCH_MISSES, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, LINUX_HARDWARE, NULL },
+	{ COUNTER_MINOR_FAULTS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN, LINUX_SOFTWARE, NULL },
+	{ COUNTER_MAJOR_FAULTS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ, LINUX_SOFTWARE, NULL },
+	/* the allocator's system calls (docs/counters.md): tracepoints, root only */
+	{ COUNTER_SYS_MMAP, PERF_TYPE_TRACEPOINT, 0, LINUX_TRACE, "sys_enter_mmap" },
+	{ COUNTER_SYS_MUNMAP, PERF_TYPE_TRACEPOINT, 0, LINUX_TRACE, "sys_enter_munmap" },
+	{ COUNTER_SYS_BRK, PERF_TYPE_TRACEPOINT, 0, LINUX_TRACE, "sys_enter_brk" },
+	{ COUNTER_SYS_MREMAP, PERF_TYPE_TRACEPOINT, 0, LINUX_TRACE, "sys_enter_mremap" },
+	{ COUNTER_SYS_MADVISE, PERF_TYPE_TRACEPOINT, 0, LINUX_TRACE, "sys_enter_madvise" },
+	{ COUNTER_SYS_FUTEX, PERF_TYPE_TRACEPOINT, 0, LINUX_TRACE, "sys_enter_futex" },
 };
 
 struct linux_event {
@@ -78,7 +92,7 @@ static struct {
 } lx = {
 	/* before counters_open: no fd to read, wall_ns alone */
 	.mode = LINUX_POSIX,
-	.groups = { { .leader = -1 }, { .leader = -1 } },
+	.groups = { { .leader = -1 }, { .leader = -1 }, { .leader = -1 } },
 	.setup = { .open = COUNTER_BIT(COUNTER_WALL_NS) },
 };
 
@@ -90,6 +104,39 @@ static uint32_t linux_perf_mask(void)
 	return mask;
 }
 
+/* Id of tracepoint syscalls:NAME from tracefs into *ID. As root, mounts
+ * tracefs on /sys/kernel/tracing once when it is not (a fresh VM or
+ * container); 0, or -1 with errno ENOENT (EACCES when tracefs is there
+ * but not readable: not root). */
+static int linux_tracepoint_id(const char *name, uint64_t *id)
+{
+	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	static bool tried_mount;
+	char path[160];
+	unsigned long long v;
+	int denied = 0;
+	for (int attempt = 0; attempt < 2; attempt++) {
+		for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+			snprintf(path, sizeof path, "%s/events/syscalls/%s/id", roots[i], name);
+			FILE *f = fopen(path, "r");
+			denied |= !f && errno == EACCES;
+			int ok = f && fscanf(f, "%llu", &v) == 1;
+			if (f)
+				fclose(f);
+			if (ok) {
+				*id = v;
+				return 0;
+			}
+		}
+		if (tried_mount || geteuid() != 0)
+			break;
+		tried_mount = true;
+		mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL);
+	}
+	errno = denied ? EACCES : ENOENT;
+	return -1;
+}
+
 static int linux_perf_event_open(const struct linux_event_def *def, bool grouped,
 				 int group_fd)
 {
@@ -98,6 +145,12 @@ static int linux_perf_event_open(const struct linux_event_def *def, bool grouped
 	attr.size = sizeof attr;
 	attr.type = def->type;
 	attr.config = def->config;
+	if (def->tracepoint) {
+		uint64_t id;
+		if (linux_tracepoint_id(def->tracepoint, &id) < 0)
+			return -1;   /* ENOENT or EACCES: explained by linux_explain_all */
+		attr.config = id;
+	}
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	if (grouped)
 		attr.read_format |= PERF_FORMAT_GROUP | PERF_FORMAT_ID;
@@ -279,7 +332,18 @@ static void linux_explain_all(uint32_t want)
 	bool any_hw = lx.groups[LINUX_HARDWARE].size > 0;
 	for (size_t i = 0; i < LINUX_MAX_EVENTS; i++) {
 		const struct linux_event_def *def = &linux_defs[i];
-		if ((want & COUNTER_BIT(def->counter)) && lx.error[def->counter])
+		if (!(want & COUNTER_BIT(def->counter)) || !lx.error[def->counter])
+			continue;
+		if (def->tracepoint && lx.error[def->counter] == ENOENT)
+			snprintf(lx.reason[def->counter], sizeof lx.reason[def->counter],
+				 "no tracepoint syscalls:%s (tracefs not mounted on "
+				 "/sys/kernel/tracing, or a kernel without "
+				 "CONFIG_FTRACE_SYSCALLS)", def->tracepoint);
+		else if (def->tracepoint && lx.error[def->counter] == EACCES)
+			snprintf(lx.reason[def->counter], sizeof lx.reason[def->counter],
+				 "no tracepoint syscalls:%s (tracefs is readable by root only; "
+				 "run as root)", def->tracepoint);
+		else
 			linux_explain(def->counter, lx.error[def->counter],
 				      def->type == PERF_TYPE_HARDWARE, any_hw);
 	}

@@ -19,6 +19,16 @@ static const struct {
 	[COUNTER_INSTRUCTIONS] = { "instructions", GATE_NEAR, "count" },
 	[COUNTER_CACHE_MISSES] = { "cache_misses", GATE_TIMING, "count" },
 	[COUNTER_BRANCH_MISSES] = { "branch_misses", GATE_TIMING, "count" },
+	[COUNTER_MINOR_FAULTS] = { "minor_faults", GATE_NEAR, "count" },
+	[COUNTER_MAJOR_FAULTS] = { "major_faults", GATE_NEAR, "count" },
+	/* what the allocator asks of the kernel: nearly exact for a given
+	 * allocator; futex depends on contention, so it is timing-class */
+	[COUNTER_SYS_MMAP] = { "sys_mmap", GATE_NEAR, "count" },
+	[COUNTER_SYS_MUNMAP] = { "sys_munmap", GATE_NEAR, "count" },
+	[COUNTER_SYS_BRK] = { "sys_brk", GATE_NEAR, "count" },
+	[COUNTER_SYS_MREMAP] = { "sys_mremap", GATE_NEAR, "count" },
+	[COUNTER_SYS_MADVISE] = { "sys_madvise", GATE_NEAR, "count" },
+	[COUNTER_SYS_FUTEX] = { "sys_futex", GATE_TIMING, "count" },
 };
 
 /* Overhead not measured yet; never a real minimum of an empty region. */

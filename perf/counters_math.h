@@ -30,6 +30,14 @@ enum counter_id {
 	COUNTER_INSTRUCTIONS,   /* PMU: retired instructions, user + kernel */
 	COUNTER_CACHE_MISSES,   /* PMU: last-level cache misses */
 	COUNTER_BRANCH_MISSES,  /* PMU: mispredicted branches */
+	COUNTER_MINOR_FAULTS,   /* page faults served without I/O */
+	COUNTER_MAJOR_FAULTS,   /* page faults that waited for I/O */
+	COUNTER_SYS_MMAP,       /* tracepoint syscalls:sys_enter_mmap: calls */
+	COUNTER_SYS_MUNMAP,     /* syscalls:sys_enter_munmap */
+	COUNTER_SYS_BRK,        /* syscalls:sys_enter_brk */
+	COUNTER_SYS_MREMAP,     /* syscalls:sys_enter_mremap */
+	COUNTER_SYS_MADVISE,    /* syscalls:sys_enter_madvise */
+	COUNTER_SYS_FUTEX,      /* syscalls:sys_enter_futex */
 	COUNTER_COUNT
 };
 

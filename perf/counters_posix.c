@@ -63,3 +63,8 @@ int posix_counters_cpu_count(void)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n >= 1 ? (int)n : 1;
 }
+
+void counters_stdout_binary(void)
+{
+	/* POSIX stdio never translates newlines */
+}

@@ -26,9 +26,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_count_probe.h"
 #include "counters.h"
 #include "params.h"
 #include "probe.h"
+
+/* Callgrind client requests (docs/counters.md): collection is switched on
+ * around the outermost region only. Outside valgrind a request is a few
+ * instructions; without the header (configure.py says so) they are none. */
+#if defined(GATE_HAVE_CALLGRIND) && defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define PROBE_COLLECT_TOGGLE() CALLGRIND_TOGGLE_COLLECT
+#endif
+#endif
+#ifndef PROBE_COLLECT_TOGGLE
+#define PROBE_COLLECT_TOGGLE() ((void)0)
+#endif
 
 #define PROBE_MAX_REGIONS 16
 #define PROBE_MAX_DEPTH 8
@@ -41,12 +55,14 @@
 struct probe_region {
 	char name[PROBE_NAME_SIZE];
 	struct counter_totals totals;
+	struct alloc_count_totals heap;   /* counted builds: heap_* counts */
 };
 
 /* An open region: which one and the counters read at its begin. */
 struct probe_frame {
 	struct probe_region *region;
 	struct counters_snapshot start;
+	struct alloc_count_snapshot heap_start;
 };
 
 /* A metric the kernel reported with gate_metric. */
@@ -160,6 +176,23 @@ void gate_consume(const void *p)
 
 /* ---- regions ---- */
 
+/* Region markers for the BPF backend (perf/bpf_alloc.bpf.c attaches
+ * uprobes to them by name): called when the outermost region opens and
+ * after it closed. Exported, never inlined, and with a body the compiler
+ * cannot drop, so the symbol exists in every kernel executable. */
+__attribute__((noinline)) void gate_region_mark_begin(void);
+__attribute__((noinline)) void gate_region_mark_end(void);
+
+__attribute__((noinline)) void gate_region_mark_begin(void)
+{
+	__asm__ __volatile__("" : : : "memory");
+}
+
+__attribute__((noinline)) void gate_region_mark_end(void)
+{
+	__asm__ __volatile__("" : : : "memory");
+}
+
 /* Region NAME ("" for the unnamed one), added on first use. */
 static struct probe_region *probe_region_get(const char *name)
 {
@@ -191,17 +224,27 @@ void gate_region_begin(const char *name)
 		probe_bug("regions nested deeper than %d", PROBE_MAX_DEPTH);
 	struct probe_frame *f = &probe.stack[probe.depth++];
 	f->region = r;
+	alloc_count_begin(&f->heap_start);
+	if (probe.depth == 1)
+		gate_region_mark_begin();
 	counters_begin(&f->start);
+	if (probe.depth == 1)
+		PROBE_COLLECT_TOGGLE();
 }
 
 void gate_region_end(void)
 {
 	struct counters_snapshot stop;
+	if (probe.depth == 1)
+		PROBE_COLLECT_TOGGLE();
 	counters_end(&stop);
+	if (probe.depth == 1)
+		gate_region_mark_end();
 	if (probe.depth == 0)
 		probe_bug("gate_region_end() without gate_region_begin()");
 	struct probe_frame *f = &probe.stack[--probe.depth];
 	counters_add(&f->region->totals, &f->start, &stop);
+	alloc_count_end(&f->heap_start, &f->region->heap);
 	probe.last = f->region;
 }
 
@@ -274,6 +317,11 @@ static void probe_print_region(const struct probe_region *r)
 			       counter_name(id), probe_class_names[counter_class(id)],
 			       counter_unit(id), r->totals.value[id]);
 	}
+	for (int i = 0; alloc_count_active() && i < ALLOC_COUNT_IDS; i++)
+		printf("metric %s%s%s %s %s %" PRIu64 "\n", r->name, dot,
+		       alloc_count_name((enum alloc_count_id)i),
+		       alloc_count_class((enum alloc_count_id)i),
+		       alloc_count_unit((enum alloc_count_id)i), r->heap.value[i]);
 }
 
 static void probe_print_sample(void)
@@ -633,6 +681,7 @@ int gate_kernel_main(const struct gate_kernel *kernel, int argc, char **argv)
 	const struct gate_variant *variant;
 
 	probe.kernel = kernel;
+	counters_stdout_binary();
 	if (probe_check_kernel(kernel) < 0 || probe_parse_args(argc, argv, &args) < 0)
 		return 2;
 	if (args.help) {

@@ -93,12 +93,19 @@ struct gate_kernel {
 /* Runs the kernel protocol on argv; returns the process exit status. */
 int gate_kernel_main(const struct gate_kernel *kernel, int argc, char **argv);
 
+/* A counted build (perf/alloc_count.h, forced include) turns its
+ * counting on first thing in main(); a plain build does nothing. */
+#ifndef GATE_ALLOC_COUNT_INSTALL
+#define GATE_ALLOC_COUNT_INSTALL() ((void)0)
+#endif
+
 #define GATE_KERNEL(name, summary, variants, paramsets, expects)          \
 	static const struct gate_kernel gate_kernel_def = {                    \
 		(name), (summary), (variants), (paramsets), (expects),         \
 		__FILE__, __LINE__ };                                          \
 	int main(int argc, char **argv)                                        \
 	{                                                                      \
+		GATE_ALLOC_COUNT_INSTALL();                                    \
 		return gate_kernel_main(&gate_kernel_def, argc, argv);         \
 	}
 

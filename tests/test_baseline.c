@@ -390,6 +390,17 @@ ParameterizedTestParameters(baseline, malformed_file_is_rejected)
 		  "context.os: expected a string" },
 		{ "platform_number", "{\"schema\":1,\"platform\":1,\"series\":[]}",
 		  "platform: expected a string" },
+		{ "platform_mismatch", "{\"schema\":1,\"platform\":\"a\",\"context\":"
+		  "{\"platform_key\":\"b\"},\"series\":[]}",
+		  "platform: \"a\" but context.platform_key is \"b\"" },
+		{ "nan_literal", FILE_OF(SERIES("\"class\":\"timing\",\"median\":1,\"samples\":[NaN]")),
+		  "invalid JSON" },
+		{ "infinity_literal", FILE_OF(SERIES("\"class\":\"timing\",\"median\":1,"
+		  "\"samples\":[Infinity]")), "invalid JSON" },
+		{ "batches_negative", FILE_OF(SERIES(GOOD_FIELDS ",\"batches\":-2")),
+		  "series[0].batches: expected a positive integer" },
+		{ "batches_huge", FILE_OF(SERIES(GOOD_FIELDS ",\"batches\":9223372036854775807")),
+		  "series[0].batches: expected a positive integer" },
 	};
 	return cr_make_param_array(struct malformed, cases, sizeof(cases) / sizeof(cases[0]));
 }

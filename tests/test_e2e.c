@@ -261,3 +261,32 @@ Test(e2e, json_result_loads_as_a_baseline)
 	result_free(&r);
 	spawn_output_free(&out);
 }
+
+/* Rewrites the baseline's CPU model, as if it came from other hardware. */
+static void move_baseline_to_other_hardware(void)
+{
+	char path[512], cmd[1200];
+	cr_assert(baseline_path(path, sizeof path));
+	snprintf(cmd, sizeof cmd, "sed -i 's/\"cpu_model\": \"[^\"]*\"/\"cpu_model\": \"Other CPU "
+		 "9000\"/' '%s'", path);
+	cr_assert_eq(system(cmd), 0);
+}
+
+Test(e2e, other_hardware_skips_timing_but_gates_exact_counts)
+{
+	struct spawn_output out;
+	make_baseline();
+	move_baseline_to_other_hardware();
+	int code = gate(&out, "--kernel", "toy", "--quick", "--env", "TOY_SLOWDOWN_PERCENT=900",
+			NULL);
+	cr_expect_eq(code, 0, "a 10x slowdown on other hardware is not compared: exit %d\n%s",
+		     code, out.out);
+	cr_expect(strstr(out.out, "hardware changed since the baseline (CPU model: Other CPU 9000"),
+		  "%s", out.out);
+	cr_expect(strstr(out.out, "run ./gate --update-baseline"), "%s", out.out);
+	spawn_output_free(&out);
+	code = gate(&out, "--kernel", "toy", "--quick", "--env", "TOY_EXTRA_ALLOC=1", NULL);
+	cr_expect_eq(code, 1, "exact counts are compared on any hardware: exit %d\n%s", code,
+		     out.out);
+	spawn_output_free(&out);
+}

@@ -250,3 +250,33 @@ ERROR_TEST(env_missing_value, "gate: --env : expected KEY=VALUE\n", "--env")
 ERROR_TEST(kernel_empty, "gate: --kernel : expected a kernel name\n", "--kernel=")
 ERROR_TEST(json_empty, "gate: --json : expected a path\n", "--json=")
 ERROR_TEST(baseline_dir_missing, "gate: --baseline-dir : expected a path\n", "--baseline-dir")
+
+/* --junit, --markdown, --svg and --shard (the CI reports and sharding). */
+Test(options, ci_reports_and_shard)
+{
+	struct run_options o;
+	const char *argv[] = { "--junit", "j.xml", "--markdown=m.md", "--svg", "charts",
+			       "--shard", "2/3" };
+	cr_assert_eq(parse(&o, ARGC(argv), argv), 0);
+	cr_expect_str_eq(o.junit_path, "j.xml");
+	cr_expect_str_eq(o.markdown_path, "m.md");
+	cr_expect_str_eq(o.svg_dir, "charts");
+	cr_expect_eq(o.shard_index, 2);
+	cr_expect_eq(o.shard_count, 3);
+	done(&o);
+	options_defaults(&o);
+	cr_expect_eq(o.shard_count, 0, "no sharding by default");
+}
+
+Test(options, bad_shard, .init = cr_redirect_stderr)
+{
+	static const char *const bad[] = { "0/2", "3/2", "1/0", "1", "1/2x", "a/b", "" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct run_options o;
+		const char *argv[] = { "--shard", bad[i] };
+		cr_expect_eq(parse(&o, 2, argv), -1, "accepted --shard '%s'", bad[i]);
+		done(&o);
+	}
+	fflush(stderr);
+	cr_expect_stderr_neq_str("");
+}

@@ -145,3 +145,19 @@ Test(platform, context_replaces_earlier_values)
 	cr_expect_str_eq(c.commit, "abc123"); /* not a machine fact: left alone */
 	context_free(&c);
 }
+
+Test(platform_software, diff_names_each_changed_field)
+{
+	struct context a = { 0 }, b = { 0 };
+	char why[512];
+	a.libc_version = "2.36";
+	b.libc_version = "2.37";
+	a.thp = b.thp = "madvise";
+	a.env = "";
+	b.env = "LD_PRELOAD=/x/libjemalloc.so.2";
+	cr_expect_eq(platform_software_diff(&a, &b, why, sizeof why), 2);
+	cr_expect_str_eq(why, "libc \"2.36\" -> \"2.37\"; kernel environment \"\" -> "
+			      "\"LD_PRELOAD=/x/libjemalloc.so.2\"");
+	cr_expect_eq(platform_software_diff(&a, &a, why, sizeof why), 0);
+	cr_expect_str_eq(why, "");
+}

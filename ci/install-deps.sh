@@ -1,0 +1,33 @@
+#!/bin/sh
+# ci/install-deps.sh: installs what the build and the tests need on this
+# runner's OS, as the GitHub Actions workflow (.github/workflows/gate.yml)
+# does; runs locally too.
+#   Linux (Debian/Ubuntu): apt-get, through ci/deps.sh (sudo when not root)
+#   macOS: Homebrew
+#   Windows: MSYS2 (the workflow's msys2/setup-msys2 step installs the
+#     MINGW64 packages; run this from an MSYS2 shell to do it by hand)
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+case "$(uname -s)" in
+Linux)
+	. "$root/ci/deps.sh"
+	missing=$(gate_deps_missing tests)
+	[ -z "$missing" ] && exit 0
+	sudo=""
+	[ "$(id -u)" = 0 ] || sudo=sudo
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
+	;;
+Darwin)
+	brew install jansson ninja pkg-config criterion
+	;;
+MINGW* | MSYS* | CYGWIN*)
+	pacman -S --needed --noconfirm mingw-w64-x86_64-gcc mingw-w64-x86_64-jansson \
+		mingw-w64-x86_64-ninja mingw-w64-x86_64-pkgconf mingw-w64-x86_64-python
+	;;
+*)
+	echo "ci/install-deps.sh: unknown OS $(uname -s): install a C compiler, python3, ninja," \
+		"pkg-config and jansson (and Criterion for the tests)" >&2
+	exit 2
+	;;
+esac

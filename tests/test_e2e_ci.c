@@ -1,0 +1,228 @@
+/* test_e2e_ci.c: the CI side of the gate, run as CI runs it, on the test
+ * suite's own kernels: the --junit/--markdown/--svg reports and GitHub
+ * annotations of a real regression (the toy kernel with 10x the work), and
+ * --shard 1/2 + 2/2 joined by `gate merge` giving the verdicts of one
+ * unsharded run. Timing is not what these check: the sharded comparison
+ * uses the largest --min-effect and compares exact counts and the
+ * expectations on counts. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "spawn.h"
+
+static char dir[256], gate_path[512], kernel_dir[512];
+
+static void setup(void)
+{
+	const char *bd = getenv("GATE_BUILD_DIR");
+	bd = bd ? bd : "build";
+	snprintf(gate_path, sizeof gate_path, "%s/gate", bd);
+	snprintf(kernel_dir, sizeof kernel_dir, "%s/tests/kernels", bd);
+	cr_assert(access(gate_path, X_OK) == 0, "%s not built (run ci/test.sh)", gate_path);
+	snprintf(dir, sizeof dir, "/tmp/allocgate-ci-XXXXXX");
+	cr_assert(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+}
+
+static void teardown(void)
+{
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_expect(system(cmd) == 0);
+}
+
+/* Runs build/gate with ENV (NULL-terminated or NULL) and the arguments
+ * after it (NULL-terminated), `run` ones getting the test setup; returns
+ * the exit status and fills OUT. */
+static int gate(struct spawn_output *out, char **env, const char *cmd, ...)
+{
+	char *argv[64];
+	int n = 0;
+	va_list ap;
+	argv[n++] = gate_path;
+	argv[n++] = (char *)cmd;
+	if (!strcmp(cmd, "run")) {
+		argv[n++] = "--kernel-dir";
+		argv[n++] = kernel_dir;
+		argv[n++] = "--baseline-dir";
+		argv[n++] = dir;
+		argv[n++] = "--quick";
+	}
+	argv[n++] = "--no-color";
+	va_start(ap, cmd);
+	for (char *a; (a = va_arg(ap, char *)) && n < 63;)
+		argv[n++] = a;
+	va_end(ap);
+	argv[n] = NULL;
+	cr_assert(spawn_run(argv, env, 300, out) == 0);
+	cr_assert(out->status == SPAWN_EXITED, "gate did not exit normally: %s", out->err);
+	return out->exit_code;
+}
+
+static const char *in_dir(const char *name)
+{
+	static char paths[8][512];
+	static int next;
+	char *p = paths[next++ % 8];
+	snprintf(p, 512, "%s/%s", dir, name);
+	return p;
+}
+
+static int line_of(const char *file, const char *needle)
+{
+	FILE *src = fopen(file, "r");
+	char line[512];
+	int n = 0, found = 0;
+	while (src && !found && fgets(line, sizeof line, src))
+		if (++n && strstr(line, needle))
+			found = n;
+	if (src)
+		fclose(src);
+	return found;
+}
+
+/* Runs python3 SCRIPT with ARGS; its exit status; skips without python3. */
+static int python(const char *script, const char *args)
+{
+	if (system("python3 -c pass >/dev/null 2>&1") != 0)
+		cr_skip_test("python3 is not installed");
+	FILE *f = fopen(in_dir("check.py"), "w");
+	cr_assert(f);
+	fputs(script, f);
+	fclose(f);
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "python3 '%s' %s", in_dir("check.py"), args);
+	return system(cmd);
+}
+
+TestSuite(e2e_ci, .init = setup, .fini = teardown, .timeout = 300);
+
+Test(e2e_ci, regression_reports)
+{
+	struct spawn_output out;
+	int code = gate(&out, NULL, "run", "--kernel", "toy", "--update-baseline", "--runs", "1",
+			NULL);
+	cr_assert_eq(code, 0, "update-baseline exit %d\n%s\n%s", code, out.out, out.err);
+	spawn_output_free(&out);
+	char summary[600];
+	snprintf(summary, sizeof summary, "GITHUB_STEP_SUMMARY=%s", in_dir("summary.md"));
+	char *env[] = { "GITHUB_ACTIONS=true", summary, NULL };
+	code = gate(&out, env, "run", "--kernel", "toy", "--env", "TOY_SLOWDOWN_PERCENT=900",
+		    "--junit", in_dir("junit.xml"), "--markdown", in_dir("report.md"), "--svg",
+		    in_dir("svg"), NULL);
+	cr_expect_eq(code, 1, "exit %d\n%s\n%s", code, out.out, out.err);
+	char want[200];
+	int line = line_of("tests/kernels/toy.c", "GATE_VARIANT(\"single\"");
+	cr_assert(line > 0);
+	snprintf(want, sizeof want, "\n::error file=tests/kernels/toy.c,line=%d,title=allocgate%%3A "
+		 "regression toy/single/small wall_ns::regression toy/single/small wall_ns: ", line);
+	cr_expect(strstr(out.out, want), "want '%s' in:\n%s", want, out.out);
+	static const char check[] =
+		"import sys, os, xml.etree.ElementTree as ET\n"
+		"d = sys.argv[1]\n"
+		"root = ET.parse(d + '/junit.xml').getroot()\n"
+		"fails = [c for c in root.iter('testcase') if c.find('failure') is not None]\n"
+		"assert any(c.get('name') == 'single/small wall_ns' for c in fails), fails\n"
+		"assert all(c.get('file') == 'tests/kernels/toy.c' for c in fails)\n"
+		"md = open(d + '/report.md').read()\n"
+		"assert '### What broke' in md and 'tests/kernels/toy.c:' in md\n"
+		"assert open(d + '/summary.md').read() == md + '\\n'\n"
+		"svg = ET.parse(d + '/svg/toy.svg').getroot()\n"
+		"assert len(svg.findall('{http://www.w3.org/2000/svg}circle')) >= 9\n";
+	char args[300];
+	snprintf(args, sizeof args, "'%s'", dir);
+	cr_expect_eq(python(check, args), 0, "reports in %s are wrong", dir);
+	spawn_output_free(&out);
+}
+
+Test(e2e_ci, shards_merge_to_the_unsharded_verdicts)
+{
+	struct spawn_output out;
+	int code = gate(&out, NULL, "run", "--update-baseline", "--runs", "1", NULL);
+	cr_assert_eq(code, 0, "update-baseline exit %d\n%s\n%s", code, out.out, out.err);
+	spawn_output_free(&out);
+	code = gate(&out, NULL, "run", "--min-effect", "1000", "--json", in_dir("all.json"), NULL);
+	spawn_output_free(&out);
+	int c1 = gate(&out, NULL, "run", "--min-effect", "1000", "--shard", "1/2", "--json",
+		      in_dir("s1.json"), NULL);
+	spawn_output_free(&out);
+	int c2 = gate(&out, NULL, "run", "--min-effect", "1000", "--shard", "2/2", "--json",
+		      in_dir("s2.json"), NULL);
+	spawn_output_free(&out);
+	int cm = gate(&out, NULL, "merge", in_dir("s1.json"), in_dir("s2.json"), "--json",
+		      in_dir("merged.json"), "--junit", in_dir("merged.xml"), NULL);
+	cr_expect_eq(cm, code, "merge exit %d (shards %d, %d), unsharded %d\n%s\n%s", cm, c1, c2,
+		     code, out.out, out.err);
+	spawn_output_free(&out);
+	static const char check[] =
+		"import sys, json\n"
+		"def load(p):\n"
+		"    return json.load(open(p))\n"
+		"def verdicts(d):\n"
+		"    s = sorted((x['kernel'], x['variant'], x['params'], x['metric'], x['verdict'])\n"
+		"               for x in d['series'] if x['class'] == 'exact')\n"
+		"    e = sorted((x['kernel'], x['params'], x['line'], x['verdict'])\n"
+		"               for x in d['expectations'] if '_ns' not in x['expr'])\n"
+		"    return d['verdict'], s, e\n"
+		"a, m = load(sys.argv[1]), load(sys.argv[2])\n"
+		"s1, s2 = load(sys.argv[3]), load(sys.argv[4])\n"
+		"assert s1['series'] and s2['series'], 'a shard ran nothing'\n"
+		"k1 = {x['kernel'] for x in s1['series']}; k2 = {x['kernel'] for x in s2['series']}\n"
+		"assert not (k1 & k2), (k1, k2)\n"
+		"assert len(a['series']) == len(m['series'])\n"
+		"assert verdicts(a) == verdicts(m), (verdicts(a), verdicts(m))\n";
+	char args[1200];
+	snprintf(args, sizeof args, "'%s' '%s' '%s' '%s'", in_dir("all.json"),
+		 in_dir("merged.json"), in_dir("s1.json"), in_dir("s2.json"));
+	cr_expect_eq(python(check, args), 0, "sharded verdicts differ, files in %s", dir);
+}
+
+Test(e2e_ci, overlapping_shards_are_refused)
+{
+	struct spawn_output out;
+	int code = gate(&out, NULL, "run", "--kernel", "toy", "--json", in_dir("a.json"), NULL);
+	cr_assert(code == 0 || code == 1, "exit %d\n%s", code, out.err);
+	spawn_output_free(&out);
+	code = gate(&out, NULL, "merge", in_dir("a.json"), in_dir("a.json"), NULL);
+	cr_expect_eq(code, 2, "exit %d\n%s", code, out.err);
+	cr_expect(strstr(out.err, "overlap"), "%s", out.err);
+	spawn_output_free(&out);
+	code = gate(&out, NULL, "merge", in_dir("missing.json"), NULL);
+	cr_expect_eq(code, 2);
+	cr_expect(strstr(out.err, "missing.json"), "%s", out.err);
+	spawn_output_free(&out);
+}
+
+/* Results of two platforms stay apart: kernels named <platform>/<kernel>. */
+Test(e2e_ci, platforms_stay_apart)
+{
+	struct spawn_output out;
+	int code = gate(&out, NULL, "run", "--kernel", "toy", "--json", in_dir("a.json"), NULL);
+	cr_assert(code == 0 || code == 1, "exit %d\n%s", code, out.err);
+	spawn_output_free(&out);
+	static const char other[] =
+		"import sys, json\n"
+		"d = json.load(open(sys.argv[1]))\n"
+		"d['platform'] = d['context']['platform_key'] = 'other-arch-libc'\n"
+		"json.dump(d, open(sys.argv[2], 'w'))\n";
+	char args[1200];
+	snprintf(args, sizeof args, "'%s' '%s'", in_dir("a.json"), in_dir("b.json"));
+	cr_assert_eq(python(other, args), 0);
+	int cm = gate(&out, NULL, "merge", in_dir("a.json"), in_dir("b.json"), "--json",
+		      in_dir("m.json"), NULL);
+	cr_expect_eq(cm, code, "exit %d\n%s", cm, out.err);
+	spawn_output_free(&out);
+	static const char check[] =
+		"import sys, json\n"
+		"a, m = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))\n"
+		"ks = sorted({s['kernel'] for s in m['series']})\n"
+		"assert ks == sorted([a['platform'] + '/toy', 'other-arch-libc/toy']), ks\n"
+		"assert len(m['series']) == 2 * len(a['series'])\n"
+		"assert '+other-arch-libc' in m['platform'], m['platform']\n";
+	snprintf(args, sizeof args, "'%s' '%s'", in_dir("a.json"), in_dir("m.json"));
+	cr_expect_eq(python(check, args), 0);
+}

@@ -1,0 +1,200 @@
+/* test_e2e_input.c: bad input given to the whole gate (build/gate on the
+ * test kernels): flags, --env, output paths, and baselines that are not
+ * this platform's or come from a newer gate. Each must exit 2 with a
+ * message naming the flag or file, and write nothing. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "baseline.h"
+#include "platform.h"
+#include "spawn.h"
+
+static char tmpdir[256], gate_path[512], kernel_dir[512], this_key[128];
+
+static void setup(void)
+{
+	const char *bd = getenv("GATE_BUILD_DIR");
+	struct context ctx = { 0 };
+	bd = bd ? bd : "build";
+	snprintf(gate_path, sizeof gate_path, "%s/gate", bd);
+	snprintf(kernel_dir, sizeof kernel_dir, "%s/tests/kernels", bd);
+	cr_assert(access(gate_path, X_OK) == 0, "%s not built (run ci/test.sh)", gate_path);
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/allocgate-input-XXXXXX");
+	cr_assert(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
+	cr_assert_eq(platform_context(&ctx), 0);
+	snprintf(this_key, sizeof this_key, "%s", ctx.platform_key);
+	context_free(&ctx);
+}
+
+static void teardown(void)
+{
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	cr_expect(system(cmd) == 0);
+}
+
+TestSuite(e2e_input, .init = setup, .fini = teardown);
+
+/* Runs build/gate run on the toy kernel (quick tier) with the extra
+ * arguments (NULL-terminated); returns its exit status, stderr in OUT. */
+static int gate(struct spawn_output *out, ...)
+{
+	char *argv[64] = { gate_path, "run", "--kernel-dir", kernel_dir, "--baseline-dir",
+			   tmpdir, "--no-color", "--quick", "--kernel", "toy" };
+	int n = 10;
+	va_list ap;
+	va_start(ap, out);
+	for (char *a; (a = va_arg(ap, char *)) && n < 63;)
+		argv[n++] = a;
+	va_end(ap);
+	argv[n] = NULL;
+	cr_assert(spawn_run(argv, NULL, 120, out) == 0);
+	cr_assert(out->status == SPAWN_EXITED, "gate did not exit normally: %s", out->err);
+	return out->exit_code;
+}
+
+/* Names in TMPDIR other than KEEP (may be NULL), space-separated. */
+static void entries(char *buf, size_t size, const char *keep)
+{
+	DIR *d = opendir(tmpdir);
+	struct dirent *e;
+	*buf = '\0';
+	cr_assert_not_null(d);
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		    (!keep || strcmp(e->d_name, keep)) && strlen(buf) + strlen(e->d_name) + 2 < size)
+			strcat(strcat(buf, e->d_name), " ");
+	closedir(d);
+}
+
+static void expect_rejected(struct spawn_output *o, int status, const char *needle,
+			    const char *keep)
+{
+	char left[512];
+	cr_expect_eq(status, 2, "exit %d, want 2; stderr: %s", status, o->err);
+	cr_expect(strstr(o->err, needle) != NULL, "stderr lacks \"%s\": %s", needle, o->err);
+	cr_expect(strstr(o->err, "gate: [1/") == NULL, "it ran kernels first: %s", o->err);
+	entries(left, sizeof left, keep);
+	cr_expect_str_eq(left, "", "written: %s", left);
+	spawn_output_free(o);
+}
+
+struct bad_flag {
+	const char *flag, *value, *needle;
+};
+
+Test(e2e_input, bad_flag_values_exit_2_naming_the_flag)
+{
+	static const struct bad_flag cases[] = {
+		{ "--seed", "-1", "--seed -1: expected a number" },
+		{ "--seed", "1e400", "--seed 1e400" },
+		{ "--seed", "12abc", "--seed 12abc" },
+		{ "--rounds", "0", "--rounds 0: expected a number from 2" },
+		{ "--rounds", "99999999999", "--rounds 99999999999" },
+		{ "--warmup", "-1", "--warmup -1" },
+		{ "--timeout", "nan", "--timeout nan" },
+		{ "--timeout", "inf", "--timeout inf" },
+		{ "--timeout", "-5", "--timeout -5" },
+		{ "--min-effect", "nan", "--min-effect nan" },
+		{ "--env", "A=1\nB=2", "control characters" },
+		{ "--env", "X=\t", "control characters" },
+		{ "--env", "=1", "--env =1: expected KEY=VALUE" },
+		{ "--env", "A-B=1", "KEY must be letters" },
+		{ "--kernel", "../../etc/passwd", "unknown kernel '../../etc/passwd'" },
+		{ "--json", "", "--json" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct spawn_output o;
+		int status = gate(&o, "--update-baseline", cases[i].flag, cases[i].value, NULL);
+		expect_rejected(&o, status, cases[i].needle, NULL);
+	}
+}
+
+Test(e2e_input, json_in_a_missing_directory_exits_2_before_running)
+{
+	struct spawn_output o;
+	char path[400];
+	snprintf(path, sizeof path, "%s/no/such/dir/out.json", tmpdir);
+	int status = gate(&o, "--json", path, "--update-baseline", NULL);
+	expect_rejected(&o, status, path, NULL);
+}
+
+Test(e2e_input, json_naming_a_directory_exits_2_before_running)
+{
+	struct spawn_output o;
+	int status = gate(&o, "--json", tmpdir, NULL);
+	expect_rejected(&o, status, "Is a directory", NULL);
+}
+
+Test(e2e_input, unwritable_baseline_dir_exits_2_before_running)
+{
+	struct spawn_output o;
+	char *argv[] = { gate_path, "run", "--kernel-dir", kernel_dir, "--baseline-dir",
+			 "/proc/no/such", "--quick", "--kernel", "toy", "--update-baseline", NULL };
+	cr_assert(spawn_run(argv, NULL, 120, &o) == 0);
+	cr_expect_eq(o.exit_code, 2, "%s", o.err);
+	cr_expect(strstr(o.err, "/proc/no/such") && strstr(o.err, "nothing was run"), "%s", o.err);
+	spawn_output_free(&o);
+}
+
+/* Writes TEXT as this platform's baseline; returns its file name. */
+static const char *plant(const char *text)
+{
+	static char name[160];
+	char path[512];
+	snprintf(name, sizeof name, "%s.json", this_key);
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	FILE *fp = fopen(path, "w");
+	cr_assert_not_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+	return name;
+}
+
+Test(e2e_input, another_platforms_baseline_at_this_path_exits_2)
+{
+	struct spawn_output o;
+	const char *name = plant("{\"schema\":1,\"platform\":\"windows-x86_64-msvcrt\",\"context\":"
+				 "{\"platform_key\":\"windows-x86_64-msvcrt\"},\"series\":[]}");
+	int status = gate(&o, "--update-baseline", NULL);
+	cr_expect(strstr(o.err, name) != NULL, "the file is not named: %s", o.err);
+	expect_rejected(&o, status, "not this machine's", name);
+}
+
+Test(e2e_input, platform_and_context_that_disagree_exit_2)
+{
+	struct spawn_output o;
+	char text[512];
+	snprintf(text, sizeof text, "{\"schema\":1,\"platform\":\"%s\",\"context\":"
+		 "{\"platform_key\":\"macos-arm64-libsystem\"},\"series\":[]}", this_key);
+	const char *name = plant(text);
+	int status = gate(&o, NULL);
+	cr_expect(strstr(o.err, name) != NULL, "the file is not named: %s", o.err);
+	expect_rejected(&o, status, "but context.platform_key is", name);
+}
+
+Test(e2e_input, baseline_schema_from_the_future_exits_2)
+{
+	struct spawn_output o;
+	const char *name = plant("{\"schema\":7,\"platform\":\"x\",\"series\":[]}");
+	int status = gate(&o, "--update-baseline", NULL);
+	cr_expect(strstr(o.err, name) != NULL, "the file is not named: %s", o.err);
+	expect_rejected(&o, status, "schema 7 is newer", name);
+}
+
+Test(e2e_input, baseline_with_nan_literal_exits_2)
+{
+	struct spawn_output o;
+	const char *name = plant("{\"schema\":1,\"series\":[{\"kernel\":\"toy\",\"variant\":\"single\","
+				 "\"params\":\"small\",\"metric\":\"wall_ns\",\"unit\":\"ns\","
+				 "\"class\":\"timing\",\"median\":NaN,\"samples\":[NaN]}]}");
+	int status = gate(&o, NULL);
+	cr_expect(strstr(o.err, name) != NULL, "the file is not named: %s", o.err);
+	expect_rejected(&o, status, "invalid JSON", name);
+}

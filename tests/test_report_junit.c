@@ -1,0 +1,87 @@
+/* test_report_junit.c: gates/report_junit.c on a hand-built run_result:
+ * the golden XML, and a real XML parser (python3's xml.etree) reading it
+ * with the failures, their numbers and file/line in it. */
+#include <criterion/criterion.h>
+
+#include "report_fixture.h"
+#include "report_junit.h"
+
+static const char golden[] =
+	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	"<testsuites name=\"allocgate\" tests=\"5\" failures=\"2\" errors=\"1\" skipped=\"0\" "
+	"time=\"1.500\">\n"
+	"  <testsuite name=\"toy\" tests=\"5\" failures=\"2\" errors=\"1\" skipped=\"0\">\n"
+	"    <testcase classname=\"toy\" file=\"tests/kernels/toy.c\" line=\"78\" name=\"expect "
+	"small: single.wall_ns &lt; 0.75 * twice.wall_ns\"><failure message=\"expectation "
+	"violated on small: single.wall_ns &lt; 0.75 * twice.wall_ns (estimate 3, interval [2.5, "
+	"3.5], 9 rounds)\" type=\"fail\">expectation violated on small: single.wall_ns &lt; 0.75 * "
+	"twice.wall_ns (estimate 3, interval [2.5, 3.5], 9 rounds)</failure></testcase>\n"
+	"    <testcase classname=\"toy\" file=\"tests/kernels/toy.c\" line=\"79\" name=\"expect "
+	"small: twice.allocs == 2 * single.allocs\"><system-out>expectation inconclusive on small: "
+	"twice.allocs == 2 * single.allocs (estimate 1, interval [0.5, 1.5], 9 rounds); line "
+	"one&#10;line two, 50%</system-out></testcase>\n"
+	"    <testcase classname=\"toy\" file=\"tests/kernels/toy.c\" line=\"64\" name=\"single/small "
+	"wall_ns\"><failure message=\"regression toy/single/small wall_ns: 1 ms -&gt; 3 ms "
+	"(+200.0%); p = 0.001, 100% &amp; &lt;confirmed&gt;\" type=\"fail\">regression "
+	"toy/single/small wall_ns: 1 ms -&gt; 3 ms (+200.0%); p = 0.001, 100% &amp; "
+	"&lt;confirmed&gt;</failure></testcase>\n"
+	"    <testcase classname=\"toy\" file=\"tests/kernels/toy.c\" line=\"64\" name=\"single/small "
+	"allocs\"><system-out>unchanged toy/single/small allocs: 100 -&gt; 100 (+0.0%)"
+	"</system-out></testcase>\n"
+	"    <testcase classname=\"toy\" file=\"\" line=\"0\" name=\"problem twice/small sample\">"
+	"<error message=\"killed by signal 11\" type=\"error\">killed by signal 11</error>"
+	"</testcase>\n"
+	"  </testsuite>\n"
+	"</testsuites>\n";
+
+Test(report_junit, golden)
+{
+	struct run_result r;
+	fixture_build(&r);
+	char *xml = fixture_render(report_junit_print, &r, NULL);
+	cr_expect_str_eq(xml, golden);
+	free(xml);
+	result_free(&r);
+}
+
+/* The parser sees 2 failures carrying the numbers, 1 error, and file/line. */
+Test(report_junit, parses_with_failures)
+{
+	static const char script[] =
+		"import sys, xml.etree.ElementTree as ET\n"
+		"root = ET.parse(sys.argv[1]).getroot()\n"
+		"cases = root.findall(\"testsuite/testcase\")\n"
+		"fails = [c for c in cases if c.find(\"failure\") is not None]\n"
+		"assert root.get(\"failures\") == \"2\" and len(fails) == 2, fails\n"
+		"assert [c.get(\"line\") for c in fails] == [\"78\", \"64\"]\n"
+		"assert \"1 ms -> 3 ms (+200.0%)\" in fails[1].find(\"failure\").get(\"message\")\n"
+		"assert len([c for c in cases if c.find(\"error\") is not None]) == 1\n";
+	struct run_result r;
+	fixture_build(&r);
+	char *xml = fixture_render(report_junit_print, &r, NULL);
+	int st = fixture_python(script, xml);
+	if (st == -1)
+		cr_skip_test("python3 is not installed: the XML parser check is skipped");
+	cr_expect_eq(st, 0, "python3 xml.etree rejected:\n%s", xml);
+	free(xml);
+	result_free(&r);
+}
+
+Test(report_junit, writes_file_atomically)
+{
+	struct run_result r;
+	char path[] = "/tmp/allocgate-junit-XXXXXX", file[64], err[256];
+	cr_assert(mkdtemp(path));
+	snprintf(file, sizeof file, "%s/sub/r.xml", path);
+	fixture_build(&r);
+	cr_expect_eq(report_junit_write(file, &r, err, sizeof err), 0, "%s", err);
+	FILE *f = fopen(file, "r");
+	cr_expect(f);
+	if (f)
+		fclose(f);
+	remove(file);
+	snprintf(file, sizeof file, "%s/sub", path);
+	rmdir(file);
+	rmdir(path);
+	result_free(&r);
+}

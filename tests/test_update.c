@@ -1,0 +1,145 @@
+/* test_update.c: gates/update.c, `--update-baseline`: refusal after failed
+ * samples, one writer at a time, stale temporary files of a killed writer
+ * removed, and series written by another updater meanwhile kept. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "baseline.h"
+#include "file_lock.h"
+#include "update.h"
+
+static char dir[256], path[320];
+
+static void make_dir(void)
+{
+	snprintf(dir, sizeof dir, "/tmp/allocgate-update-XXXXXX");
+	cr_assert_not_null(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+	snprintf(path, sizeof path, "%s/test-x86_64.json", dir);
+	/* update_baseline prints what it wrote: keep the test log readable. */
+	cr_assert_not_null(freopen("/dev/null", "w", stdout));
+}
+
+static void remove_dir(void)
+{
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+}
+
+TestSuite(update, .init = make_dir, .fini = remove_dir);
+
+static void one(struct run_result *r, const char *kernel, double value)
+{
+	struct series *s = result_add_series(r, kernel, "v", "p", "wall_ns", "ns", METRIC_TIMING);
+	cr_assert_not_null(s);
+	for (int i = 0; i < 3; i++)
+		cr_assert_eq(series_append(s, value + i), 0);
+	s->median = value + 1;
+}
+
+static void context(struct run_result *r, const char *when)
+{
+	r->ctx.platform_key = strdup("test-x86_64");
+	r->ctx.started_at = strdup(when);
+}
+
+static char *slurp(const char *file)
+{
+	FILE *fp = fopen(file, "rb");
+	if (!fp)
+		return NULL;
+	char *buf = calloc(1, 1 << 16);
+	size_t n = fread(buf, 1, (1 << 16) - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	return buf;
+}
+
+Test(update, refuses_after_failed_samples)
+{
+	struct run_result r = { 0 };
+	context(&r, "2026-01-01T00:00:00Z");
+	one(&r, "a", 10);
+	cr_expect_eq(update_baseline_wait(&r, NULL, path, 2, 0), 4);
+	cr_expect_neq(access(path, F_OK), 0);
+	result_free(&r);
+}
+
+Test(update, second_updater_fails_with_2_and_leaves_the_file)
+{
+	struct run_result r = { 0 };
+	struct file_lock held;
+	char err[512];
+	context(&r, "2026-01-01T00:00:00Z");
+	one(&r, "a", 10);
+	cr_assert_eq(update_baseline_wait(&r, NULL, path, 0, 0), 0);
+	char *before = slurp(path);
+	cr_assert_not_null(before);
+	cr_assert_eq(file_lock_acquire(&held, path, 0, err, sizeof err), 0, "%s", err);
+	one(&r, "b", 20);
+	cr_expect_eq(update_baseline_wait(&r, NULL, path, 0, 50), 2);
+	file_lock_release(&held);
+	char *after = slurp(path);
+	cr_expect_str_eq(after, before);
+	free(before);
+	free(after);
+	result_free(&r);
+}
+
+Test(update, stale_temporary_files_are_removed_under_the_lock)
+{
+	struct run_result r = { 0 };
+	char tmp[400], other[400];
+	context(&r, "2026-01-01T00:00:00Z");
+	one(&r, "a", 10);
+	snprintf(tmp, sizeof tmp, "%s.tmp.AbC123", path);
+	snprintf(other, sizeof other, "%s/other.json.tmp.AbC123", dir);
+	close(open(tmp, O_CREAT | O_WRONLY, 0600));
+	close(open(other, O_CREAT | O_WRONLY, 0600));
+	cr_assert_eq(update_baseline_wait(&r, NULL, path, 0, 0), 0);
+	cr_expect_neq(access(tmp, F_OK), 0, "%s left behind", tmp);
+	cr_expect_eq(access(other, F_OK), 0, "another file's temporary was removed");
+	result_free(&r);
+}
+
+Test(update, series_written_meanwhile_by_another_updater_are_kept)
+{
+	struct run_result first = { 0 }, second = { 0 }, loaded = { 0 };
+	char err[512];
+	context(&first, "2026-01-01T00:00:00Z");
+	context(&second, "2026-01-02T00:00:00Z");
+	one(&first, "a", 10);
+	one(&second, "b", 20);
+	/* Both runs started with no baseline (old = NULL); the second must
+	 * still keep what the first wrote while it was measuring. */
+	cr_assert_eq(update_baseline_wait(&first, NULL, path, 0, 0), 0);
+	cr_assert_eq(update_baseline_wait(&second, NULL, path, 0, 0), 0);
+	cr_assert_eq(baseline_load(path, &loaded, err, sizeof err), 0, "%s", err);
+	cr_expect_not_null(result_find_series(&loaded, "a", "v", "p", "wall_ns"));
+	cr_expect_not_null(result_find_series(&loaded, "b", "v", "p", "wall_ns"));
+	result_free(&first);
+	result_free(&second);
+	result_free(&loaded);
+}
+
+Test(update, malformed_file_found_under_the_lock_is_not_overwritten)
+{
+	struct run_result r = { 0 };
+	context(&r, "2026-01-01T00:00:00Z");
+	one(&r, "a", 10);
+	FILE *fp = fopen(path, "w");
+	cr_assert_not_null(fp);
+	fputs("{\"schema\": 1, \"series\": [", fp);
+	fclose(fp);
+	cr_expect_eq(update_baseline_wait(&r, NULL, path, 0, 0), 2);
+	char *after = slurp(path);
+	cr_expect_str_eq(after, "{\"schema\": 1, \"series\": [");
+	free(after);
+	result_free(&r);
+}

@@ -1,0 +1,42 @@
+/* test_workflow.c: the workflows in .github/workflows pass the workflow linter
+ * (ci/lint-workflows.sh: @action-validator/cli from npm); skipped with
+ * the script's one line when npm is not available. Also checks that the
+ * ci/ scripts the workflow calls exist and are executable. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+Test(workflow, passes_action_validator, .timeout = 300)
+{
+	char line[512] = "";
+	FILE *p = popen("ci/lint-workflows.sh 2>&1", "r");
+	cr_assert(p, "cannot run ci/lint-workflows.sh");
+	char all[8192] = "";
+	while (fgets(line, sizeof line, p))
+		if (strlen(all) + strlen(line) < sizeof all)
+			strcat(all, line);
+	int st = pclose(p);
+	int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	if (code == 77)
+		cr_skip_test("%s", all);
+	cr_expect_eq(code, 0, "action-validator rejected the workflow:\n%s", all);
+}
+
+Test(workflow, calls_scripts_that_exist)
+{
+	static const char *const scripts[] = { "ci/install-deps.sh", "ci/gate.sh", "ci/merge.sh",
+					       "ci/test.sh" };
+	FILE *f = fopen(".github/workflows/gate.yml", "r");
+	cr_assert(f, "no .github/workflows/gate.yml");
+	char text[16384];
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
+		cr_expect(strstr(text, scripts[i]), "the workflow does not call %s", scripts[i]);
+		cr_expect_eq(access(scripts[i], X_OK), 0, "%s is not executable", scripts[i]);
+	}
+}
