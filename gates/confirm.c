@@ -25,8 +25,8 @@ int confirm_consistent(double change1, double change2, double tolerance)
 	double r1 = 1 + change1, r2 = 1 + change2;
 	if (!(r1 > 0 && r2 > 0))
 		return 0;
-	double low = fmin(r1, r2), discrepancy = fmax(r1, r2) / low - 1;
-	return low - 1 >= fmax(tolerance, 2 * discrepancy);
+	double low = fmin(r1, r2), disagreement = fmax(r1, r2) / low;
+	return low / disagreement >= 1 + tolerance;
 }
 
 /* Copies the confirmation batch's verdicts onto the first batch's timing

@@ -11,10 +11,12 @@
 #include "result.h"
 
 /* Whether two batches' changes (e.g. 0.61 and 0.20 for +61% then +20%)
- * confirm a regression: the smaller one is at least TOLERANCE and at least
- * twice the discrepancy between the two ratios. Batches that disagree by
- * 34% show that the machine itself drifts that much, so neither change can
- * be told from drift (a VM's neighbours come and go within seconds). */
+ * confirm a regression: the smaller ratio, divided by the ratio between the
+ * two batches, is still at least 1 + TOLERANCE. Batches that disagree by a
+ * factor 1.34 (1.61 vs 1.20) show that the machine itself drifts that much,
+ * so 1.20 / 1.34 = 0.90 is no regression; 2.34 and 4.05 disagree by 1.73
+ * but 2.34 / 1.73 = 1.35 still is one (a VM's neighbours come and go within
+ * seconds; a real regression stays above the drift in both batches). */
 int confirm_consistent(double change1, double change2, double tolerance);
 
 /* Re-measures every (kernel, params) of KERNELS with a timing FAIL in R

@@ -60,6 +60,12 @@ static int shown(const struct series *s)
 {
 	const char *base = strrchr(s->metric, '.');
 	base = base ? base + 1 : s->metric;
+	int quiet = s->verdict == VERDICT_PASS || s->verdict == VERDICT_NEW;
+	/* counts that stayed at zero say nothing (dozens of heap_* and sys_*
+	 * counters per variant); the JSON keeps them */
+	if (s->cls != METRIC_TIMING && quiet && s->median == 0 &&
+	    (!s->has_baseline || s->baseline_median == 0))
+		return 0;
 	if (!strcmp(base, "wall_ns") || s->cls != METRIC_TIMING)
 		return 1;
 	return s->verdict == VERDICT_FAIL || s->verdict == VERDICT_IMPROVED ||

@@ -162,15 +162,35 @@ static pid_t bpf_gate_fork(char **argv, int *go, int *out)
 	return pid;
 }
 
+/* Links made outside the skeleton, destroyed before it at exit (so that a
+ * LeakSanitizer build of gate-bpf exits clean). */
+#define BPF_GATE_MAX_LINKS 256
+static struct bpf_link *bpf_gate_links[BPF_GATE_MAX_LINKS];
+static size_t bpf_gate_link_count;
+
+static struct bpf_link *bpf_gate_keep(struct bpf_link *link)
+{
+	if (link && bpf_gate_link_count < BPF_GATE_MAX_LINKS)
+		bpf_gate_links[bpf_gate_link_count++] = link;
+	return link;
+}
+
+static void bpf_gate_destroy_links(void)
+{
+	while (bpf_gate_link_count)
+		bpf_link__destroy(bpf_gate_links[--bpf_gate_link_count]);
+}
+
 /* Attaches PROG to FUNC of BINARY for process PID; returns 0 or -errno. */
 static int bpf_gate_uprobe(struct bpf_program *prog, pid_t pid, const char *binary,
 			   const char *func, bool retprobe)
 {
 	LIBBPF_OPTS(bpf_uprobe_opts, opts, .func_name = func, .retprobe = retprobe);
-	struct bpf_link *link = bpf_program__attach_uprobe_opts(prog, pid, binary, 0, &opts);
+	struct bpf_link *link =
+		bpf_gate_keep(bpf_program__attach_uprobe_opts(prog, pid, binary, 0, &opts));
 	if (!link)
 		return -errno;
-	return 0;   /* links stay until the skeleton is destroyed at exit */
+	return 0;   /* destroyed at exit, before the skeleton */
 }
 
 /* The allocator entry points; malloc and free are required in libc. */
@@ -226,7 +246,8 @@ static int bpf_gate_attach(struct bpf_gate *g, struct bpf_alloc *s, pid_t pid)
 		if (ret)
 			return ret;
 	}
-	if (!bpf_program__attach(s->progs.futex_enter) || !bpf_program__attach(s->progs.futex_exit))
+	if (!bpf_gate_keep(bpf_program__attach(s->progs.futex_enter)) ||
+	    !bpf_gate_keep(bpf_program__attach(s->progs.futex_exit)))
 		snprintf(g->futex_why, sizeof g->futex_why, "raw syscall tracepoints: %s",
 			 strerror(errno));
 	return 0;
@@ -436,6 +457,7 @@ int main(int argc, char **argv)
 			fputs(text, stdout);
 	}
 	free(text);
+	bpf_gate_destroy_links();
 	bpf_alloc__destroy(s);
 	return fflush(stdout) == 0 && ret == 0 ? 0 : (ret ? ret : 1);
 }

@@ -7,18 +7,22 @@
 
 Test(confirm, agreeing_batches_confirm)
 {
-	/* 2.00 and 1.90: discrepancy 5.3%, smaller change 90% >= max(10%, 10.5%) */
+	/* 2.00 and 1.90: 1.90 / (2.00 / 1.90) = 1.805 >= 1.10 */
 	cr_expect(confirm_consistent(1.00, 0.90, 0.10));
-	/* 1.18 and 1.13: discrepancy 4.4%, 13% >= max(10%, 8.8%) */
-	cr_expect(confirm_consistent(0.18, 0.13, 0.10));
+	/* 1.18 and 1.16: 1.16 / 1.0172 = 1.140 >= 1.10 */
+	cr_expect(confirm_consistent(0.18, 0.16, 0.10));
+	/* 2.34 and 4.05 disagree, but 2.34 / 1.731 = 1.352 >= 1.25 */
+	cr_expect(confirm_consistent(1.34, 3.05, 0.25));
 }
 
 Test(confirm, disagreeing_batches_are_drift)
 {
-	/* +61% then +20%: the ratios 1.61 / 1.20 differ by 34%, so 20% < 68% */
+	/* +61% then +20%: 1.20 / (1.61 / 1.20) = 0.894 < 1.10 */
 	cr_expect_not(confirm_consistent(0.61, 0.20, 0.10));
-	/* 1.52 and 1.41 differ by 7.8%: 41% >= 15.6% holds */
-	cr_expect(confirm_consistent(0.52, 0.41, 0.10));
+	/* 1.52 and 1.41: 1.41 / 1.078 = 1.308 >= 1.25 */
+	cr_expect(confirm_consistent(0.52, 0.41, 0.25));
+	/* 1.18 and 1.13 at 10%: 1.13 / 1.044 = 1.082 < 1.10 */
+	cr_expect_not(confirm_consistent(0.18, 0.13, 0.10));
 }
 
 Test(confirm, below_tolerance_is_not_confirmed)
