@@ -157,3 +157,20 @@ int expect_evaluate(const struct kernel_info *k, const struct kernel_expect *e,
 	expr_free(&x);
 	return 0;
 }
+
+int expect_skip(const struct kernel_info *k, const struct kernel_expect *e, const char *params,
+		const char *why, struct run_result *r)
+{
+	struct expect_result *out = result_add_expect(r);
+	if (!out)
+		return -ENOMEM;
+	out->kernel = strdup(k->name);
+	out->params = strdup(params);
+	out->file = strdup(e->file);
+	out->expr = strdup(e->expr);
+	out->line = e->line;
+	out->estimate = out->ci_low = out->ci_high = NAN;
+	out->verdict = VERDICT_SKIPPED;
+	out->note = strdup(why);
+	return 0;
+}

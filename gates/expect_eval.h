@@ -16,4 +16,8 @@
 int expect_evaluate(const struct kernel_info *k, const struct kernel_expect *e,
 		    const char *params, double level, struct run_result *r);
 
+/* Adds expectation E of K on PARAMS to R as skipped, with WHY. */
+int expect_skip(const struct kernel_info *k, const struct kernel_expect *e, const char *params,
+		const char *why, struct run_result *r);
+
 #endif

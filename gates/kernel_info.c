@@ -36,6 +36,33 @@ int kernel_list_has(const char *list, const char *name)
 	return 0;
 }
 
+int kernel_platform_applies(const char *platforms, const char *os, int cores, char *why,
+			    size_t why_size)
+{
+	int any_os = 0, os_match = 0, condition_failed = 0;
+	if (!platforms)
+		return 1;
+	for (const char *p = platforms; *p;) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		int need;
+		if (n > 7 && !strncmp(p, "cores>=", 7) && sscanf(p + 7, "%d", &need) == 1) {
+			if (cores < need && !condition_failed++ && why)
+				snprintf(why, why_size, "declared for machines with at least %d cores; "
+					 "this one has %d", need, cores);
+		} else {
+			any_os = 1;
+			os_match |= n == strlen(os) && !strncmp(p, os, n);
+		}
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	if (any_os && !os_match)
+		return 0;
+	return condition_failed ? -1 : 1;
+}
+
 static int parse_tiers(char *text, unsigned *out)
 {
 	*out = 0;

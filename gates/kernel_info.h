@@ -49,6 +49,14 @@ void kernel_info_free(struct kernel_info *info);
 /* Whether NAME is in the comma list LIST (NULL means every name). */
 int kernel_list_has(const char *list, const char *name);
 
+/* Whether an expectation declared for PLATFORMS (NULL: all; else a comma
+ * list of OS names and conditions "cores>=N") applies on OS with CORES
+ * CPUs: one OS name must match when any is listed, and every condition
+ * must hold. Returns 1, 0 when the OS is not listed, or -1 when only a
+ * condition fails (then WHY, if not NULL, says which). */
+int kernel_platform_applies(const char *platforms, const char *os, int cores, char *why,
+			    size_t why_size);
+
 /* Tier bit of a tier name ("quick", "default", "full"); 0 when unknown. */
 unsigned kernel_tier_bit(const char *name);
 

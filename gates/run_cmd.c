@@ -198,12 +198,19 @@ static void check_expectations(struct run_state *st)
 		const struct kernel_info *ki = &st->kernels[k];
 		for (size_t e = 0; e < ki->expect_count; e++) {
 			const struct kernel_expect *ex = &ki->expects[e];
-			if (!kernel_list_has(ex->platforms, st->r.ctx.os))
+			char why[160] = "";
+			int applies = kernel_platform_applies(ex->platforms, st->r.ctx.os,
+							      st->r.ctx.cpu_count, why, sizeof why);
+			if (!applies)
 				continue;
 			for (size_t p = 0; p < ki->paramset_count; p++) {
 				const struct kernel_paramset *ps = &ki->paramsets[p];
-				if ((ps->tiers & st->o.tier) && kernel_list_has(ex->params, ps->name))
+				if (!(ps->tiers & st->o.tier) || !kernel_list_has(ex->params, ps->name))
+					continue;
+				if (applies > 0)
 					expect_evaluate(ki, ex, ps->name, 0.95, &st->r);
+				else
+					expect_skip(ki, ex, ps->name, why, &st->r);
 			}
 		}
 	}

@@ -365,9 +365,13 @@ static const struct gate_expect ref_expects[] = {
 	 * 3.6-3.8x at every thread count. */
 	GATE_EXPECT("refcount_mutex.wall_ns > 1.5 * refcount_atomic.wall_ns"),
 	/* Under contention the atomic count loses to strdup/free, which shares
-	 * nothing between threads: seed 4x (5 threads) and 5x (8) on 4 cores,
-	 * here 2.4x and 3.6x on 2 cores. */
-	GATE_EXPECT_AT("threads_5,threads_8", "refcount_atomic.wall_ns > 1.5 * strdup_free.wall_ns"),
+	 * nothing between threads: seed 4x (5 threads) and 5x (8) on 4 cores.
+	 * On this 2-core VM the medians were 2.4x and 3.6x, but single runs
+	 * ranged from 0.66x to 6x (the threads are time-sliced, not contending
+	 * in parallel), so the claim is declared where threads run in parallel:
+	 * on machines with at least 4 cores, as the seed's. */
+	GATE_EXPECT_WHERE("cores>=4", "threads_5,threads_8",
+			  "refcount_atomic.wall_ns > 1.5 * strdup_free.wall_ns"),
 	{ NULL, NULL, NULL, NULL, 0 },
 };
 

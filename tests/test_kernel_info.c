@@ -312,3 +312,18 @@ Test(kernel_info, tier_bits)
 	cr_expect_eq(kernel_tier_bit("quicker"), 0u);
 	cr_expect_eq(kernel_tier_bit(""), 0u);
 }
+
+Test(kernel_platform, os_lists_and_core_conditions)
+{
+	char why[160] = "";
+	cr_expect_eq(kernel_platform_applies(NULL, "linux", 2, why, sizeof why), 1);
+	cr_expect_eq(kernel_platform_applies("linux,windows", "linux", 2, why, sizeof why), 1);
+	cr_expect_eq(kernel_platform_applies("windows", "linux", 2, why, sizeof why), 0);
+	cr_expect_eq(kernel_platform_applies("cores>=4", "linux", 4, why, sizeof why), 1);
+	cr_expect_eq(kernel_platform_applies("cores>=4", "linux", 2, why, sizeof why), -1);
+	cr_expect_str_eq(why, "declared for machines with at least 4 cores; this one has 2");
+	cr_expect_eq(kernel_platform_applies("windows,cores>=4", "linux", 2, NULL, 0), 0,
+		     "another OS is not a skipped condition");
+	cr_expect_eq(kernel_platform_applies("linux,cores>=8", "linux", 16, NULL, 0), 1);
+	cr_expect_eq(kernel_platform_applies("lin", "linux", 2, NULL, 0), 0, "no prefix match");
+}
