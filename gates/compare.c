@@ -57,7 +57,8 @@ static void compare_exact(struct series *s, const struct run_options *o)
 static void compare_near(struct series *s, const struct series *b, const struct run_options *o)
 {
 	s->test = "near-exact: median against baseline median + spread + tolerance";
-	double allowed = o->near_tolerance * s->baseline_median + spread(b) + COMPARE_NEAR_FLOOR;
+	double floor_ = strcmp(s->unit, "bytes") ? COMPARE_NEAR_FLOOR : COMPARE_NEAR_FLOOR_BYTES;
+	double allowed = o->near_tolerance * s->baseline_median + spread(b) + floor_;
 	double diff = s->median - s->baseline_median;
 	s->verdict = diff > allowed ? VERDICT_FAIL : -diff > allowed ? VERDICT_IMPROVED : VERDICT_PASS;
 	if (s->verdict != VERDICT_PASS)
