@@ -118,18 +118,29 @@ static void estimate(struct expect_result *out, const struct expr *x, double *lh
 	out->verdict = decide(x->op, out->ci_low, out->ci_high, ratio ? 1.0 : 0.0);
 }
 
-int expect_evaluate(const struct kernel_info *k, const struct kernel_expect *e,
-		    const char *params, double level, struct run_result *r)
+/* A new result for E of K on PARAMS, not yet decided; NULL on no memory. */
+static struct expect_result *expect_begin(const struct kernel_info *k,
+					  const struct kernel_expect *e, const char *params,
+					  struct run_result *r)
 {
 	struct expect_result *out = result_add_expect(r);
 	if (!out)
-		return -ENOMEM;
+		return NULL;
 	out->kernel = strdup(k->name);
 	out->params = strdup(params);
 	out->file = strdup(e->file);
 	out->expr = strdup(e->expr);
 	out->line = e->line;
 	out->estimate = out->ci_low = out->ci_high = NAN;
+	return out;
+}
+
+int expect_evaluate(const struct kernel_info *k, const struct kernel_expect *e,
+		    const char *params, double level, struct run_result *r)
+{
+	struct expect_result *out = expect_begin(k, e, params, r);
+	if (!out)
+		return -ENOMEM;
 	char msg[256];
 	struct expr x;
 	if (expr_parse(e->expr, &x, msg, sizeof msg)) {
@@ -161,15 +172,9 @@ int expect_evaluate(const struct kernel_info *k, const struct kernel_expect *e,
 int expect_skip(const struct kernel_info *k, const struct kernel_expect *e, const char *params,
 		const char *why, struct run_result *r)
 {
-	struct expect_result *out = result_add_expect(r);
+	struct expect_result *out = expect_begin(k, e, params, r);
 	if (!out)
 		return -ENOMEM;
-	out->kernel = strdup(k->name);
-	out->params = strdup(params);
-	out->file = strdup(e->file);
-	out->expr = strdup(e->expr);
-	out->line = e->line;
-	out->estimate = out->ci_low = out->ci_high = NAN;
 	out->verdict = VERDICT_SKIPPED;
 	out->note = strdup(why);
 	return 0;

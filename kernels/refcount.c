@@ -117,22 +117,6 @@ static void locked_unref(struct ref_locked *s)
 	}
 }
 
-/* ---- threads (pthreads here; the Windows port swaps these two) ---- */
-
-struct kthread {
-	pthread_t handle;
-};
-
-static int kthread_start(struct kthread *t, void *(*fn)(void *), void *arg)
-{
-	return pthread_create(&t->handle, NULL, fn, arg);
-}
-
-static void kthread_join(struct kthread *t)
-{
-	pthread_join(t->handle, NULL);
-}
-
 /* ---- the workers ---- */
 
 enum ref_way { WAY_STRDUP, WAY_ATOMIC, WAY_MUTEX };
@@ -258,23 +242,9 @@ static void shared_release(struct ref_job *proto)
  * did the same; the region leaves out its start-up and GLib's). */
 static void ref_parallel(struct ref_job *jobs, int threads)
 {
-	struct kthread *handles = calloc((size_t)threads, sizeof *handles);
-	int started = 0;
-
-	if (!handles)
-		ref_fail("calloc");
-	gate_region_begin(NULL);
-	for (; started < threads; started++) {
-		errno = kthread_start(&handles[started], ref_worker, &jobs[started]);
-		if (errno)
-			break;
-	}
-	for (int t = 0; t < started; t++)
-		kthread_join(&handles[t]);
-	gate_region_end();
-	if (started < threads)
-		ref_fail("pthread_create");
-	free(handles);
+	errno = gate_parallel_region(NULL, ref_worker, jobs, sizeof *jobs, threads);
+	if (errno)
+		ref_fail("starting the threads");
 }
 
 static void ref_run(const struct gate_params *params, enum ref_way way)

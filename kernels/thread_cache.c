@@ -161,22 +161,6 @@ static void tc_drain(void)
 	}
 }
 
-/* ---- threads (pthreads here; the Windows port swaps these two) ---- */
-
-struct kthread {
-	pthread_t handle;
-};
-
-static int kthread_start(struct kthread *t, void *(*fn)(void *), void *arg)
-{
-	return pthread_create(&t->handle, NULL, fn, arg);
-}
-
-static void kthread_join(struct kthread *t)
-{
-	pthread_join(t->handle, NULL);
-}
-
 /* ---- the parallel reversal ---- */
 
 /* The seed's element: a class holding one int. */
@@ -334,23 +318,9 @@ static struct reverse_plan plan_read(const struct gate_params *params)
  * inherited by the threads are read after the threads ended). */
 static void reverse_parallel(struct reverse_job *jobs, int threads)
 {
-	struct kthread *handles = calloc((size_t)threads, sizeof *handles);
-	int started = 0;
-
-	if (!handles)
-		tc_fail("calloc");
-	gate_region_begin(NULL);
-	for (; started < threads; started++) {
-		errno = kthread_start(&handles[started], reverse_worker, &jobs[started]);
-		if (errno)
-			break;
-	}
-	for (int t = 0; t < started; t++)
-		kthread_join(&handles[t]);
-	gate_region_end();
-	if (started < threads)
-		tc_fail("pthread_create");
-	free(handles);
+	errno = gate_parallel_region(NULL, reverse_worker, jobs, sizeof *jobs, threads);
+	if (errno)
+		tc_fail("starting the threads");
 }
 
 static void reverse_run(const struct gate_params *params, int use_cache)

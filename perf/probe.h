@@ -149,6 +149,14 @@ void gate_region_end(void);
 void gate_metric(const char *name, const char *unit,
 		 enum gate_metric_class cls, uint64_t value);
 
+/* Runs WORKER(job) on THREADS threads, job i being JOBS + i * JOB_SIZE,
+ * inside measured region NAME: thread start and join are in the region
+ * (counters inherited by the threads are read after they ended). Returns
+ * 0, or the error of the thread that could not be started (the ones that
+ * started are joined first); -1 when out of memory (perf/probe_threads.c). */
+int gate_parallel_region(const char *name, void *(*worker)(void *), void *jobs,
+			 size_t job_size, int threads);
+
 /* Keeps the compiler from optimizing away a result the kernel computed. */
 void gate_consume(const void *p);
 
