@@ -33,7 +33,6 @@ int allocator_resolve(const char *value, char *path, size_t size, char *err, siz
 	const char *file, *package;
 #ifdef _WIN32
 	/* No preload mechanism for the CRT's malloc: see allocator_windows.c. */
-	(void)file, (void)package;
 	snprintf(path, size, "%s", value);
 	snprintf(err, err_size, "--allocator is not supported on Windows (kernels use the C "
 		 "runtime's malloc)");

@@ -331,7 +331,9 @@ static int setup(struct run_state *st, int argc, char **argv, const char *self_d
 	if (!commit || !*commit)
 		commit = getenv("GITHUB_SHA");
 	free(st->r.ctx.commit);
-	st->r.ctx.commit = commit && *commit ? strndup(commit, 64) : NULL;
+	st->r.ctx.commit = commit && *commit ? strdup(commit) : NULL;
+	if (st->r.ctx.commit && strlen(st->r.ctx.commit) > 64)  /* no strndup on mingw */
+		st->r.ctx.commit[64] = '\0';
 	return load_baseline(st);
 }
 

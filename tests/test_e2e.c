@@ -1,7 +1,7 @@
 /* test_e2e.c: the whole gate, run as a user runs it, on the test suite's
  * own kernels (tests/kernels/). Every injected regression is large (10x the
  * work, an extra malloc per operation) so the verdicts do not depend on
- * this machine's noise; the unchanged rerun uses a 50% minimum effect for
+ * this machine's noise; the unchanged rerun uses a 100% minimum effect for
  * the same reason (the suite may share 2 cores with other jobs). */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -105,7 +105,7 @@ Test(e2e, unchanged_rerun_passes)
 {
 	struct spawn_output out;
 	make_baseline();
-	int code = gate(&out, "--kernel", "toy", "--quick", "--min-effect", "50", NULL);
+	int code = gate(&out, "--kernel", "toy", "--quick", "--min-effect", "100", NULL);
 	cr_expect_eq(code, 0, "exit %d\n%s\n%s", code, out.out, out.err);
 	cr_expect(strstr(out.out, "PASS"), "%s", out.out);
 	spawn_output_free(&out);
