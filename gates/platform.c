@@ -3,9 +3,22 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "platform.h"
+#include "platform_os.h"
+
+#ifndef GATE_COMPILER
+#define GATE_COMPILER "unknown"
+#endif
+#ifndef GATE_CFLAGS
+#define GATE_CFLAGS "unknown"
+#endif
+#ifndef GATE_VERSION
+#define GATE_VERSION "unknown"
+#endif
 
 /* Appends PART to OUT at *LEN, lower-cased, with every character outside
  * [a-z0-9_] replaced by '_' (so that a key is a safe file name and cannot
@@ -118,4 +131,30 @@ int platform_software_diff(const struct context *from, const struct context *to,
 	diff_field("pinning", from->pinning, to->pinning, why, why_size, &count);
 	diff_field("compiler", from->compiler, to->compiler, why, why_size, &count);
 	return count;
+}
+
+void platform_set(char **field, const char *value, int *failed)
+{
+	free(*field);
+	*field = strdup(value);
+	if (!*field)
+		*failed = 1;
+}
+
+int platform_finish(struct context *ctx, int failed)
+{
+	char buf[128];
+	time_t now = time(NULL);
+	struct tm *tm = gmtime(&now); /* once, at start-up: no other thread yet */
+
+	platform_set(&ctx->compiler, GATE_COMPILER, &failed);
+	platform_set(&ctx->cflags, GATE_CFLAGS, &failed);
+	platform_set(&ctx->gate_version, GATE_VERSION, &failed);
+	if (!tm || strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", tm) == 0)
+		snprintf(buf, sizeof buf, "unknown");
+	platform_set(&ctx->started_at, buf, &failed);
+	if (failed || platform_key(ctx->os, ctx->arch, ctx->libc, buf, sizeof buf) < 0)
+		return -ENOMEM;
+	platform_set(&ctx->platform_key, buf, &failed);
+	return failed ? -ENOMEM : 0;
 }

@@ -10,41 +10,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 #ifdef __GLIBC__
 #include <gnu/libc-version.h>
 #endif
 
 #include "platform.h"
-
-/* Set by configure.py as string literals; a build without it says so. */
-#ifndef GATE_COMPILER
-#define GATE_COMPILER "unknown"
-#endif
-#ifndef GATE_CFLAGS
-#define GATE_CFLAGS "unknown"
-#endif
-#ifndef GATE_VERSION
-#define GATE_VERSION "unknown"
-#endif
+#include "platform_os.h"
 
 #define THP_PATH "/sys/kernel/mm/transparent_hugepage/enabled"
-
-/* Replaces *FIELD by a copy of VALUE; sets *FAILED on no memory. */
-static void set_copy(char **field, const char *value, int *failed)
-{
-	free(*field);
-	*field = strdup(value);
-	if (!*field)
-		*failed = 1;
-}
 
 /* Replaces *FIELD by VALUE (taken, may be NULL), or FALLBACK when NULL. */
 static void set_taken(char **field, char *value, const char *fallback, int *failed)
 {
 	if (!value) {
-		set_copy(field, fallback, failed);
+		platform_set(field, fallback, failed);
 		return;
 	}
 	free(*field);
@@ -164,38 +144,16 @@ static char *thp_mode(void)
 	return strdup(open_ + 1);
 }
 
-/* Current UTC time as ISO 8601 ("2024-05-01T12:34:56Z"); NULL on error. */
-static char *utc_now(void)
-{
-	char buf[32];
-	time_t now = time(NULL);
-	struct tm tm;
-
-	if (!gmtime_r(&now, &tm) || strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
-		return NULL;
-	return strdup(buf);
-}
-
 static void set_libc(struct context *ctx, int *failed)
 {
 #ifdef __GLIBC__
-	set_copy(&ctx->libc, "glibc", failed);
-	set_copy(&ctx->libc_version, gnu_get_libc_version(), failed);
+	platform_set(&ctx->libc, "glibc", failed);
+	platform_set(&ctx->libc_version, gnu_get_libc_version(), failed);
 #else
 	/* musl has no version call; its version shows in `ldd --version`. */
-	set_copy(&ctx->libc, "musl", failed);
-	set_copy(&ctx->libc_version, "unknown", failed);
+	platform_set(&ctx->libc, "musl", failed);
+	platform_set(&ctx->libc_version, "unknown", failed);
 #endif
-}
-
-static int set_key(struct context *ctx, int *failed)
-{
-	char key[128];
-	int rc = platform_key(ctx->os, ctx->arch, ctx->libc, key, sizeof(key));
-
-	if (rc == 0)
-		set_copy(&ctx->platform_key, key, failed);
-	return rc;
 }
 
 int platform_context(struct context *ctx)
@@ -204,9 +162,9 @@ int platform_context(struct context *ctx)
 	int failed = 0, have_uts = uname(&uts) == 0;
 	long n;
 
-	set_copy(&ctx->os, "linux", &failed);
-	set_copy(&ctx->arch, have_uts ? uts.machine : "unknown", &failed);
-	set_copy(&ctx->kernel_release, have_uts ? uts.release : "unknown", &failed);
+	platform_set(&ctx->os, "linux", &failed);
+	platform_set(&ctx->arch, have_uts ? uts.machine : "unknown", &failed);
+	platform_set(&ctx->kernel_release, have_uts ? uts.release : "unknown", &failed);
 	set_libc(ctx, &failed);
 	set_taken(&ctx->cpu_model, cpu_model(), "unknown", &failed);
 	/* Online CPUs, as the scheduler may use them; a cpuset may allow fewer. */
@@ -216,11 +174,5 @@ int platform_context(struct context *ctx)
 	ctx->page_size = n > 0 ? n : 0;
 	set_taken(&ctx->thp, thp_mode(), "unavailable", &failed);
 	set_taken(&ctx->aslr, aslr_mode(), "unavailable", &failed);
-	set_copy(&ctx->compiler, GATE_COMPILER, &failed);
-	set_copy(&ctx->cflags, GATE_CFLAGS, &failed);
-	set_copy(&ctx->gate_version, GATE_VERSION, &failed);
-	set_taken(&ctx->started_at, utc_now(), "unknown", &failed);
-	if (failed)
-		return -ENOMEM;
-	return set_key(ctx, &failed) < 0 || failed ? -ENOMEM : 0;
+	return platform_finish(ctx, failed);
 }

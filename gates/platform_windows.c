@@ -12,28 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "platform.h"
-
-#ifndef GATE_COMPILER
-#define GATE_COMPILER "unknown"
-#endif
-#ifndef GATE_CFLAGS
-#define GATE_CFLAGS "unknown"
-#endif
-#ifndef GATE_VERSION
-#define GATE_VERSION "unknown"
-#endif
-
-/* Replaces *FIELD by a copy of VALUE; sets *FAILED on no memory. */
-static void win_set(char **field, const char *value, int *failed)
-{
-	free(*field);
-	*field = strdup(value);
-	if (!*field)
-		*failed = 1;
-}
+#include "platform_os.h"
 
 /* The machine's architecture (not the emulated one under WOW64). */
 static const char *win_arch(void)
@@ -94,16 +75,6 @@ static void win_release(char *out, size_t size)
 #pragma GCC diagnostic pop
 }
 
-static void win_started_at(struct context *ctx, int *failed)
-{
-	char buf[32];
-	time_t now = time(NULL);
-	struct tm *tm = gmtime(&now);
-	if (!tm || strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", tm) == 0)
-		snprintf(buf, sizeof buf, "unknown");
-	win_set(&ctx->started_at, buf, failed);
-}
-
 /* The C runtime the gate was linked against (mingw-w64 defines _UCRT). */
 static const char *win_libc(void)
 {
@@ -117,29 +88,22 @@ static const char *win_libc(void)
 int platform_context(struct context *ctx)
 {
 	SYSTEM_INFO si;
-	char text[256], key[128];
+	char text[256];
 	int failed = 0;
 	DWORD cores = GetActiveProcessorCount(ALL_PROCESSOR_GROUPS);
 
 	GetSystemInfo(&si);
-	win_set(&ctx->os, "windows", &failed);
-	win_set(&ctx->arch, win_arch(), &failed);
+	platform_set(&ctx->os, "windows", &failed);
+	platform_set(&ctx->arch, win_arch(), &failed);
 	win_release(text, sizeof text);
-	win_set(&ctx->kernel_release, text, &failed);
-	win_set(&ctx->libc, win_libc(), &failed);
-	win_set(&ctx->libc_version, "unknown", &failed);
+	platform_set(&ctx->kernel_release, text, &failed);
+	platform_set(&ctx->libc, win_libc(), &failed);
+	platform_set(&ctx->libc_version, "unknown", &failed);
 	win_cpu_model(text, sizeof text);
-	win_set(&ctx->cpu_model, text, &failed);
+	platform_set(&ctx->cpu_model, text, &failed);
 	ctx->cpu_count = (int)cores;
 	ctx->page_size = (long)si.dwPageSize;
-	win_set(&ctx->thp, "n/a", &failed);
-	win_set(&ctx->aslr, "n/a", &failed);
-	win_set(&ctx->compiler, GATE_COMPILER, &failed);
-	win_set(&ctx->cflags, GATE_CFLAGS, &failed);
-	win_set(&ctx->gate_version, GATE_VERSION, &failed);
-	win_started_at(ctx, &failed);
-	if (failed || platform_key(ctx->os, ctx->arch, ctx->libc, key, sizeof key) < 0)
-		return -ENOMEM;
-	win_set(&ctx->platform_key, key, &failed);
-	return failed ? -ENOMEM : 0;
+	platform_set(&ctx->thp, "n/a", &failed);
+	platform_set(&ctx->aslr, "n/a", &failed);
+	return platform_finish(ctx, failed);
 }

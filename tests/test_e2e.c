@@ -13,27 +13,12 @@
 #include <unistd.h>
 
 #include "baseline.h"
+#include "e2e_fixture.h"
 #include "spawn.h"
-
-static char tmpdir[256];
-static char gate_path[512], kernel_dir[512];
 
 static void setup(void)
 {
-	const char *bd = getenv("GATE_BUILD_DIR");
-	bd = bd ? bd : "build";
-	snprintf(gate_path, sizeof gate_path, "%s/gate", bd);
-	snprintf(kernel_dir, sizeof kernel_dir, "%s/tests/kernels", bd);
-	cr_assert(access(gate_path, X_OK) == 0, "%s not built (run ci/test.sh)", gate_path);
-	snprintf(tmpdir, sizeof tmpdir, "/tmp/allocgate-e2e-XXXXXX");
-	cr_assert(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
-}
-
-static void teardown(void)
-{
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	cr_expect(system(cmd) == 0);
+	e2e_prepare("e2e");
 }
 
 /* Runs build/gate with the given arguments (NULL-terminated) in the toy
@@ -99,7 +84,7 @@ static void make_baseline(void)
 	spawn_output_free(&out);
 }
 
-TestSuite(e2e, .init = setup, .fini = teardown, .timeout = 300);
+TestSuite(e2e, .init = setup, .fini = e2e_cleanup, .timeout = 300);
 
 Test(e2e, unchanged_rerun_passes)
 {

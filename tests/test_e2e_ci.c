@@ -13,26 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "e2e_fixture.h"
 #include "spawn.h"
-
-static char dir[256], gate_path[512], kernel_dir[512];
 
 static void setup(void)
 {
-	const char *bd = getenv("GATE_BUILD_DIR");
-	bd = bd ? bd : "build";
-	snprintf(gate_path, sizeof gate_path, "%s/gate", bd);
-	snprintf(kernel_dir, sizeof kernel_dir, "%s/tests/kernels", bd);
-	cr_assert(access(gate_path, X_OK) == 0, "%s not built (run ci/test.sh)", gate_path);
-	snprintf(dir, sizeof dir, "/tmp/allocgate-ci-XXXXXX");
-	cr_assert(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
-}
-
-static void teardown(void)
-{
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	cr_expect(system(cmd) == 0);
+	e2e_prepare("ci");
 }
 
 /* Runs build/gate with ENV (NULL-terminated or NULL) and the arguments
@@ -49,7 +35,7 @@ static int gate(struct spawn_output *out, char **env, const char *cmd, ...)
 		argv[n++] = "--kernel-dir";
 		argv[n++] = kernel_dir;
 		argv[n++] = "--baseline-dir";
-		argv[n++] = dir;
+		argv[n++] = tmpdir;
 		argv[n++] = "--quick";
 	}
 	argv[n++] = "--no-color";
@@ -68,7 +54,7 @@ static const char *in_dir(const char *name)
 	static char paths[8][512];
 	static int next;
 	char *p = paths[next++ % 8];
-	snprintf(p, 512, "%s/%s", dir, name);
+	snprintf(p, 512, "%s/%s", tmpdir, name);
 	return p;
 }
 
@@ -99,7 +85,7 @@ static int python(const char *script, const char *args)
 	return system(cmd);
 }
 
-TestSuite(e2e_ci, .init = setup, .fini = teardown, .timeout = 300);
+TestSuite(e2e_ci, .init = setup, .fini = e2e_cleanup, .timeout = 300);
 
 Test(e2e_ci, regression_reports)
 {
@@ -134,8 +120,8 @@ Test(e2e_ci, regression_reports)
 		"svg = ET.parse(d + '/svg/toy.svg').getroot()\n"
 		"assert len(svg.findall('{http://www.w3.org/2000/svg}circle')) >= 9\n";
 	char args[300];
-	snprintf(args, sizeof args, "'%s'", dir);
-	cr_expect_eq(python(check, args), 0, "reports in %s are wrong", dir);
+	snprintf(args, sizeof args, "'%s'", tmpdir);
+	cr_expect_eq(python(check, args), 0, "reports in %s are wrong", tmpdir);
 	spawn_output_free(&out);
 }
 
@@ -178,7 +164,7 @@ Test(e2e_ci, shards_merge_to_the_unsharded_verdicts)
 	char args[1200];
 	snprintf(args, sizeof args, "'%s' '%s' '%s' '%s'", in_dir("all.json"),
 		 in_dir("merged.json"), in_dir("s1.json"), in_dir("s2.json"));
-	cr_expect_eq(python(check, args), 0, "sharded verdicts differ, files in %s", dir);
+	cr_expect_eq(python(check, args), 0, "sharded verdicts differ, files in %s", tmpdir);
 }
 
 Test(e2e_ci, overlapping_shards_are_refused)

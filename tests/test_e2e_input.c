@@ -13,33 +13,21 @@
 
 #include "baseline.h"
 #include "platform.h"
+#include "e2e_fixture.h"
 #include "spawn.h"
 
-static char tmpdir[256], gate_path[512], kernel_dir[512], this_key[128];
+static char this_key[128];
 
 static void setup(void)
 {
-	const char *bd = getenv("GATE_BUILD_DIR");
 	struct context ctx = { 0 };
-	bd = bd ? bd : "build";
-	snprintf(gate_path, sizeof gate_path, "%s/gate", bd);
-	snprintf(kernel_dir, sizeof kernel_dir, "%s/tests/kernels", bd);
-	cr_assert(access(gate_path, X_OK) == 0, "%s not built (run ci/test.sh)", gate_path);
-	snprintf(tmpdir, sizeof tmpdir, "/tmp/allocgate-input-XXXXXX");
-	cr_assert(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
+	e2e_prepare("input");
 	cr_assert_eq(platform_context(&ctx), 0);
 	snprintf(this_key, sizeof this_key, "%s", ctx.platform_key);
 	context_free(&ctx);
 }
 
-static void teardown(void)
-{
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	cr_expect(system(cmd) == 0);
-}
-
-TestSuite(e2e_input, .init = setup, .fini = teardown);
+TestSuite(e2e_input, .init = setup, .fini = e2e_cleanup);
 
 /* Runs build/gate run on the toy kernel (quick tier) with the extra
  * arguments (NULL-terminated); returns its exit status, stderr in OUT. */

@@ -1,0 +1,36 @@
+/* e2e_fixture.h: what the end-to-end tests share: where build/gate and
+ * the test kernels are (GATE_BUILD_DIR, default build) and a fresh
+ * temporary directory per test, removed afterwards. */
+#ifndef TEST_E2E_FIXTURE_H
+#define TEST_E2E_FIXTURE_H
+
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char tmpdir[256], gate_path[512], kernel_dir[512];
+
+/* Finds build/gate (asserting it is built) and makes /tmp/allocgate-NAME-XXXXXX. */
+static void e2e_prepare(const char *name)
+{
+	const char *bd = getenv("GATE_BUILD_DIR");
+	bd = bd ? bd : "build";
+	snprintf(gate_path, sizeof gate_path, "%s/gate", bd);
+	snprintf(kernel_dir, sizeof kernel_dir, "%s/tests/kernels", bd);
+	cr_assert(access(gate_path, X_OK) == 0, "%s not built (run ci/test.sh)", gate_path);
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/allocgate-%s-XXXXXX", name);
+	cr_assert(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
+}
+
+/* Removes the temporary directory of e2e_prepare. */
+static void e2e_cleanup(void)
+{
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	cr_expect(system(cmd) == 0);
+}
+
+#endif
