@@ -2,19 +2,32 @@
 """ci/selftest.py: the gate's detection benchmark.
 
 Measures the two numbers a regression gate lives by, on this machine:
-  - false alarms: unchanged reruns against a fresh baseline that fail;
-  - detection: reruns with a known injected regression that fail on it.
+  - false alarms: comparisons of unchanged code that fail;
+  - detection: comparisons with a known injected regression that fail on it.
 
 It uses the test suite's toy kernel (tests/kernels/toy.c), whose knobs
 inject extra work into the measured region (TOY_SLOWDOWN_PERCENT=N: N%
-more malloc/touch/free rounds) or one extra malloc per operation
-(TOY_EXTRA_ALLOC=1). Each trial records a baseline (--runs 3, as
---update-baseline does by default), then runs the gate once unchanged and
-once per injected effect against it, and counts which runs exit 1 because
-of the metric class under test. Standard library only.
+more work that allocates nothing) or one extra malloc per operation
+(TOY_EXTRA_ALLOC=1). Two modes:
 
-  python3 ci/selftest.py [--trials 20] [--effects 2,5,10,20,50] [--min-effect 25]
-                         [--tier quick] [--seed 1]
+  --mode ab        (default) each case is one `gate ab` run: A without the
+                   knob, B with it, in the same shuffled rounds; the null
+                   case is an A/A run.
+  --mode baseline  each trial records a baseline (--runs 3, as
+                   --update-baseline does), then runs `gate run` once
+                   unchanged and once per injected effect against it.
+
+A case counts as caught when the gate exits 1 because of the metric class
+under test (timing for extra work, exact for the extra malloc).
+
+  python3 ci/selftest.py [--mode ab|baseline] [--trials 20]
+                         [--effects 2,3,5,10,20,50] [--min-effect P]
+                         [--tier quick|default|full] [--seed 1]
+  python3 ci/selftest.py --suite-runs N [--mode ab|baseline] [--tier default]
+
+--suite-runs N measures false alarms of the whole suite instead: N
+unchanged runs of every kernel (A/A runs, or `gate run` against the
+committed baseline) and how many of them failed, with the series that did.
 
 Build first (./gate --version builds). Prints a table and the runtime.
 """
@@ -32,14 +45,11 @@ GATE = os.path.join(ROOT, "build", "gate")
 KERNELS = os.path.join(ROOT, "build", "tests", "kernels")
 
 
-def gate(args, env_knob=None):
-    """Runs build/gate on the toy kernel; returns (exit code, result JSON)."""
+def gate(args):
+    """Runs build/gate ARGS with --json; returns (exit code, result JSON)."""
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as out:
         path = out.name
-    cmd = [GATE, "run", "--kernel-dir", KERNELS, "--kernel", "toy", "--no-color",
-           "--json", path] + args
-    if env_knob:
-        cmd += ["--env", env_knob]
+    cmd = [GATE] + args + ["--no-color", "--json", path]
     proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         with open(path) as f:
@@ -50,64 +60,70 @@ def gate(args, env_knob=None):
     return proc.returncode, result
 
 
-def failed_classes(result):
-    """Metric classes with a failing series in RESULT."""
-    if not result:
-        return set()
-    return {s["class"] for s in result["series"] if s["verdict"] == "fail"}
+def failed_series(result):
+    """The failing series of RESULT as (class, 'kernel/variant/params metric')."""
+    return [(s["class"], "%s/%s/%s %s" % (s["kernel"], s["variant"], s["params"], s["metric"]))
+            for s in (result or {}).get("series", []) if s["verdict"] == "fail"]
 
 
 def measured_change(result):
-    """Change of toy/single task_clock_ns against the baseline, or None."""
+    """Change of toy/single task_clock_ns (B against A or the baseline), or None."""
     for s in (result or {}).get("series", []):
         if s["variant"] == "single" and s["metric"] == "task_clock_ns":
             return s["change"]
     return None
 
 
-def trial(i, args, tally):
+def cases(args):
+    out = [("null", "TOY_SLOWDOWN_PERCENT=0", None)]
+    out += [("+%s%% work" % e, "TOY_SLOWDOWN_PERCENT=%s" % e, "timing") for e in args.effects]
+    out += [("+1 malloc/op", "TOY_EXTRA_ALLOC=1", "exact")]
+    return out
+
+
+def tally_case(tally, name, cls, code, result):
+    row = tally.setdefault(name, {"runs": 0, "exit1": 0, "hit": 0, "changes": []})
+    row["runs"] += 1
+    change = measured_change(result)
+    if change is not None:
+        row["changes"].append(change)
+    row["exit1"] += code == 1
+    if cls:
+        row["hit"] += code == 1 and cls in {c for c, _ in failed_series(result)}
+
+
+def trial_ab(i, args, tally):
+    common = ["ab", "--kernel-dir", KERNELS, "--kernel", "toy", "--" + args.tier,
+              "--seed", str(args.seed + i)]
+    if args.min_effect is not None:
+        common += ["--min-effect", str(args.min_effect)]
+    for name, knob, cls in cases(args):
+        # A runs with the knob at zero, so both sides carry the same variables
+        a_knob = "TOY_EXTRA_ALLOC=0" if knob.startswith("TOY_EXTRA") else "TOY_SLOWDOWN_PERCENT=0"
+        code, result = gate(common + ["--a-env", a_knob, "--b-env", knob])
+        tally_case(tally, name, cls, code, result)
+
+
+def trial_baseline(i, args, tally):
     with tempfile.TemporaryDirectory() as bdir:
-        common = ["--baseline-dir", bdir, "--" + args.tier, "--seed", str(args.seed + i),
-                  "--min-effect", str(args.min_effect)]
+        common = ["run", "--kernel-dir", KERNELS, "--kernel", "toy", "--baseline-dir", bdir,
+                  "--" + args.tier, "--seed", str(args.seed + i)]
+        if args.min_effect is not None:
+            common += ["--min-effect", str(args.min_effect)]
         code, _ = gate(common + ["--update-baseline", "--runs", "3"])
         if code != 0:
             tally["baseline errors"] = tally.get("baseline errors", 0) + 1
             return
-        cases = [("null", None, None)]
-        cases += [("+%s%% work" % e, "TOY_SLOWDOWN_PERCENT=%s" % e, "timing")
-                  for e in args.effects]
-        cases += [("+1 malloc/op", "TOY_EXTRA_ALLOC=1", "exact")]
-        for name, knob, cls in cases:
-            code, result = gate(common, knob)
-            row = tally.setdefault(name, {"runs": 0, "exit1": 0, "hit": 0, "changes": []})
-            row["runs"] += 1
-            change = measured_change(result)
-            if change is not None:
-                row["changes"].append(change)
-            row["exit1"] += code == 1
-            if cls:
-                row["hit"] += code == 1 and cls in failed_classes(result)
+        for name, knob, cls in cases(args):
+            code, result = gate(common + ["--env", knob])
+            tally_case(tally, name, cls, code, result)
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--trials", type=int, default=20)
-    p.add_argument("--effects", default="2,5,10,20,50")
-    p.add_argument("--min-effect", type=float, default=25)
-    p.add_argument("--tier", default="quick", choices=["quick", "default"])
-    p.add_argument("--seed", type=int, default=1)
-    args = p.parse_args()
-    args.effects = [e for e in args.effects.split(",") if e]
-    if not os.access(GATE, os.X_OK) or not os.path.isdir(KERNELS):
-        sys.exit("ci/selftest.py: build first: ninja all (or ci/test.sh)")
-    tally = {}
-    start = time.time()
-    for i in range(args.trials):
-        trial(i, args, tally)
-        print("trial %d/%d done" % (i + 1, args.trials), file=sys.stderr)
-    took = time.time() - start
-    print("detection benchmark: toy kernel, %s tier, %d trials, minimum effect %g%%, %.0f s"
-          % (args.tier, args.trials, args.min_effect, took))
+def print_table(args, tally, took):
+    min_effect = args.min_effect if args.min_effect is not None else (
+        3 if args.mode == "ab" else 25)
+    print("detection benchmark: toy kernel, mode %s, %s tier, %d trials, minimum effect %g%%, "
+          "%.0f s" % (args.mode, args.tier, args.trials, min_effect, took))
     print("%-16s %6s %14s %10s %s" % ("case", "runs", "median change", "exit 1",
                                        "caught by its metric class"))
     for name, row in tally.items():
@@ -119,6 +135,58 @@ def main():
         ch = sorted(row["changes"])
         med = "%+.1f%%" % (100 * ch[len(ch) // 2]) if ch else "-"
         print("%-16s %6d %14s %10d %s %s" % (name, row["runs"], med, row["exit1"], hit, label))
+
+
+def suite_runs(args):
+    """False alarms of the whole suite: N unchanged runs."""
+    start = time.time()
+    failing, exits, culprits = 0, {}, {}
+    for i in range(args.suite_runs):
+        if args.mode == "ab":
+            cmd = ["ab", "--" + args.tier, "--seed", str(args.seed + i)]
+        else:
+            cmd = ["run", "--" + args.tier, "--seed", str(args.seed + i)]
+        if args.min_effect is not None:
+            cmd += ["--min-effect", str(args.min_effect)]
+        code, result = gate(cmd)
+        exits[code] = exits.get(code, 0) + 1
+        failing += code == 1
+        for _, what in failed_series(result):
+            culprits[what] = culprits.get(what, 0) + 1
+        print("suite run %d/%d: exit %d" % (i + 1, args.suite_runs, code), file=sys.stderr)
+    took = time.time() - start
+    print("false alarms of the whole suite: mode %s, %s tier, %d unchanged runs, %.0f s "
+          "(%.1f s a run)" % (args.mode, args.tier, args.suite_runs, took,
+                              took / max(args.suite_runs, 1)))
+    print("failing runs: %d of %d; exit codes: %s" % (
+        failing, args.suite_runs, ", ".join("%d x%d" % (c, n) for c, n in sorted(exits.items()))))
+    for what, n in sorted(culprits.items(), key=lambda x: -x[1]):
+        print("  failed %d time(s): %s" % (n, what))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--mode", default="ab", choices=["ab", "baseline"])
+    p.add_argument("--trials", type=int, default=20)
+    p.add_argument("--effects", default="2,3,5,10,20,50")
+    p.add_argument("--min-effect", type=float, default=None,
+                   help="percent (default: the gate's, 3 for ab and 25 for baseline)")
+    p.add_argument("--tier", default="quick", choices=["quick", "default", "full"])
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--suite-runs", type=int, default=0)
+    args = p.parse_args()
+    args.effects = [e for e in args.effects.split(",") if e]
+    if not os.access(GATE, os.X_OK) or not os.path.isdir(KERNELS):
+        sys.exit("ci/selftest.py: build first: ninja all (or ci/test.sh)")
+    if args.suite_runs:
+        suite_runs(args)
+        return 0
+    tally = {}
+    start = time.time()
+    for i in range(args.trials):
+        (trial_ab if args.mode == "ab" else trial_baseline)(i, args, tally)
+        print("trial %d/%d done" % (i + 1, args.trials), file=sys.stderr)
+    print_table(args, tally, time.time() - start)
     return 0
 
 

@@ -15,4 +15,7 @@ int merge_main(int argc, char **argv, const char *self_dir);
 /* `gate diff A.json B.json | --baseline B.json`: two result sets side by side. */
 int diff_main(int argc, char **argv, const char *self_dir);
 
+/* `gate ab [options]`: side B against side A, measured in the same rounds. */
+int ab_main(int argc, char **argv, const char *self_dir);
+
 #endif

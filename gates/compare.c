@@ -66,6 +66,14 @@ static void compare_near(struct series *s, const struct series *b, const struct 
 			 fabs(diff), allowed);
 }
 
+void compare_counts(struct series *s, const struct series *b, const struct run_options *o)
+{
+	if (s->cls == METRIC_EXACT)
+		compare_exact(s, o);
+	else
+		compare_near(s, b, o);
+}
+
 double compare_batch_drift(const struct series *s)
 {
 	if (s->batches < 2 || s->sample_count % s->batches)
@@ -210,10 +218,8 @@ static void compare_one(struct series *s, const struct series *b, const struct r
 	if (isnan(s->median)) {
 		s->verdict = VERDICT_ERROR;
 		set_note(s, "no sample of this run succeeded", 0, 0);
-	} else if (s->cls == METRIC_EXACT) {
-		compare_exact(s, o);
-	} else if (s->cls == METRIC_NEAR) {
-		compare_near(s, b, o);
+	} else if (s->cls != METRIC_TIMING) {
+		compare_counts(s, b, o);
 	} else if (!same_hardware) {
 		s->verdict = VERDICT_SKIPPED;
 		set_note(s, "hardware changed since the baseline: timing not compared", 0, 0);

@@ -41,6 +41,10 @@
  * told from the machine's own drift. */
 #define COMPARE_ADVISORY_TOLERANCE 0.5
 
+/* Exact or near-exact series S (median set) against B, whose median is in
+ * S->baseline_median: sets S's test, verdict and note. */
+void compare_counts(struct series *s, const struct series *b, const struct run_options *o);
+
 /* Largest |batch median / overall median - 1| over the batches of S
  * (consecutive equal chunks of its samples); NaN when S has one batch. */
 double compare_batch_drift(const struct series *s);

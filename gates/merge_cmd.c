@@ -236,6 +236,8 @@ static int merge_header(struct run_result *out, struct run_result *in, size_t n,
 			out->baseline_path = strdup(in[i].baseline_path);
 		if (!out->baseline_note && in[i].baseline_note)
 			out->baseline_note = strdup(in[i].baseline_note);
+		if (!out->comparison && in[i].comparison)
+			out->comparison = strdup(in[i].comparison);
 		if (multi && i > 0 && in[i].ctx.platform_key) {
 			const char *key = out->ctx.platform_key ? out->ctx.platform_key : "unknown";
 			size_t len = strlen(key) + strlen(in[i].ctx.platform_key) + 2;

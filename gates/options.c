@@ -49,7 +49,8 @@ void options_usage(void *fp)
 	      "  --rounds N               measured rounds (default 15; --quick 9; --full 9)\n"
 	      "  --runs K                 independent batches of all rounds (default 1;\n"
 	      "                           3 with --update-baseline: the baseline's own drift)\n"
-	      "  --warmup N               discarded rounds first (default 1)\n"
+	      "  --warmup N|auto          discarded rounds first (default 1; auto: until two\n"
+	      "                           rounds agree within 10% on every variant, at most 5)\n"
 	      "  --timeout SECONDS        per sample (default 60)\n"
 	      "  --min-effect PERCENT     smallest timing change that fails (default 25)\n"
 	      "  --kernel-dir DIR         kernel executables (default: next to the gate binary)\n"
@@ -61,6 +62,7 @@ void options_usage(void *fp)
 	      "                           of the sorted list runs in shard (g mod N) + 1\n"
 	      "  --pin-cpu N              run every kernel process on CPU N\n"
 	      "  --no-aslr                run kernels without address-space randomisation\n"
+	      "  --no-thp                 run kernels without transparent huge pages (Linux)\n"
 	      "  --no-color               no colour (also NO_COLOR=1)\n"
 	      "  -v, --verbose            print each sample as it is taken\n", f);
 }
@@ -205,6 +207,10 @@ static int parse_valued(struct run_options *o, const char *flag, const char *v)
 		o->runs = (int)x;
 		return 0;
 	}
+	if (!strcmp(flag, "--warmup") && v && !strcmp(v, "auto")) {
+		o->warmup = OPTIONS_WARMUP_AUTO;
+		return 0;
+	}
 	if (!strcmp(flag, "--rounds") || !strcmp(flag, "--warmup")) {
 		int is_rounds = flag[2] == 'r';
 		if (parse_number(flag, v, is_rounds ? 2 : 0, 1000, &x))
@@ -241,6 +247,8 @@ int options_parse(struct run_options *o, int argc, char **argv)
 			o->require_baseline = true;
 		} else if (!strcmp(a, "--no-aslr")) {
 			o->no_aslr = true;
+		} else if (!strcmp(a, "--no-thp")) {
+			o->no_thp = true;
 		} else if (!strcmp(a, "--no-color")) {
 			o->no_color = true;
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {

@@ -22,7 +22,7 @@ struct run_options {
 	uint64_t seed;
 	int rounds;                  /* measured rounds per (kernel, params) and batch */
 	int runs;                    /* independent batches (--runs); 0 = 1, or 3 when updating */
-	int warmup;                  /* discarded rounds before them */
+	int warmup;                  /* discarded rounds before them, or OPTIONS_WARMUP_AUTO */
 	double timeout_seconds;      /* per sample */
 	double min_effect;           /* timing: smallest relative change that fails */
 	double exact_tolerance;      /* exact: relative tolerance */
@@ -35,9 +35,13 @@ struct run_options {
 	int shard_index, shard_count; /* --shard I/N: 1-based I; 0/0 = no sharding */
 	int pin_cpu;                 /* --pin-cpu N: every kernel process on CPU N; -1 none */
 	bool no_aslr;                /* --no-aslr: kernels run without address randomisation */
+	bool no_thp;                 /* --no-thp: kernels run without transparent huge pages */
 	const char *allocator;       /* --allocator NAME|PATH; NULL: glibc, nothing preloaded */
 	const char *backend;         /* --backend bpf|callgrind; NULL: perf (backend.h) */
 };
+
+/* --warmup auto: warm-up rounds until two in a row agree (runner.h). */
+#define OPTIONS_WARMUP_AUTO (-1)
 
 /* Fills O with the defaults of the default tier. */
 void options_defaults(struct run_options *o);

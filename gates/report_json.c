@@ -103,6 +103,7 @@ int report_json_write(const char *path, const struct run_result *r, char *err, s
 		bad |= json_object_set_new(root, "context", jsonout_context(&r->ctx));
 		bad |= json_object_set_new(root, "baseline", jsonout_string(r->baseline_path));
 		bad |= json_object_set_new(root, "baseline_note", jsonout_string(r->baseline_note));
+		bad |= json_object_set_new(root, "comparison", jsonout_string(r->comparison));
 		bad |= put_arrays(root, r);
 	}
 	if (bad) {

@@ -41,8 +41,8 @@ static void print_summary(FILE *f, const struct run_result *r)
 	md(f, r->ctx.tier ? r->ctx.tier : "?");
 	fputs(" tier, commit ", f);
 	md(f, r->ctx.commit ? r->ctx.commit : "?");
-	fputs(", baseline ", f);
-	md(f, r->baseline_path ? r->baseline_path : "none");
+	fputs(r->comparison ? ", " : ", baseline ", f);
+	md(f, r->comparison ? r->comparison : r->baseline_path ? r->baseline_path : "none");
 	fputs(".\n\n", f);
 	fprintf(f, "| | total | pass | fail | inconclusive | improved | new | skipped | error |\n"
 		   "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");

@@ -110,7 +110,8 @@ static void print_group(FILE *f, const struct style *st, const struct run_result
 {
 	fprintf(f, "  %sparams %s%s\n", st->bold, params, st->off);
 	fprintf(f, "    %s%-18s %-22s %11s %11s  %-26s %s%s\n", st->dim, "variant", "metric",
-		"median", "baseline", "change [95% interval]", "verdict", st->off);
+		r->comparison ? "B median" : "median", r->comparison ? "A median" : "baseline",
+		"change [95% interval]", "verdict", st->off);
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
 		if (!strcmp(s->kernel, kernel) && !strcmp(s->params, params) && shown(s))
@@ -147,7 +148,9 @@ static void print_header(FILE *f, const struct style *st, const struct run_resul
 		c->cpu_model ? c->cpu_model : "?", c->cpu_count, c->tier ? c->tier : "?", c->seed);
 	if (c->env && *c->env)
 		fprintf(f, "kernel environment: %s\n", c->env);
-	if (r->baseline_path)
+	if (r->comparison)
+		fprintf(f, "%s\n", r->comparison);
+	else if (r->baseline_path)
 		fprintf(f, "baseline: %s (recorded %s, commit %s)\n", r->baseline_path,
 			base && base->ctx.started_at ? base->ctx.started_at : "?",
 			base && base->ctx.commit ? base->ctx.commit : "?");
@@ -185,6 +188,15 @@ static void print_method(FILE *f, const struct style *st, const struct run_resul
 	}
 	if (!timed)
 		return;
+	if (r->comparison) {
+		fprintf(f, "\n%stiming: per-round ratio B/A (A and B ran in the same shuffled rounds), "
+			"median with binomial 95%% interval, one-sided Wilcoxon signed-rank, Holm "
+			"correction over %zu comparisons (alpha %.2g), minimum effect %.0f%%; %zu "
+			"suspected regressions re-measured in a confirmation batch of both sides. "
+			"exact: 1%% tolerance; page faults: A's spread + 10%% + 16.%s\n", st->dim, timed,
+			o->alpha, 100 * o->min_effect, confirmed, st->off);
+		return;
+	}
 	fprintf(f, "\n%stiming: Hodges-Lehmann ratio with Moses 95%% interval, one-sided Mann-Whitney, "
 		"Holm correction over %zu comparisons (alpha %.2g), tolerance max(%.0f%%, 3 x "
 		"baseline drift); %zu suspected regressions re-measured in a confirmation batch. "
@@ -234,9 +246,10 @@ static void print_failures(FILE *f, const struct style *st, const struct run_res
 		char now[32], was[32];
 		report_term_value(s->median, s->unit, now, sizeof now);
 		report_term_value(s->baseline_median, s->unit, was, sizeof was);
-		fprintf(f, "  %s:%d: regression %s/%s/%s %s: %s -> %s (%+.1f%%)%s%s\n",
-			s->file ? s->file : "?", s->line, s->kernel, s->variant, s->params, s->metric, was, now,
-			100 * s->change, s->note ? "; " : "", s->note ? s->note : "");
+		fprintf(f, "  %s:%d: regression %s/%s/%s %s: %s%s -> %s%s (%+.1f%%)%s%s\n",
+			s->file ? s->file : "?", s->line, s->kernel, s->variant, s->params, s->metric,
+			r->comparison ? "A " : "", was, r->comparison ? "B " : "", now, 100 * s->change,
+			s->note ? "; " : "", s->note ? s->note : "");
 	}
 }
 

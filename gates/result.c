@@ -283,6 +283,7 @@ void result_free(struct run_result *r)
 	free(r->problems);
 	free(r->baseline_path);
 	free(r->baseline_note);
+	free(r->comparison);
 	context_free(&r->ctx);
 	memset(r, 0, sizeof(*r));
 }

@@ -112,6 +112,7 @@ struct run_result {
 	size_t problem_count;
 	char *baseline_path;   /* NULL when none was found */
 	char *baseline_note;   /* e.g. "hardware changed since the baseline: ..." */
+	char *comparison;      /* gate ab: what B and A are; NULL against a baseline */
 	double wall_seconds;
 	int exit_code;         /* 0 pass, 1 fail, 3 nothing measured, 4 kernel errors */
 };

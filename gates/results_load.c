@@ -248,7 +248,8 @@ static int load_top(const struct rl *l, const json_t *root, struct run_result *o
 	free(word);
 	if (rc || (rc = number(l, root, "result", "wall_seconds", &out->wall_seconds)) ||
 	    (rc = string(l, root, "result", "baseline", 0, &out->baseline_path)) ||
-	    (rc = string(l, root, "result", "baseline_note", 0, &out->baseline_note)))
+	    (rc = string(l, root, "result", "baseline_note", 0, &out->baseline_note)) ||
+	    (rc = string(l, root, "result", "comparison", 0, &out->comparison)))
 		return rc;
 	return load_arrays(l, root, out);
 }

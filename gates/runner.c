@@ -119,14 +119,28 @@ static int sample_once(const struct kernel_info *k, const char *variant,
 	return ret;
 }
 
-/* Runs one sample and files it; returns 0 or -1 when the sample failed. */
+/* The sample's wall time (the first wall_ns metric, any region); NaN if none. */
+static double record_wall_ns(const struct record *rec)
+{
+	for (size_t i = 0; i < rec->metric_count; i++) {
+		const char *base = strrchr(rec->metrics[i].name, '.');
+		base = base ? base + 1 : rec->metrics[i].name;
+		if (!strcmp(base, "wall_ns"))
+			return (double)rec->metrics[i].value;
+	}
+	return NAN;
+}
+
+/* Runs one sample and files it (warm-up samples, ROUND < 0, are only
+ * timed into *WALL_NS); returns 0 or -1 when the sample failed. */
 static int run_sample(const struct kernel_info *k, size_t v, const struct kernel_paramset *p,
 		      const struct run_options *o, struct run_result *r, long round,
-		      size_t first_round)
+		      size_t first_round, double *wall_ns)
 {
 	struct record rec;
 	char why[512];
 	const char *variant = k->variants[v];
+	*wall_ns = NAN;
 	if (sample_once(k, variant, p, o, &rec, why, sizeof why)) {
 		char what[64];
 		snprintf(what, sizeof what, round < 0 ? "warm-up sample" : "sample %ld", round + 1);
@@ -135,7 +149,11 @@ static int run_sample(const struct kernel_info *k, size_t v, const struct kernel
 			fprintf(stderr, "  %s/%s/%s %s: %s\n", k->name, variant, p->name, what, why);
 		return -1;
 	}
-	if (o->verbose)
+	*wall_ns = record_wall_ns(&rec);
+	if (o->verbose && round < 0)
+		fprintf(stderr, "  %s/%s/%s warm-up: wall %.0f ns\n", k->name, variant, p->name,
+			*wall_ns);
+	else if (o->verbose)
 		fprintf(stderr, "  %s/%s/%s round %ld: %zu metrics\n", k->name, variant, p->name,
 			round + 1, rec.metric_count);
 	for (size_t i = 0; i < rec.unavailable_count; i++)
@@ -202,47 +220,98 @@ static void run_counted(const struct kernel_info *k, size_t v, const struct kern
  * crashing or hanging kernel must not cost the whole time budget. */
 #define RUNNER_MAX_FAILURES 2
 
-int runner_run_params(const struct kernel_info *k, const struct kernel_paramset *p,
-		      const struct run_options *o, struct stats_rng *rng,
-		      struct run_result *r, size_t first_round)
+int runner_warmup_stable(const double *prev, const double *cur, size_t n)
 {
-	size_t n = k->variant_count;
-	size_t *order = calloc(n, sizeof *order);
-	int *failures = calloc(n, sizeof *failures);
-	int failed = 0;
-	if (!order || !failures) {
-		free(order);
-		free(failures);
-		result_add_problem(r, k->name, NULL, p->name, "sample", "runner: out of memory");
-		return (int)n;
+	for (size_t i = 0; i < n; i++)
+		if (!(prev[i] > 0 && cur[i] > 0 &&
+		      fabs(cur[i] / prev[i] - 1) <= RUNNER_WARMUP_TOLERANCE))
+			return 0;
+	return 1;
+}
+
+/* Gives every series of side S's group exactly ROUNDS samples from FIRST_ROUND on. */
+static void pad_group(const struct runner_side *s, size_t first_round)
+{
+	struct run_result *r = s->r;
+	for (size_t i = 0; i < r->series_count; i++) {
+		struct series *x = &r->series[i];
+		if (strcmp(x->kernel, s->k->name) || strcmp(x->params, s->p->name))
+			continue;
+		while (x->sample_count < first_round + (size_t)s->o->rounds)
+			if (series_append(x, NAN))
+				break;
 	}
-	for (long round = -o->warmup; round < o->rounds; round++) {
+}
+
+int runner_run_sides(const struct runner_side *sides, size_t side_count,
+		     struct stats_rng *rng, size_t first_round)
+{
+	const struct run_options *o = sides[0].o;
+	size_t n = 0;
+	for (size_t s = 0; s < side_count; s++)
+		n += sides[s].k->variant_count;
+	/* item i: side item_side[i], variant item_variant[i] */
+	size_t *order = calloc(n + 1, sizeof *order), *item_side = calloc(n + 1, sizeof(size_t));
+	size_t *item_variant = calloc(n + 1, sizeof(size_t));
+	int *failures = calloc(n + 1, sizeof *failures), failed = 0;
+	double *wall = calloc(n + 1, sizeof *wall), *prev_wall = calloc(n + 1, sizeof *wall);
+	if (!order || !item_side || !item_variant || !failures || !wall || !prev_wall) {
+		for (size_t s = 0; s < side_count; s++)
+			result_add_problem(sides[s].r, sides[s].k->name, NULL, sides[s].p->name,
+					   "sample", "runner: out of memory");
+		failed = (int)n;
+		goto out;
+	}
+	for (size_t s = 0, i = 0; s < side_count; s++)
+		for (size_t v = 0; v < sides[s].k->variant_count; v++, i++) {
+			item_side[i] = s;
+			item_variant[i] = v;
+		}
+	int auto_warmup = o->warmup == OPTIONS_WARMUP_AUTO;
+	long warmup = auto_warmup ? RUNNER_WARMUP_MAX : o->warmup;
+	for (long round = -warmup; round < o->rounds; round++) {
 		for (size_t i = 0; i < n; i++)
 			order[i] = i;
 		stats_shuffle(rng, order, n);
 		for (size_t i = 0; i < n; i++) {
-			size_t v = order[i];
-			if (failures[v] >= RUNNER_MAX_FAILURES)
+			size_t it = order[i];
+			const struct runner_side *sd = &sides[item_side[it]];
+			wall[it] = NAN;
+			if (failures[it] >= RUNNER_MAX_FAILURES)
 				continue;
-			if (run_sample(k, v, p, o, r, round, first_round)) {
-				failures[v]++;
+			if (run_sample(sd->k, item_variant[it], sd->p, sd->o, sd->r, round,
+				       first_round, &wall[it])) {
+				failures[it]++;
 				failed++;
 			}
 		}
+		/* --warmup auto: measure once two warm-up rounds in a row agree */
+		if (auto_warmup && round < -1 && round > -warmup &&
+		    runner_warmup_stable(prev_wall, wall, n))
+			round = -1;
+		memcpy(prev_wall, wall, n * sizeof *wall);
 	}
-	for (size_t v = 0; v < n; v++)
-		if (failures[v] < RUNNER_MAX_FAILURES)
-			run_counted(k, v, p, o, r, first_round);
-	/* Every series of this group gets exactly o->rounds samples. */
-	for (size_t i = 0; i < r->series_count; i++) {
-		struct series *s = &r->series[i];
-		if (strcmp(s->kernel, k->name) || strcmp(s->params, p->name))
-			continue;
-		while (s->sample_count < first_round + (size_t)o->rounds)
-			if (series_append(s, NAN))
-				break;
+	for (size_t i = 0; i < n; i++) {
+		const struct runner_side *sd = &sides[item_side[i]];
+		if (failures[i] < RUNNER_MAX_FAILURES)
+			run_counted(sd->k, item_variant[i], sd->p, sd->o, sd->r, first_round);
 	}
+	for (size_t s = 0; s < side_count; s++)
+		pad_group(&sides[s], first_round);
+out:
 	free(order);
+	free(item_side);
+	free(item_variant);
 	free(failures);
+	free(wall);
+	free(prev_wall);
 	return failed;
+}
+
+int runner_run_params(const struct kernel_info *k, const struct kernel_paramset *p,
+		      const struct run_options *o, struct stats_rng *rng,
+		      struct run_result *r, size_t first_round)
+{
+	struct runner_side side = { k, p, o, r };
+	return runner_run_sides(&side, 1, rng, first_round);
 }

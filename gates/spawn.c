@@ -5,12 +5,18 @@
 
 #include "spawn.h"
 
-static int pin_cpu = -1, no_aslr;
+static int pin_cpu = -1, no_aslr, no_thp;
 
-void spawn_configure(int cpu, int aslr_off)
+void spawn_configure(int cpu, int aslr_off, int thp_off)
 {
 	pin_cpu = cpu;
 	no_aslr = aslr_off;
+	no_thp = thp_off;
+}
+
+int spawn_no_thp(void)
+{
+	return no_thp;
 }
 
 int spawn_pin_cpu(void)

@@ -38,14 +38,16 @@ int spawn_run(char *const argv[], char *const env[], double timeout_seconds,
 	      struct spawn_output *out);
 
 /* Environment control for every later child: pin it to CPU PIN_CPU (-1:
- * no pinning) and, when NO_ASLR, turn address-space randomisation off for
- * it (Linux personality; ignored elsewhere), so that two runs differ only
- * in what the user changed. */
-void spawn_configure(int pin_cpu, int no_aslr);
+ * no pinning), when NO_ASLR turn address-space randomisation off for it
+ * (Linux personality), and when NO_THP transparent huge pages (Linux
+ * prctl PR_SET_THP_DISABLE, inherited across exec); ignored elsewhere. So
+ * that two runs differ only in what the user changed. */
+void spawn_configure(int pin_cpu, int no_aslr, int no_thp);
 
 /* The settings of spawn_configure (for the OS implementations). */
 int spawn_pin_cpu(void);
 int spawn_no_aslr(void);
+int spawn_no_thp(void);
 
 /* Frees the buffers of OUT. */
 void spawn_output_free(struct spawn_output *out);

@@ -15,6 +15,7 @@
 #ifdef __linux__
 #include <sched.h>
 #include <sys/personality.h>
+#include <sys/prctl.h>
 #endif
 
 #include "spawn.h"
@@ -50,7 +51,7 @@ static ssize_t drain(int fd, struct sink *sink)
 	return n;
 }
 
-/* Pinning and ASLR for the child (spawn_configure), best effort: a
+/* Pinning, ASLR and THP for the child (spawn_configure), best effort: a
  * failure is reported on the child's stderr and the sample still runs. */
 static void child_environment(void)
 {
@@ -65,6 +66,9 @@ static void child_environment(void)
 	}
 	if (spawn_no_aslr() && personality(ADDR_NO_RANDOMIZE) < 0)
 		dprintf(STDERR_FILENO, "gate: cannot turn ASLR off: %s\n", strerror(errno));
+	/* Linux 3.15+; the flag survives execve (prctl(2)) */
+	if (spawn_no_thp() && prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) < 0)
+		dprintf(STDERR_FILENO, "gate: cannot turn THP off: %s\n", strerror(errno));
 #endif
 }
 

@@ -37,6 +37,13 @@ double stats_mann_whitney_p_greater(const double *x, size_t nx, const double *y,
 int stats_ratio_ci(const double *x, size_t nx, const double *y, size_t ny,
 		   double level, double *estimate, double *low, double *high);
 
+/* One-sided p-value that the paired differences D (e.g. log(b_i / a_i))
+ * tend to be above zero: Wilcoxon signed-rank, zeros and NaN dropped, exact
+ * null law for up to 50 differences without tied magnitudes, normal
+ * approximation with tie and continuity correction otherwise
+ * (stats_paired.c). NaN when no nonzero difference is left. */
+double stats_signed_rank_p_greater(const double *d, size_t n);
+
 /* Holm step-down adjustment of N p-values, written to ADJUSTED
  * (monotone, capped at 1). */
 void stats_holm(const double *p, size_t n, double *adjusted);

@@ -110,6 +110,29 @@ Test(options, rounds_in_equals_form_before_full_wins)
 	cr_expect_eq(o.rounds, 3);
 }
 
+Test(options, warmup_auto)
+{
+	struct run_options o;
+	const char *argv[] = { "--warmup", "auto" }, *eq[] = { "--warmup=auto" };
+	cr_assert_eq(parse(&o, ARGC(argv), argv), 0);
+	cr_expect_eq(o.warmup, OPTIONS_WARMUP_AUTO);
+	cr_assert_eq(parse(&o, ARGC(eq), eq), 0);
+	cr_expect_eq(o.warmup, OPTIONS_WARMUP_AUTO);
+}
+
+Test(options, environment_control_flags)
+{
+	struct run_options o;
+	const char *argv[] = { "--no-thp", "--no-aslr", "--pin-cpu", "1" };
+	cr_assert_eq(parse(&o, 0, NULL), 0);
+	cr_expect_not(o.no_thp);
+	cr_expect_eq(o.pin_cpu, -1);
+	cr_assert_eq(parse(&o, ARGC(argv), argv), 0);
+	cr_expect(o.no_thp);
+	cr_expect(o.no_aslr);
+	cr_expect_eq(o.pin_cpu, 1);
+}
+
 Test(options, valued_flags_in_both_forms)
 {
 	struct run_options o;

@@ -1,0 +1,110 @@
+/* test_ab_options.c: gates/ab_options.c, the side options of `gate ab`:
+ * split from the shared ones in both flag forms, refused combinations,
+ * and each side's environment. */
+#include <criterion/criterion.h>
+#include <criterion/redirect.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ab_options.h"
+
+#define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+Test(ab_options, split_keeps_shared_options_in_order)
+{
+	const char *argv[] = { "--quick", "--a-env", "X=1", "--kernel", "toy", "--b-env=Y=2",
+			       "--b-kernel-dir", "/k/b", "--b-env", "Z=3" };
+	struct ab_side_options a = { 0 }, b = { 0 };
+	char *rest[ARGC(argv) + 1];
+	int n;
+	cr_assert_eq(ab_options_split(ARGC(argv), (char **)argv, &a, &b, rest, &n), 0);
+	cr_expect_eq(n, 3);
+	cr_expect_str_eq(rest[0], "--quick");
+	cr_expect_str_eq(rest[1], "--kernel");
+	cr_expect_str_eq(rest[2], "toy");
+	cr_expect_null(rest[3]);
+	cr_expect_eq(a.env_count, 1);
+	cr_expect_str_eq(a.env[0], "X=1");
+	cr_expect_eq(b.env_count, 2);
+	cr_expect_str_eq(b.env[0], "Y=2");
+	cr_expect_str_eq(b.env[1], "Z=3");
+	cr_expect_str_eq(b.kernel_dir, "/k/b");
+	cr_expect_null(a.kernel_dir);
+	ab_options_free(&a);
+	ab_options_free(&b);
+}
+
+Test(ab_options, side_environment_follows_the_shared_one)
+{
+	const char *argv[] = { "--a-env", "X=1" };
+	const char *shared_env[] = { "COMMON=1", NULL };
+	struct ab_side_options a = { 0 }, b = { 0 };
+	char *rest[3];
+	int n;
+	cr_assert_eq(ab_options_split(ARGC(argv), (char **)argv, &a, &b, rest, &n), 0);
+	struct run_options shared, oa, ob;
+	options_defaults(&shared);
+	shared.env = shared_env;
+	shared.env_count = 1;
+	cr_assert_eq(ab_options_for_side(&shared, &a, &oa), 0);
+	cr_assert_eq(ab_options_for_side(&shared, &b, &ob), 0);
+	cr_expect_eq(oa.env_count, 2);
+	cr_expect_str_eq(oa.env[0], "COMMON=1");
+	cr_expect_str_eq(oa.env[1], "X=1");
+	cr_expect_null(oa.env[2]);
+	cr_expect_eq(ob.env_count, 1);
+	cr_expect_null(ob.env[1]);
+	char text[200];
+	ab_options_describe(&a, "build/kernels", text, sizeof text);
+	cr_expect_str_eq(text, "kernels build/kernels, env X=1");
+	ab_options_describe(&b, "build/kernels", text, sizeof text);
+	cr_expect_str_eq(text, "kernels build/kernels");
+	free(oa.env);
+	free(ob.env);
+	ab_options_free(&a);
+	ab_options_free(&b);
+}
+
+Test(ab_options, bad_side_flags_are_named, .init = cr_redirect_stderr)
+{
+	static const char *cases[][2] = {
+		{ "--a-env", "NOEQUALS" }, { "--b-env", "=1" }, { "--a-kernel-dir", "" },
+		{ "--b-what", "1" }, { "--a-allocator", "no-such-allocator" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct ab_side_options a = { 0 }, b = { 0 };
+		char *rest[3];
+		int n;
+		cr_expect_eq(ab_options_split(2, (char **)cases[i], &a, &b, rest, &n), -1, "%s %s",
+			     cases[i][0], cases[i][1]);
+		ab_options_free(&a);
+		ab_options_free(&b);
+	}
+	fflush(stderr);
+	cr_expect_stderr_eq_str(
+		"gate ab: --a-env NOEQUALS: expected KEY=VALUE\n"
+		"gate ab: --b-env =1: expected KEY=VALUE\n"
+		"gate ab: --a-kernel-dir : expected a directory\n"
+		"gate ab: --b-what : unknown side option (--a-env, --a-allocator, --a-kernel-dir "
+		"and their --b- forms)\n"
+		"gate ab: --a-allocator no-such-allocator: unknown allocator (expected glibc, "
+		"jemalloc, mimalloc, tcmalloc or a path to a shared library)\n");
+}
+
+Test(ab_options, baseline_flags_are_refused, .init = cr_redirect_stderr)
+{
+	struct run_options o;
+	options_defaults(&o);
+	cr_expect_eq(ab_options_check(&o), 0);
+	o.update_baseline = true;
+	cr_expect_eq(ab_options_check(&o), -1);
+	options_defaults(&o);
+	o.runs = 3;
+	cr_expect_eq(ab_options_check(&o), -1);
+	fflush(stderr);
+	cr_expect_stderr_eq_str(
+		"gate ab: --update-baseline: not with gate ab, which compares B with A measured "
+		"in the same rounds and reads or writes no baseline (use gate run)\n"
+		"gate ab: --runs: not with gate ab, which compares B with A measured in the same "
+		"rounds and reads or writes no baseline (use gate run)\n");
+}

@@ -1,0 +1,233 @@
+/* test_compare_ab.c: gates/compare_ab.c, B against A on paired rounds,
+ * with hand-made samples: drift that hits both sides cancels, a shift that
+ * hits B fails, a slower A is an improvement, counts compare exactly, and
+ * a confirmation batch settles a timing regression. Nothing is timed. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compare_ab.h"
+#include "options.h"
+#include "result.h"
+
+/* Adds series (toy, VARIANT, small, METRIC) of class CLS to R with the N
+ * samples V scaled by FACTOR. */
+static struct series *add(struct run_result *r, const char *variant, const char *metric,
+			  enum metric_class cls, const double *v, size_t n, double factor)
+{
+	struct series *s = result_add_series(r, "toy", variant, "small", metric,
+					     cls == METRIC_TIMING ? "ns" : "count", cls);
+	cr_assert(s);
+	for (size_t i = 0; i < n; i++)
+		cr_assert(series_append(s, v[i] * factor) == 0);
+	return s;
+}
+
+/* A machine whose speed moves by a factor 3 over the rounds: drift a
+ * stored baseline could not tell from a regression. */
+static const double drifting[] = { 100, 180, 300, 120, 260, 90, 150, 280, 110, 200, 95, 240 };
+#define N (sizeof drifting / sizeof drifting[0])
+
+/* Per-round noise of a few percent, the same on both sides' rounds
+ * (factors around 1). */
+static const double jitter[N] = { 1.01, 0.99, 1.02, 0.98, 1.00, 1.03, 0.97, 1.01, 0.99, 1.02,
+				  1.00, 0.98 };
+
+static void with_jitter(double *out, double factor)
+{
+	for (size_t i = 0; i < N; i++)
+		out[i] = drifting[i] * jitter[i] * factor;
+}
+
+static struct run_options options(void)
+{
+	struct run_options o;
+	options_defaults(&o);
+	o.min_effect = 0.03;
+	return o;
+}
+
+Test(compare_ab, paired_estimate_by_hand)
+{
+	double a[] = { 10, 20, 40, 10, 20, NAN, 0 }, b[] = { 11, 24, 40, 13, 19, 5, 5 };
+	struct ab_paired p;
+	cr_assert_eq(compare_ab_paired(b, a, 7, &p), 0);
+	/* rounds 6 (NaN) and 7 (zero) skipped; ratios 1.1 1.2 1.0 1.3 0.95 */
+	cr_expect_eq(p.pairs, 5);
+	cr_expect_float_eq(p.ratio, 1.1, 1e-12);
+	/* n = 5: the interval is [min, max] (no narrower one reaches 95%) */
+	cr_expect_float_eq(p.low, 0.95, 1e-12);
+	cr_expect_float_eq(p.high, 1.3, 1e-12);
+	/* log ratios: +, +, 0 (dropped), +, -: 4 nonzero, the negative one has
+	 * the smallest magnitude (rank 1): W+ = 9 of 10; P(W+ >= 9) = 2/16 */
+	cr_expect_float_eq(p.p_greater, 2.0 / 16, 1e-12);
+	double few[] = { 1, 2, 3, 4 };
+	cr_expect_eq(compare_ab_paired(few, few, 4, &p), -1, "4 rounds < COMPARE_AB_MIN_PAIRS");
+}
+
+Test(compare_ab, drift_on_both_sides_cancels)
+{
+	struct run_result a = { 0 }, b = { 0 };
+	struct run_options o = options();
+	add(&a, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.0);
+	double v[N];
+	with_jitter(v, 1.0);
+	add(&b, "single", "wall_ns", METRIC_TIMING, v, N, 1.0);
+	compare_ab_run(&b, &a, &o);
+	cr_expect_eq(b.series[0].verdict, VERDICT_PASS, "change %+.3f p %.3g", b.series[0].change,
+		     b.series[0].p_value);
+	cr_expect(fabs(b.series[0].change) < 0.02);
+	result_free(&a);
+	result_free(&b);
+}
+
+Test(compare_ab, ten_percent_under_drift_fails)
+{
+	struct run_result a = { 0 }, b = { 0 };
+	struct run_options o = options();
+	add(&a, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.0);
+	double v[N];
+	with_jitter(v, 1.10);
+	add(&b, "single", "wall_ns", METRIC_TIMING, v, N, 1.0);
+	compare_ab_run(&b, &a, &o);
+	const struct series *s = &b.series[0];
+	cr_expect_eq(s->verdict, VERDICT_FAIL, "change %+.3f p %.3g", s->change, s->p_value);
+	/* every ratio is above 1, W+ = 78 the largest sum; the jitter repeats
+	 * values, so the tie-corrected normal approximation gives p about 0.001
+	 * (the exact law without ties would give 2^-12) */
+	cr_expect(s->p_value < 0.002, "p %.3g", s->p_value);
+	cr_expect(s->ci_low > 1.05 && s->ci_high < 1.15, "[%g, %g]", s->ci_low, s->ci_high);
+	cr_expect(strstr(s->test, "signed-rank"));
+	cr_expect(s->note && strstr(s->note, "Holm-adjusted"));
+	result_free(&a);
+	result_free(&b);
+}
+
+Test(compare_ab, below_the_minimum_effect_passes)
+{
+	struct run_result a = { 0 }, b = { 0 };
+	struct run_options o = options();
+	add(&a, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.0);
+	add(&b, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.02);
+	compare_ab_run(&b, &a, &o);
+	/* +2% on every round is significant, but under the 3% minimum effect */
+	cr_expect_eq(b.series[0].verdict, VERDICT_PASS);
+	result_free(&a);
+	result_free(&b);
+}
+
+Test(compare_ab, slower_a_is_an_improvement)
+{
+	struct run_result a = { 0 }, b = { 0 };
+	struct run_options o = options();
+	add(&a, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.5);
+	double v[N];
+	with_jitter(v, 1.0);
+	add(&b, "single", "wall_ns", METRIC_TIMING, v, N, 1.0);
+	compare_ab_run(&b, &a, &o);
+	cr_expect_eq(b.series[0].verdict, VERDICT_IMPROVED);
+	result_free(&a);
+	result_free(&b);
+}
+
+/* Holm over 40 comparisons. Every round +5% (all tied: normal
+ * approximation, p = 0.0003, adjusted 0.012 < 0.05) still fails. Twelve
+ * rounds with log ratios +-0.01 x k, k = 1..12, where ranks 6 and 8 go
+ * down (W- = 14, exact p = P(T <= 14) = 0.026 for n = 12, median ratio
+ * +4.6%) are significant alone but not after Holm over 40. */
+Test(compare_ab, holm_over_the_run)
+{
+	struct run_result a = { 0 }, b = { 0 };
+	struct run_options o = options();
+	char name[32];
+	double v[N];
+	for (int m = 0; m < 39; m++) {
+		snprintf(name, sizeof name, "m%d_ns", m);
+		add(&a, "single", name, METRIC_TIMING, drifting, N, 1.0);
+		with_jitter(v, 1.0);
+		add(&b, "single", name, METRIC_TIMING, v, N, 1.0);
+	}
+	add(&a, "single", "z_clear_ns", METRIC_TIMING, drifting, N, 1.0);
+	add(&b, "single", "z_clear_ns", METRIC_TIMING, drifting, N, 1.05);
+	compare_ab_run(&b, &a, &o);
+	const struct series *s = result_find_series(&b, "toy", "single", "small", "z_clear_ns");
+	cr_expect_eq(s->verdict, VERDICT_FAIL, "p %.3g", s->p_value);
+	result_free(&a);
+	result_free(&b);
+
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	for (int m = 0; m < 39; m++) {
+		snprintf(name, sizeof name, "m%d_ns", m);
+		add(&a, "single", name, METRIC_TIMING, drifting, N, 1.0);
+		add(&b, "single", name, METRIC_TIMING, drifting, N, 1.0);
+	}
+	double mixed[N];
+	for (size_t i = 0; i < N; i++)
+		mixed[i] = drifting[i] * exp((i == 5 || i == 7 ? -0.01 : 0.01) * (double)(i + 1));
+	add(&a, "single", "z_mixed_ns", METRIC_TIMING, drifting, N, 1.0);
+	add(&b, "single", "z_mixed_ns", METRIC_TIMING, mixed, N, 1.0);
+	compare_ab_run(&b, &a, &o);
+	s = result_find_series(&b, "toy", "single", "small", "z_mixed_ns");
+	cr_expect(s->p_value > 0.01 && s->p_value < 0.05, "raw p %.3g", s->p_value);
+	cr_expect_eq(s->verdict, VERDICT_INCONCLUSIVE, "significant alone, not after Holm over 40");
+	result_free(&a);
+	result_free(&b);
+}
+
+Test(compare_ab, counts_compare_exactly_and_one_sided_series_are_named)
+{
+	struct run_result a = { 0 }, b = { 0 };
+	struct run_options o = options();
+	double allocs[N];
+	for (size_t i = 0; i < N; i++)
+		allocs[i] = 100000;
+	add(&a, "single", "allocs", METRIC_EXACT, allocs, N, 1.0);
+	add(&a, "single", "gone", METRIC_EXACT, allocs, N, 1.0);
+	add(&b, "single", "allocs", METRIC_EXACT, allocs, N, 2.0);
+	add(&b, "single", "new_metric", METRIC_EXACT, allocs, N, 1.0);
+	compare_ab_run(&b, &a, &o);
+	const struct series *s = result_find_series(&b, "toy", "single", "small", "allocs");
+	cr_expect_eq(s->verdict, VERDICT_FAIL);
+	cr_expect_eq(s->baseline_median, 100000.0);
+	s = result_find_series(&b, "toy", "single", "small", "new_metric");
+	cr_expect_eq(s->verdict, VERDICT_NEW);
+	cr_expect(strstr(s->note, "B only"));
+	int named = 0;
+	for (size_t i = 0; i < b.problem_count; i++)
+		named |= !strcmp(b.problems[i].what, "gone") &&
+			 strstr(b.problems[i].reason, "A but not for B") != NULL;
+	cr_expect(named, "the series only A has is reported");
+	result_free(&a);
+	result_free(&b);
+}
+
+/* The confirmation batch: agreeing, it confirms; the other way, it
+ * leaves the first batch's failure inconclusive. */
+Test(compare_ab, confirmation_settles)
+{
+	struct run_options o = options();
+	double up[N], flat[N];
+	with_jitter(up, 1.2);
+	with_jitter(flat, 1.0);
+	for (int agree = 0; agree <= 1; agree++) {
+		struct run_result a = { 0 }, b = { 0 }, a2 = { 0 }, b2 = { 0 };
+		add(&a, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.0);
+		add(&b, "single", "wall_ns", METRIC_TIMING, up, N, 1.0);
+		compare_ab_run(&b, &a, &o);
+		cr_assert_eq(b.series[0].verdict, VERDICT_FAIL);
+		add(&a2, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.0);
+		add(&b2, "single", "wall_ns", METRIC_TIMING, agree ? up : flat, N, agree ? 1.0 : 0.9);
+		compare_ab_settle(&b, &a, &b2, &a2, "toy", "small", &o);
+		const struct series *s = &b.series[0];
+		cr_expect_eq(s->confirmed, agree);
+		cr_expect_eq(s->verdict, agree ? VERDICT_FAIL : VERDICT_INCONCLUSIVE);
+		cr_expect(strstr(s->note, agree ? ": confirmed" : "not confirmed"), "%s", s->note);
+		cr_expect(isfinite(s->confirm_change));
+		result_free(&a);
+		result_free(&b);
+		result_free(&a2);
+		result_free(&b2);
+	}
+}

@@ -1,0 +1,211 @@
+/* test_e2e_ab.c: `gate ab` as a user runs it, on the test suite's toy
+ * kernel. Injected regressions are large (10x the work, an extra malloc per
+ * operation) so that the verdicts do not depend on this machine's noise;
+ * the A/A run checks what is deterministic (exact counts agree, every
+ * timing series carries its test and interval), not a timing verdict. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "e2e_fixture.h"
+#include "spawn.h"
+
+static void setup(void)
+{
+	e2e_prepare("ab");
+}
+
+/* Runs `gate ab --kernel-dir ... --kernel toy --quick ARGS...`; returns
+ * its exit status and fills OUT. */
+static int gate_ab(struct spawn_output *out, ...)
+{
+	char *argv[64];
+	int n = 0;
+	va_list ap;
+	argv[n++] = gate_path;
+	argv[n++] = "ab";
+	argv[n++] = "--kernel-dir";
+	argv[n++] = kernel_dir;
+	argv[n++] = "--kernel";
+	argv[n++] = "toy";
+	argv[n++] = "--quick";
+	argv[n++] = "--no-color";
+	va_start(ap, out);
+	for (char *a; (a = va_arg(ap, char *)) && n < 63;)
+		argv[n++] = a;
+	va_end(ap);
+	argv[n] = NULL;
+	cr_assert(spawn_run(argv, NULL, 300, out) == 0);
+	cr_assert(out->status == SPAWN_EXITED, "gate did not exit normally: %s", out->err);
+	return out->exit_code;
+}
+
+static json_t *series_of(json_t *root, const char *variant, const char *metric)
+{
+	size_t i;
+	json_t *s;
+	json_array_foreach(json_object_get(root, "series"), i, s)
+		if (!strcmp(json_string_value(json_object_get(s, "variant")), variant) &&
+		    !strcmp(json_string_value(json_object_get(s, "metric")), metric))
+			return s;
+	return NULL;
+}
+
+TestSuite(e2e_ab, .init = setup, .fini = e2e_cleanup, .timeout = 300);
+
+Test(e2e_ab, extra_allocation_in_b_fails_exactly)
+{
+	struct spawn_output out;
+	char json[300];
+	snprintf(json, sizeof json, "%s/ab.json", tmpdir);
+	int code = gate_ab(&out, "--b-env", "TOY_EXTRA_ALLOC=1", "--json", json, NULL);
+	cr_expect_eq(code, 1, "exit %d\n%s\n%s", code, out.out, out.err);
+	cr_expect(strstr(out.out, "regression toy/single/small allocs: A 100000 -> B 200000"), "%s",
+		  out.out);
+	cr_expect(strstr(out.out, "A/B: B (kernels "), "no comparison line: %s", out.out);
+	cr_expect(strstr(out.out, "env TOY_EXTRA_ALLOC=1) against A"), "%s", out.out);
+	json_error_t err;
+	json_t *root = json_load_file(json, 0, &err);
+	cr_assert(root, "%s: %s", json, err.text);
+	cr_expect(strstr(json_string_value(json_object_get(root, "comparison")), "A/B"));
+	json_t *s = series_of(root, "single", "allocs");
+	cr_assert(s);
+	cr_expect_str_eq(json_string_value(json_object_get(s, "verdict")), "fail");
+	cr_expect_eq(json_number_value(json_object_get(s, "baseline_median")), 100000.0);
+	json_decref(root);
+	spawn_output_free(&out);
+}
+
+Test(e2e_ab, slowdown_in_b_fails_confirmed_at_the_variant_line)
+{
+	struct spawn_output out;
+	int code = gate_ab(&out, "--b-env", "TOY_SLOWDOWN_PERCENT=900", NULL);
+	cr_expect_eq(code, 1, "exit %d\n%s\n%s", code, out.out, out.err);
+	cr_expect(strstr(out.out, "tests/kernels/toy.c:"), "%s", out.out);
+	cr_expect(strstr(out.out, "regression toy/single/small task_clock_ns"), "%s", out.out);
+	cr_expect(strstr(out.out, "both batches"), "no confirmation batch: %s", out.out);
+	cr_expect(strstr(out.out, ": confirmed"), "%s", out.out);
+	cr_expect(strstr(out.out, "Wilcoxon signed-rank"), "method not named: %s", out.out);
+	spawn_output_free(&out);
+}
+
+/* A slower A is an improvement of B, never a failure. */
+Test(e2e_ab, slowdown_in_a_is_not_a_regression)
+{
+	struct spawn_output out;
+	int code = gate_ab(&out, "--a-env", "TOY_SLOWDOWN_PERCENT=900", NULL);
+	cr_expect_eq(code, 0, "exit %d\n%s\n%s", code, out.out, out.err);
+	cr_expect(strstr(out.out, "improved"), "%s", out.out);
+	spawn_output_free(&out);
+}
+
+Test(e2e_ab, a_a_run_agrees_on_every_count)
+{
+	struct spawn_output out;
+	char json[300];
+	snprintf(json, sizeof json, "%s/aa.json", tmpdir);
+	int code = gate_ab(&out, "--json", json, NULL);
+	cr_expect(code == 0 || code == 1, "exit %d\n%s\n%s", code, out.out, out.err);
+	json_error_t err;
+	json_t *root = json_load_file(json, 0, &err), *s;
+	cr_assert(root, "%s: %s", json, err.text);
+	size_t i, timed = 0;
+	json_array_foreach(json_object_get(root, "series"), i, s) {
+		const char *cls = json_string_value(json_object_get(s, "class"));
+		const char *verdict = json_string_value(json_object_get(s, "verdict"));
+		if (strcmp(cls, "timing")) {
+			cr_expect_str_eq(verdict, "pass", "%s %s",
+					 json_string_value(json_object_get(s, "variant")),
+					 json_string_value(json_object_get(s, "metric")));
+			continue;
+		}
+		if (strcmp(verdict, "pass") && strcmp(verdict, "fail") &&
+		    strcmp(verdict, "inconclusive") && strcmp(verdict, "improved"))
+			continue;   /* skipped: too few events (context switches) */
+		timed++;
+		cr_expect(strstr(json_string_value(json_object_get(s, "test")), "signed-rank"));
+		cr_expect(json_is_number(json_object_get(s, "ci_low")));
+		cr_expect(json_is_number(json_object_get(s, "p_value")));
+	}
+	cr_expect_geq(timed, 4, "wall and task clock of both variants");
+	json_decref(root);
+	spawn_output_free(&out);
+}
+
+Test(e2e_ab, kernel_dir_per_side)
+{
+	struct spawn_output out;
+	char copy[600], cmd[2000];
+	snprintf(copy, sizeof copy, "%s/a-kernels", tmpdir);
+	snprintf(cmd, sizeof cmd, "mkdir -p %s && cp %s/toy %s/", copy, kernel_dir, copy);
+	cr_assert(system(cmd) == 0, "%s", cmd);
+	int code = gate_ab(&out, "--a-kernel-dir", copy, "--b-env", "TOY_EXTRA_ALLOC=1", NULL);
+	cr_expect_eq(code, 1, "exit %d\n%s\n%s", code, out.out, out.err);
+	char want[700];
+	snprintf(want, sizeof want, "against A (kernels %s)", copy);
+	cr_expect(strstr(out.out, want), "want '%s' in:\n%s", want, out.out);
+	spawn_output_free(&out);
+}
+
+Test(e2e_ab, bad_input_exits_2)
+{
+	static const char *cases[][3] = {
+		{ "--update-baseline", NULL, "--update-baseline: not with gate ab" },
+		{ "--runs", "3", "--runs: not with gate ab" },
+		{ "--a-env", "NOEQUALS", "--a-env NOEQUALS: expected KEY=VALUE" },
+		{ "--b-frobnicate", "1", "unknown side option" },
+		{ "--a-allocator", "nosuchalloc", "--a-allocator nosuchalloc" },
+		{ "--a-kernel-dir", "/nonexistent/kernels", "kernel directory /nonexistent/kernels" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct spawn_output out;
+		int code = gate_ab(&out, cases[i][0], cases[i][1], NULL);
+		cr_expect_eq(code, 2, "%s: exit %d\n%s", cases[i][0], code, out.err);
+		cr_expect(strstr(out.err, cases[i][2]), "%s: want '%s' in:\n%s", cases[i][0],
+			  cases[i][2], out.err);
+		spawn_output_free(&out);
+	}
+}
+
+/* ci/ab.sh: the base revision built in a worktree, compared with this
+ * checkout. With HEAD as the base on a clean checkout both sides run the
+ * same code, so every count must agree and the reports must be written;
+ * a timing verdict of an A/A run is not asserted (it is the false-alarm
+ * rate that ci/selftest.py measures). */
+Test(e2e_ab, ci_ab_script_compares_with_a_worktree_build, .timeout = 600)
+{
+	const char *bd = getenv("GATE_BUILD_DIR");
+	if (bd && strcmp(bd, "build"))
+		cr_skip_test("ci/ab.sh builds build/, not %s", bd);
+	if (system("git rev-parse --verify -q HEAD >/dev/null 2>&1") != 0)
+		cr_skip_test("not a git checkout: ci/ab.sh needs the base revision");
+	char cmd[600], json[400];
+	snprintf(cmd, sizeof cmd, "GATE_OUT=%s ci/ab.sh HEAD --quick --kernel resize "
+		 ">%s/ab.out 2>&1", tmpdir, tmpdir);
+	int status = system(cmd);
+	cr_assert(WIFEXITED(status), "%s", cmd);
+	int code = WEXITSTATUS(status);
+	cr_expect(code == 0 || code == 1, "ci/ab.sh exit %d (see %s/ab.out)", code, tmpdir);
+	snprintf(json, sizeof json, "%s/result-ab.json", tmpdir);
+	json_error_t err;
+	json_t *root = json_load_file(json, 0, &err), *s;
+	cr_assert(root, "%s: %s", json, err.text);
+	cr_expect(strstr(json_string_value(json_object_get(root, "comparison")), "build/ab-base"));
+	size_t i, counts = 0;
+	json_array_foreach(json_object_get(root, "series"), i, s) {
+		if (!strcmp(json_string_value(json_object_get(s, "class")), "timing"))
+			continue;
+		counts++;
+		cr_expect_str_eq(json_string_value(json_object_get(s, "verdict")), "pass", "%s %s",
+				 json_string_value(json_object_get(s, "variant")),
+				 json_string_value(json_object_get(s, "metric")));
+	}
+	cr_expect_gt(counts, 10);
+	json_decref(root);
+	snprintf(cmd, sizeof cmd, "test -s %s/junit-ab.xml && test -s %s/summary-ab.md", tmpdir,
+		 tmpdir);
+	cr_expect(system(cmd) == 0, "reports not written in %s", tmpdir);
+}

@@ -1,0 +1,50 @@
+/* test_spawn.c: the environment control of gates/spawn_posix.c, seen from
+ * inside the child: --pin-cpu's affinity, --no-aslr's personality and
+ * --no-thp's prctl, read back from /proc/self/status by the child itself. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "spawn.h"
+
+/* Runs `/bin/grep -E PATTERN /proc/self/status` as a child (spawn_run
+ * takes a path, no PATH search); its output in OUT. */
+static void child_status(const char *pattern, char *out, size_t size)
+{
+	char *argv[] = { "/bin/grep", "-E", (char *)pattern, "/proc/self/status", NULL };
+	struct spawn_output o;
+	cr_assert_eq(spawn_run(argv, NULL, 30, &o), 0);
+	cr_assert(o.status == SPAWN_EXITED && o.exit_code == 0, "grep %s: %s", pattern, o.err);
+	snprintf(out, size, "%s", o.out ? o.out : "");
+	spawn_output_free(&o);
+}
+
+static void reset(void)
+{
+	spawn_configure(-1, 0, 0);
+}
+
+TestSuite(spawn, .fini = reset);
+
+Test(spawn, no_thp_reaches_the_child)
+{
+	char status[256];
+	if (access("/proc/self/status", R_OK))
+		cr_skip_test("no /proc/self/status");
+	child_status("^THP_enabled", status, sizeof status);
+	if (!*status)
+		cr_skip_test("this kernel does not report THP_enabled (Linux < 5.0)");
+	cr_expect(strstr(status, "THP_enabled:\t1"), "default: %s", status);
+	spawn_configure(-1, 0, 1);
+	child_status("^THP_enabled", status, sizeof status);
+	cr_expect(strstr(status, "THP_enabled:\t0"), "--no-thp: %s", status);
+}
+
+Test(spawn, pin_cpu_reaches_the_child)
+{
+	char status[256];
+	spawn_configure(0, 0, 0);
+	child_status("^Cpus_allowed_list", status, sizeof status);
+	cr_expect(strstr(status, "Cpus_allowed_list:\t0\n"), "--pin-cpu 0: %s", status);
+}
