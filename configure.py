@@ -7,6 +7,11 @@ jansson (required: baselines and results are JSON), Criterion (tests),
 libbpf (optional, Linux counters through BPF). The generated build.ninja
 re-runs this script with the same arguments when configure.py changes.
 
+A Windows cross build (--host x86_64-w64-mingw32) takes jansson from
+--with-jansson PREFIX, or from BUILDDIR/prefix where ci/mingw-jansson.sh
+BUILDDIR puts it, or else from TRIPLE-pkg-config; without one it builds
+the kernels and the probe only.
+
 Sources are chosen by file name, not by #ifdef: a file named X_linux.c is
 built only for Linux, X_windows.c only for Windows, X_darwin.c only for
 macOS, X_posix.c for Linux and macOS.
@@ -25,10 +30,17 @@ OS_SUFFIXES = ("linux", "windows", "darwin", "posix")
 
 
 class Platform:
-    """The OS the build targets (the host's unless --host says otherwise)."""
+    """The OS the build targets (the host's unless --host says otherwise),
+    and whether the compiler CC speaks MSVC's command line (cl, clang-cl),
+    which targets Windows whatever the build machine."""
 
-    def __init__(self, host):
-        if host:
+    def __init__(self, host, cc=""):
+        base = os.path.basename(shlex.split(cc)[0]).lower() if cc.strip() else ""
+        base = base[:-4] if base.endswith(".exe") else base
+        self.msvc = base == "cl" or base.startswith("clang-cl")
+        if self.msvc:
+            self.name = "windows"
+        elif host:
             self.name = "windows" if "mingw" in host or "windows" in host else host
         elif sys.platform.startswith("linux"):
             self.name = "linux"
@@ -41,6 +53,12 @@ class Platform:
 
     def is_windows(self):
         return self.name == "windows"
+
+    def is_msvc(self):
+        return self.msvc
+
+    def obj(self, stem):
+        return stem + (".obj" if self.msvc else ".o")
 
     def builds(self, suffix):
         """Whether a source with OS suffix SUFFIX belongs to this target."""
@@ -96,32 +114,66 @@ class Writer:
         return "\n".join(self.lines) + "\n"
 
 
-def run(cmd):
+def run(cmd, env=None):
     """Output of CMD (a list), or None when it fails or does not exist."""
     try:
         out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                             check=True, universal_newlines=True)
+                             check=True, universal_newlines=True, env=env)
         return out.stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return None
 
 
-def pkg(name, pkg_config):
-    """(cflags, libs) of pkg-config package NAME, or None when missing."""
-    if not pkg_config or run([pkg_config, "--exists", name]) is None:
+def pkg(name, pkg_config, libdir=None):
+    """(cflags, libs) of pkg-config package NAME, or None when missing.
+    LIBDIR: look only there (PKG_CONFIG_LIBDIR), e.g. a cross prefix's
+    lib/pkgconfig, so that the build machine's own packages never leak in."""
+    env = None
+    if libdir:
+        env = dict(os.environ, PKG_CONFIG_LIBDIR=libdir, PKG_CONFIG_PATH="")
+        env.pop("PKG_CONFIG_SYSROOT_DIR", None)
+    if not pkg_config or run([pkg_config, "--exists", name], env) is None:
         return None
-    return run([pkg_config, "--cflags", name]) or "", run([pkg_config, "--libs", name]) or ""
+    return (run([pkg_config, "--cflags", name], env) or "",
+            run([pkg_config, "--libs", name], env) or "")
 
 
-def compiler_works(cc, flags, ldflags, code="int main(void){return 0;}\n", libs=""):
+def find_jansson(args, platform, pkg_config):
+    """(cflags, libs) of jansson, or None, and the one line saying where it
+    was looked for. --with-jansson PREFIX, else for a Windows cross build
+    BUILDDIR/prefix when ci/mingw-jansson.sh filled it, else pkg-config
+    (TRIPLE-pkg-config for a cross build)."""
+    prefix = args.with_jansson
+    own = os.path.join(ROOT, args.builddir, "prefix")
+    if not prefix and platform.is_windows() and os.path.exists(
+            os.path.join(own, "lib", "pkgconfig", "jansson.pc")):
+        prefix = own
+    if prefix:
+        libdir = os.path.join(os.path.abspath(prefix), "lib", "pkgconfig")
+        # the plain pkg-config reads a cross prefix's .pc as well as any
+        found = pkg("jansson", pkg_config or shutil.which("pkg-config"), libdir)
+        return found, "no jansson.pc in %s" % libdir
+    if pkg_config:
+        return pkg("jansson", pkg_config), "not in " + pkg_config
+    return None, "no %s-pkg-config; ci/mingw-jansson.sh %s builds it" % (
+        args.host or "cross", args.builddir)
+
+
+def compiler_works(cc, flags, ldflags, code="int main(void){return 0;}\n", libs="",
+                   msvc=False):
     """Whether CC compiles and links CODE with FLAGS."""
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "t.c")
         with open(src, "w") as f:
             f.write(code)
-        cmd = shlex.split(cc) + shlex.split(flags) + [src, "-o", os.path.join(tmp, "t")]
-        cmd += shlex.split(ldflags) + shlex.split(libs)
+        out = os.path.join(tmp, "t")
+        if msvc:  # cl: /Fe names the program, the linker's flags follow /link
+            cmd = shlex.split(cc) + shlex.split(flags) + [src, "/Fe" + out, "/Fo" + out + ".obj"]
+            cmd += ["/link"] + shlex.split(ldflags) + shlex.split(libs)
+        else:
+            cmd = shlex.split(cc) + shlex.split(flags) + [src, "-o", out]
+            cmd += shlex.split(ldflags) + shlex.split(libs)
         return subprocess.run(cmd, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL).returncode == 0
 
@@ -194,35 +246,46 @@ def write_bpf(w, bd, bpf):
                    variables={"extra_libs": "$libbpf_libs"})
 
 
-def parse_args(argv):
-    p = argparse.ArgumentParser(description="Write build.ninja for allocgate.")
-    p.add_argument("--debug", action="store_true", help="-O0, assertions on")
-    p.add_argument("--sanitize", metavar="LIST",
-                   help="compiler sanitizers, e.g. address,undefined or thread")
-    p.add_argument("--warnings-as-errors", action="store_true", help="-Werror")
-    p.add_argument("--host", metavar="TRIPLE",
-                   help="cross build, e.g. x86_64-w64-mingw32 (compiler TRIPLE-gcc)")
-    p.add_argument("--builddir", default="build", help="output directory (default build)")
-    p.add_argument("--ninja-file", default="build.ninja",
-                   help="where to write the ninja file (default build.ninja)")
-    return p.parse_args(argv)
+def msvc_libs(text):
+    """pkg-config's -L/-l flags as MSVC's linker takes them (after /link)."""
+    out = []
+    for word in shlex.split(text):
+        if word.startswith("-L"):
+            out.append("/LIBPATH:" + word[2:])
+        elif word.startswith("-l"):
+            out.append(word[2:] + ".lib")
+        elif word != "-pthread":
+            out.append(word)
+    return " ".join(shlex.quote(w) for w in out)
 
 
-def main(argv):
-    args = parse_args(argv)
-    platform = Platform(args.host)
-    cc = os.environ.get("CC") or ("%s-gcc" % args.host if args.host else
-                                  ("cc" if shutil.which("cc") else "gcc"))
-    ar = os.environ.get("AR") or ("%s-ar" % args.host if args.host else "ar")
-    pkg_config = os.environ.get("PKG_CONFIG") or (
-        "%s-pkg-config" % args.host if args.host else "pkg-config")
-    if not shutil.which(pkg_config):
-        pkg_config = None
-
+def toolchain_flags(args, platform):
+    """(cflags, ldflags, libs) for the compiler family and target, before
+    CFLAGS and LDFLAGS from the environment are appended."""
+    if platform.is_msvc():
+        # cl and clang-cl: C11, warnings at /W4, PDB debug info; the CRT's
+        # "use the _s functions" deprecations are not about this code.
+        cflags = "/nologo /std:c11 /W4 /Zi /utf-8 /D_CRT_SECURE_NO_WARNINGS"
+        cflags += " /Od" if args.debug else " /O2 /DNDEBUG"
+        if args.warnings_as_errors:
+            cflags += " /WX"
+        ldflags = "/DEBUG"
+        if args.sanitize:
+            if args.sanitize != "address":
+                sys.exit("configure.py: --sanitize %s: MSVC has address only" % args.sanitize)
+            cflags += " /fsanitize=address"
+        # No pthreads in the Windows SDK: the threaded kernels and
+        # perf/probe_threads.c need a pthreads library (e.g. vcpkg's
+        # pthreads) through CFLAGS/LDFLAGS.
+        return cflags, ldflags, ""
     cflags = "-std=c11 -g -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes"
     cflags += " -O0" if args.debug else " -O2 -DNDEBUG"
     if platform.name == "linux":
         cflags += " -D_GNU_SOURCE"
+    if platform.is_windows():
+        # mingw-w64's own printf family, C99 formats included (%zu, %lld,
+        # %Lg): msvcrt's printf does not know them.
+        cflags += " -D__USE_MINGW_ANSI_STDIO=1"
     if args.warnings_as_errors:
         cflags += " -Werror"
     ldflags = ""
@@ -235,34 +298,92 @@ def main(argv):
         san = "-fsanitize=%s -fno-omit-frame-pointer" % args.sanitize
         cflags += " " + san
         ldflags += " " + san
+    return cflags, ldflags, libs
+
+
+def quoted_define(platform, name, value):
+    """-DNAME="VALUE" as a C string literal, quoted for the shell that runs
+    ninja's commands (sh), or for cl's own command-line parsing (Windows
+    runs the command without a shell)."""
+    value = value.replace('"', "").replace("'", "").replace("\\", "/")
+    if platform.is_msvc():
+        return '"/D%s=\\"%s\\""' % (name, value)
+    return "-D%s='\"%s\"'" % (name, value)
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        description="Write build.ninja for allocgate.",
+        epilog="Environment: CC, AR, CFLAGS, LDFLAGS, PKG_CONFIG. CC=cl or CC=clang-cl "
+        "writes MSVC command lines (/showIncludes, /Fo, /Fe, lib.exe or llvm-lib) for "
+        "Windows; the threaded kernels then need a pthreads library in CFLAGS/LDFLAGS.")
+    p.add_argument("--debug", action="store_true", help="-O0, assertions on")
+    p.add_argument("--sanitize", metavar="LIST",
+                   help="compiler sanitizers, e.g. address,undefined or thread")
+    p.add_argument("--warnings-as-errors", action="store_true", help="-Werror")
+    p.add_argument("--host", metavar="TRIPLE",
+                   help="cross build, e.g. x86_64-w64-mingw32 (compiler TRIPLE-gcc)")
+    p.add_argument("--builddir", default="build", help="output directory (default build)")
+    p.add_argument("--with-jansson", metavar="PREFIX",
+                   help="jansson from PREFIX/lib/pkgconfig/jansson.pc only (a cross build's "
+                   "own, e.g. what ci/mingw-jansson.sh BUILDDIR makes in BUILDDIR/prefix, "
+                   "which --host x86_64-w64-mingw32 also finds without this flag)")
+    p.add_argument("--ninja-file", default="build.ninja",
+                   help="where to write the ninja file (default build.ninja)")
+    return p.parse_args(argv)
+
+
+def main(argv):
+    args = parse_args(argv)
+    cc = os.environ.get("CC") or ("%s-gcc" % args.host if args.host else
+                                  ("cc" if shutil.which("cc") else "gcc"))
+    platform = Platform(args.host, cc)
+    default_ar = ("%s-ar" % args.host if args.host else "ar")
+    if platform.is_msvc():
+        default_ar = "llvm-lib" if "clang-cl" in cc else "lib"
+    ar = os.environ.get("AR") or default_ar
+    pkg_config = os.environ.get("PKG_CONFIG") or (
+        "%s-pkg-config" % args.host if args.host else "pkg-config")
+    if not shutil.which(pkg_config):
+        pkg_config = None
+
+    cflags, ldflags, libs = toolchain_flags(args, platform)
     cflags = (cflags + " " + os.environ.get("CFLAGS", "")).strip()
     ldflags = (ldflags + " " + os.environ.get("LDFLAGS", "")).strip()
 
     if not shutil.which(shlex.split(cc)[0]):
         sys.exit("configure.py: no C compiler: %s not found (apt-get install gcc, or set CC)" % cc)
-    if not compiler_works(cc, cflags, ldflags, libs=libs):
+    if not compiler_works(cc, cflags, ldflags, libs=libs, msvc=platform.is_msvc()):
         sys.exit("configure.py: %s cannot build a trivial C11 program with: %s %s"
                  % (cc, cflags, ldflags))
 
     notes = []
-    jansson = pkg("jansson", pkg_config)
+    jansson, jansson_where = find_jansson(args, platform, pkg_config)
+    if jansson is None and args.with_jansson:
+        sys.exit("configure.py: --with-jansson %s: %s" % (args.with_jansson, jansson_where))
     if jansson is None and platform.is_windows():
         notes.append("gate: skipped (no jansson for %s: %s); kernels and probe only"
-                     % (args.host or "windows", "not in " + pkg_config if pkg_config
-                        else "no %s-pkg-config" % (args.host or "cross")))
+                     % (args.host or "windows", jansson_where))
     elif jansson is None:
         sys.exit("configure.py: jansson not found through pkg-config; it reads and writes "
                  "baselines and results.\n  Debian/Ubuntu: apt-get install libjansson-dev "
                  "pkg-config\n  macOS: brew install jansson pkg-config")
-    criterion = pkg("criterion", pkg_config)
-    if criterion is None:
+    criterion = None if platform.is_windows() else pkg("criterion", pkg_config)
+    if platform.is_windows():
+        # the suite forks, pipes and runs POSIX tools: it runs on the build
+        # machine, and runs a Windows build under wine (test_windows_*.c)
+        notes.append("tests: off for Windows (tests/test_windows_*.c run this build under "
+                     "wine from a Linux build's suite)")
+    elif criterion is None:
         notes.append("tests: off (Criterion not found; apt-get install libcriterion-dev)")
     bpf, bpf_note = detect_bpf(platform, pkg_config)
     if bpf_note:
         notes.append(bpf_note)
     # callgrind backend: the probe switches collection around the region
-    if compiler_works(cc, cflags + " -c", "", code="#include <valgrind/callgrind.h>\n"
-                      "int f(void){CALLGRIND_TOGGLE_COLLECT; return 0;}\n"):
+    if platform.is_windows():
+        pass  # no valgrind for Windows
+    elif compiler_works(cc, cflags + " -c", "", code="#include <valgrind/callgrind.h>\n"
+                        "int f(void){CALLGRIND_TOGGLE_COLLECT; return 0;}\n"):
         cflags += " -DGATE_HAVE_CALLGRIND"
         if not shutil.which("valgrind"):
             notes.append("callgrind: probe ready, but valgrind is not installed "
@@ -272,9 +393,11 @@ def main(argv):
 
     version = run(["git", "-C", ROOT, "describe", "--always", "--dirty", "--tags"]) or "unknown"
     cc_version = (run(shlex.split(cc) + ["--version"]) or cc).splitlines()[0]
-    defines = ("-DGATE_VERSION='\"%s\"' -DGATE_COMPILER='\"%s\"' -DGATE_CFLAGS='\"%s\"'"
-               % (version, cc_version.replace('"', "").replace("'", ""),
-                  cflags.replace('"', "").replace("'", "")))
+    defines = " ".join(quoted_define(platform, name, value) for name, value in (
+        ("GATE_VERSION", version), ("GATE_COMPILER", cc_version), ("GATE_CFLAGS", cflags)))
+    if platform.is_msvc():
+        jansson = jansson and (jansson[0], msvc_libs(jansson[1]))
+        criterion = criterion and (criterion[0], msvc_libs(criterion[1]))
 
     bd = args.builddir
     w = Writer()
@@ -284,7 +407,8 @@ def main(argv):
     w.variable("configure_args", " ".join(shlex.quote(a) for a in argv))
     w.variable("cc", cc)
     w.variable("ar", ar)
-    w.variable("cflags", "%s -Iperf -Igates" % cflags)
+    w.variable("cflags", "%s %s" % (cflags, "/Iperf /Igates" if platform.is_msvc()
+                                     else "-Iperf -Igates"))
     w.variable("ldflags", ldflags)
     w.variable("libs", libs)
     w.variable("gate_defines", defines)
@@ -293,10 +417,19 @@ def main(argv):
     if criterion:
         w.variable("criterion_cflags", criterion[0])
         w.variable("criterion_libs", criterion[1])
-    w.rule("cc", "$cc -MMD -MF $out.d $cflags $extra_cflags -c $in -o $out",
-           depfile="$out.d", deps="gcc", description="CC $out")
-    w.rule("ar", "rm -f $out && $ar crs $out $in", description="AR $out")
-    w.rule("link", "$cc $ldflags -o $out $in $extra_libs $libs", description="LINK $out")
+    if platform.is_msvc():
+        # headers from /showIncludes (deps = msvc); lib.exe replaces $out
+        # itself; the linker's own flags and libraries follow /link
+        w.rule("cc", "$cc /showIncludes $cflags $extra_cflags /c $in /Fo$out",
+               deps="msvc", description="CC $out")
+        w.rule("ar", "$ar /nologo /out:$out $in", description="LIB $out")
+        w.rule("link", "$cc /nologo $in /Fe$out /link $ldflags $extra_libs $libs",
+               description="LINK $out")
+    else:
+        w.rule("cc", "$cc -MMD -MF $out.d $cflags $extra_cflags -c $in -o $out",
+               depfile="$out.d", deps="gcc", description="CC $out")
+        w.rule("ar", "rm -f $out && $ar crs $out $in", description="AR $out")
+        w.rule("link", "$cc $ldflags -o $out $in $extra_libs $libs", description="LINK $out")
     w.rule("configure", "%s configure.py $configure_args" % shlex.quote(sys.executable),
            generator="1", description="CONFIGURE")
     w.build(args.ninja_file, "configure", implicit=["configure.py"])
@@ -304,18 +437,20 @@ def main(argv):
     def objects(srcs, extra=""):
         objs = []
         for src in srcs:
-            obj = "%s/obj/%s.o" % (bd, os.path.splitext(src)[0])
+            obj = platform.obj("%s/obj/%s" % (bd, os.path.splitext(src)[0]))
             w.build(obj, "cc", src, variables={"extra_cflags": extra} if extra else None)
             objs.append(obj)
         return objs
 
     bpf_srcs = tuple(sources("perf/bpf_*", platform))   # gate-bpf only, see write_bpf
-    probe_lib = w.build("%s/libprobe.a" % bd, "ar",
+    # libgate.lib, not gate.lib: that is the name of gate.exe's import library
+    lib = "%s/lib%s.lib" if platform.is_msvc() else "%s/lib%s.a"
+    probe_lib = w.build(lib % (bd, "probe"), "ar",
                         objects(sources("perf/*.c", platform, exclude=bpf_srcs)))[0]
     gate_srcs = sources("gates/*.c", platform, exclude=("gates/main.c",))
     gate_lib, gate = None, []
     if jansson:
-        gate_lib = w.build("%s/libgate.a" % bd, "ar",
+        gate_lib = w.build(lib % (bd, "gate"), "ar",
                            objects(gate_srcs, "$jansson_cflags $gate_defines"))[0]
         gate = w.build(platform.exe("%s/gate" % bd), "link",
                        objects(["gates/main.c"], "$jansson_cflags $gate_defines") + [gate_lib],
@@ -332,9 +467,10 @@ def main(argv):
                             objects([src]) + [probe_lib])
             # Its counted twin (docs/counters.md): the same source with the
             # forced include that routes malloc & co. through counters.
-            obj = "%s/obj-counted/%s.o" % (bd, os.path.splitext(src)[0])
+            obj = platform.obj("%s/obj-counted/%s" % (bd, os.path.splitext(src)[0]))
             w.build(obj, "cc", src, implicit=["perf/alloc_count.h"],
-                    variables={"extra_cflags": "-include perf/alloc_count.h"})
+                    variables={"extra_cflags": ("/FIperf/alloc_count.h" if platform.is_msvc()
+                                                else "-include perf/alloc_count.h")})
             outs += w.build(platform.exe("%s/%s-counted/%s" % (bd, outdir, name)), "link",
                             [obj, probe_lib])
         return outs

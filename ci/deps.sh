@@ -7,6 +7,8 @@
 #   libjansson-dev: baselines and results are JSON (required)
 #   libcriterion-dev: the test suite (only for ci/test.sh)
 #   libbpf-dev: optional BPF counters (not required)
+#   mingw-w64, wine, dpkg-dev: optional, the Windows tests under wine
+#     (tests/test_windows_*.c, ci/mingw-jansson.sh); skipped without them
 gate_deps_missing() {
 	missing=""
 	command -v python3 >/dev/null 2>&1 || missing="$missing python3"

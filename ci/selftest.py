@@ -22,14 +22,15 @@ under test (timing for extra work, exact for the extra malloc).
 
   python3 ci/selftest.py [--mode ab|baseline] [--trials 20]
                          [--effects 2,3,5,10,20,50] [--min-effect P]
-                         [--tier quick|default|full] [--seed 1]
+                         [--tier quick|default|full] [--rounds N] [--seed 1]
   python3 ci/selftest.py --suite-runs N [--mode ab|baseline] [--tier default]
 
 --suite-runs N measures false alarms of the whole suite instead: N
 unchanged runs of every kernel (A/A runs, or `gate run` against the
 committed baseline) and how many of them failed, with the series that did.
 
-Build first (./gate --version builds). Prints a table and the runtime.
+Build first (./gate --version builds); GATE_BUILD_DIR=DIR measures the
+build in DIR instead of build/. Prints a table and the runtime.
 """
 
 import argparse
@@ -41,8 +42,11 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GATE = os.path.join(ROOT, "build", "gate")
-KERNELS = os.path.join(ROOT, "build", "tests", "kernels")
+# GATE_BUILD_DIR: a build to measure other than build/ (e.g. a copy that
+# stays unchanged while you keep working)
+BUILD = os.environ.get("GATE_BUILD_DIR") or os.path.join(ROOT, "build")
+GATE = os.path.join(BUILD, "gate")
+KERNELS = os.path.join(BUILD, "tests", "kernels")
 
 
 def gate(args):
@@ -95,6 +99,8 @@ def tally_case(tally, name, cls, code, result):
 def trial_ab(i, args, tally):
     common = ["ab", "--kernel-dir", KERNELS, "--kernel", "toy", "--" + args.tier,
               "--seed", str(args.seed + i)]
+    if args.rounds:
+        common += ["--rounds", str(args.rounds)]
     if args.min_effect is not None:
         common += ["--min-effect", str(args.min_effect)]
     for name, knob, cls in cases(args):
@@ -108,6 +114,8 @@ def trial_baseline(i, args, tally):
     with tempfile.TemporaryDirectory() as bdir:
         common = ["run", "--kernel-dir", KERNELS, "--kernel", "toy", "--baseline-dir", bdir,
                   "--" + args.tier, "--seed", str(args.seed + i)]
+        if args.rounds:
+            common += ["--rounds", str(args.rounds)]
         if args.min_effect is not None:
             common += ["--min-effect", str(args.min_effect)]
         code, _ = gate(common + ["--update-baseline", "--runs", "3"])
@@ -122,8 +130,9 @@ def trial_baseline(i, args, tally):
 def print_table(args, tally, took):
     min_effect = args.min_effect if args.min_effect is not None else (
         3 if args.mode == "ab" else 25)
-    print("detection benchmark: toy kernel, mode %s, %s tier, %d trials, minimum effect %g%%, "
-          "%.0f s" % (args.mode, args.tier, args.trials, min_effect, took))
+    print("detection benchmark: toy kernel, mode %s, %s tier, %s rounds, %d trials, minimum "
+          "effect %g%%, %.0f s" % (args.mode, args.tier, args.rounds or "the tier's", args.trials,
+                                  min_effect, took))
     print("%-16s %6s %14s %10s %s" % ("case", "runs", "median change", "exit 1",
                                        "caught by its metric class"))
     for name, row in tally.items():
@@ -145,7 +154,8 @@ def suite_runs(args):
         if args.mode == "ab":
             cmd = ["ab", "--" + args.tier, "--seed", str(args.seed + i)]
         else:
-            cmd = ["run", "--" + args.tier, "--seed", str(args.seed + i)]
+            cmd = ["run", "--" + args.tier, "--seed", str(args.seed + i),
+                   "--baseline-dir", os.path.join(ROOT, "baselines")]
         if args.min_effect is not None:
             cmd += ["--min-effect", str(args.min_effect)]
         code, result = gate(cmd)
@@ -173,6 +183,7 @@ def main():
                    help="percent (default: the gate's, 3 for ab and 25 for baseline)")
     p.add_argument("--tier", default="quick", choices=["quick", "default", "full"])
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--rounds", type=int, default=0, help="measured rounds (default: the tier's)")
     p.add_argument("--suite-runs", type=int, default=0)
     args = p.parse_args()
     args.effects = [e for e in args.effects.split(",") if e]

@@ -11,6 +11,7 @@
 #include "atomic_file.h"
 #include "commands.h"
 #include "compare_ab.h"
+#include "confirm.h"
 #include "runner.h"
 #include "session.h"
 #include "shard.h"
@@ -139,15 +140,17 @@ static void take_samples(struct ab_state *st)
 	}
 }
 
-static int suspect(const struct run_result *r, const char *kernel, const char *params)
+/* A's failed samples are problems of the report too, marked as A's. */
+static void take_problems_of_a(struct run_result *b, const struct run_result *a)
 {
-	for (size_t i = 0; i < r->series_count; i++) {
-		const struct series *x = &r->series[i];
-		if (x->cls == METRIC_TIMING && x->verdict == VERDICT_FAIL &&
-		    !strcmp(x->kernel, kernel) && !strcmp(x->params, params))
-			return 1;
+	for (size_t i = 0; i < a->problem_count; i++) {
+		const struct problem *p = &a->problems[i];
+		char what[200];
+		if (!p->kernel)
+			continue;   /* a refused counter: the same machine refuses it for B */
+		snprintf(what, sizeof what, "A: %s", p->what);
+		result_add_problem(b, p->kernel, p->variant, p->params, what, p->reason);
 	}
-	return 0;
 }
 
 /* Every group with a timing regression runs once more, both sides. */
@@ -160,7 +163,7 @@ static void confirm(struct ab_state *st)
 		const struct kernel_info *ki = &s->kernels[k];
 		for (size_t p = 0; p < ki->paramset_count; p++) {
 			const struct kernel_paramset *ps = &ki->paramsets[p];
-			if (!(ps->tiers & s->o.tier) || !suspect(&s->r, ki->name, ps->name))
+			if (!(ps->tiers & s->o.tier) || !confirm_suspect(&s->r, ki->name, ps->name))
 				continue;
 			fprintf(stderr, "gate ab: confirming %s %s in a fresh batch\n", ki->name,
 				ps->name);
@@ -188,6 +191,7 @@ int ab_main(int argc, char **argv, const char *self_dir)
 		goto out;
 	shard_apply(s->kernels, s->kernel_count, s->o.tier, s->o.shard_index, s->o.shard_count);
 	take_samples(&st);
+	take_problems_of_a(&s->r, &st.a);
 	session_check_expectations(s);
 	compare_ab_run(&s->r, &st.a, &s->o);
 	confirm(&st);

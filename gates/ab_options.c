@@ -29,16 +29,9 @@ static int bad(const char *flag, const char *value, const char *why)
 
 static int add_env(struct ab_side_options *s, const char *flag, const char *value)
 {
-	const char *eq = value ? strchr(value, '=') : NULL;
-	if (!eq || eq == value)
-		return bad(flag, value, "expected KEY=VALUE");
-	for (const char *c = value; c < eq; c++)
-		if (!((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') ||
-		      (*c >= '0' && *c <= '9') || *c == '_'))
-			return bad(flag, value, "KEY must be letters, digits and _");
-	for (const char *c = eq + 1; *c; c++)
-		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			return bad(flag, value, "VALUE must not hold control characters");
+	const char *why = options_env_problem(value);
+	if (why)
+		return bad(flag, value, why);
 	const char **env = realloc(s->env, (s->env_count + 2) * sizeof *env);
 	if (!env)
 		return bad(flag, value, "out of memory");

@@ -69,7 +69,10 @@ int allocator_preload_env(const char *path, char *out, size_t size)
 int allocator_context(struct context *ctx, const char *value)
 {
 	char name[256], key[512];
-	allocator_key_name(allocator_is_default(value) ? "glibc" : value, name, sizeof name);
+	/* the default is the C library's own malloc: glibc's on Linux, but
+	 * msvcrt's or ucrt's on Windows (platform_context set ctx->libc) */
+	allocator_key_name(allocator_is_default(value) ? (ctx->libc ? ctx->libc : "glibc") : value,
+			   name, sizeof name);
 	free(ctx->allocator);
 	ctx->allocator = strdup(name);
 	if (!ctx->allocator)

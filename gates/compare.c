@@ -152,38 +152,55 @@ out:
 	return ok;
 }
 
+double *compare_holm(const struct run_result *r, const int *timed)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->series_count; i++)
+		n += !!timed[i];
+	double *p = calloc(n + 1, sizeof *p), *adj = calloc(n + 1, sizeof *adj);
+	double *out = calloc(r->series_count + 1, sizeof *out);
+	if (!p || !adj || !out) {
+		free(out);
+		out = NULL;
+		goto done;
+	}
+	for (size_t i = 0, j = 0; i < r->series_count; i++)
+		if (timed[i])
+			p[j++] = r->series[i].p_value;
+	stats_holm(p, n, adj);
+	for (size_t i = 0, j = 0; i < r->series_count; i++)
+		out[i] = timed[i] ? adj[j++] : NAN;
+done:
+	free(p);
+	free(adj);
+	return out;
+}
+
+enum verdict compare_timing_verdict(double ratio, double tolerance, int significant,
+				    double ci_high)
+{
+	if (ratio >= 1 + tolerance && significant)
+		return VERDICT_FAIL;
+	if (ratio <= 1 / (1 + tolerance) && ci_high < 1)
+		return VERDICT_IMPROVED;
+	return ratio >= 1 + tolerance ? VERDICT_INCONCLUSIVE : VERDICT_PASS;
+}
+
 /* Holm over every timing comparison, then the verdicts. */
 static void decide_timing(struct run_result *cur, const struct run_options *o, int *timed)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < cur->series_count; i++)
-		n += timed[i];
-	double *p = calloc(n + 1, sizeof *p), *adj = calloc(n + 1, sizeof *adj);
-	if (!p || !adj)
-		goto out;
-	for (size_t i = 0, j = 0; i < cur->series_count; i++)
-		if (timed[i])
-			p[j++] = cur->series[i].p_value;
-	stats_holm(p, n, adj);
-	for (size_t i = 0, j = 0; i < cur->series_count; i++) {
+	double *adj = compare_holm(cur, timed);
+	for (size_t i = 0; adj && i < cur->series_count; i++) {
 		if (!timed[i])
 			continue;
 		struct series *s = &cur->series[i];
-		double ratio = s->change + 1, padj = adj[j++], tol = s->tolerance;
-		if (ratio >= 1 + tol && s->ci_low > 1 && padj < o->alpha)
-			s->verdict = VERDICT_FAIL;
-		else if (ratio <= 1 / (1 + tol) && s->ci_high < 1)
-			s->verdict = VERDICT_IMPROVED;
-		else if (ratio >= 1 + tol)
-			s->verdict = VERDICT_INCONCLUSIVE;
-		else
-			s->verdict = VERDICT_PASS;
+		double ratio = s->change + 1, padj = adj[i], tol = s->tolerance;
+		s->verdict = compare_timing_verdict(ratio, tol, s->ci_low > 1 && padj < o->alpha,
+						    s->ci_high);
 		if (s->verdict == VERDICT_FAIL || s->verdict == VERDICT_INCONCLUSIVE)
 			set_note3(s, "Mann-Whitney p = %.2g, Holm-adjusted %.2g, tolerance %.0f%%",
 				  s->p_value, padj, 100 * tol);
 	}
-out:
-	free(p);
 	free(adj);
 }
 

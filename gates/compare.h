@@ -41,6 +41,18 @@
  * told from the machine's own drift. */
 #define COMPARE_ADVISORY_TOLERANCE 0.5
 
+/* Holm-adjusted p-values of the series of R whose TIMED entry is set
+ * (their p_value fields), as an array indexed like R's series (NaN where
+ * not timed); NULL on no memory. Free it. */
+double *compare_holm(const struct run_result *r, const int *timed);
+
+/* A timing verdict: fail when RATIO (now / before) reaches 1 + TOLERANCE
+ * and the test said SIGNIFICANT; improved when it is at most
+ * 1 / (1 + TOLERANCE) and the interval's upper bound CI_HIGH is below 1;
+ * inconclusive when it reaches the tolerance without significance. */
+enum verdict compare_timing_verdict(double ratio, double tolerance, int significant,
+				    double ci_high);
+
 /* Exact or near-exact series S (median set) against B, whose median is in
  * S->baseline_median: sets S's test, verdict and note. */
 void compare_counts(struct series *s, const struct series *b, const struct run_options *o);

@@ -87,29 +87,13 @@ static int compare_timing(struct series *s, const struct series *x, const struct
 
 static void decide_timing(struct run_result *b, const struct run_options *o, const int *timed)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < b->series_count; i++)
-		n += timed[i];
-	double *p = calloc(n + 1, sizeof *p), *adj = calloc(n + 1, sizeof *adj);
-	if (!p || !adj)
-		goto out;
-	for (size_t i = 0, j = 0; i < b->series_count; i++)
-		if (timed[i])
-			p[j++] = b->series[i].p_value;
-	stats_holm(p, n, adj);
-	for (size_t i = 0, j = 0; i < b->series_count; i++) {
+	double *adj = compare_holm(b, timed);
+	for (size_t i = 0; adj && i < b->series_count; i++) {
 		if (!timed[i])
 			continue;
 		struct series *s = &b->series[i];
-		double ratio = s->change + 1, padj = adj[j++], tol = s->tolerance;
-		if (ratio >= 1 + tol && padj < o->alpha)
-			s->verdict = VERDICT_FAIL;
-		else if (ratio <= 1 / (1 + tol) && s->ci_high < 1)
-			s->verdict = VERDICT_IMPROVED;
-		else if (ratio >= 1 + tol)
-			s->verdict = VERDICT_INCONCLUSIVE;
-		else
-			s->verdict = VERDICT_PASS;
+		double ratio = s->change + 1, padj = adj[i], tol = s->tolerance;
+		s->verdict = compare_timing_verdict(ratio, tol, padj < o->alpha, s->ci_high);
 		if (s->verdict == VERDICT_FAIL || s->verdict == VERDICT_INCONCLUSIVE) {
 			char note[200];
 			snprintf(note, sizeof note, "signed-rank p = %.2g, Holm-adjusted %.2g, minimum "
@@ -117,8 +101,6 @@ static void decide_timing(struct run_result *b, const struct run_options *o, con
 			set_note(s, note);
 		}
 	}
-out:
-	free(p);
 	free(adj);
 }
 

@@ -8,8 +8,7 @@
 #include "confirm.h"
 #include "runner.h"
 
-/* Whether (kernel, params) has a timing regression waiting for confirmation. */
-static int suspect(const struct run_result *r, const char *kernel, const char *params)
+int confirm_suspect(const struct run_result *r, const char *kernel, const char *params)
 {
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
@@ -67,7 +66,7 @@ int confirm_regressions(const struct kernel_info *kernels, size_t kernel_count,
 		const struct kernel_info *ki = &kernels[k];
 		for (size_t p = 0; p < ki->paramset_count; p++) {
 			const struct kernel_paramset *ps = &ki->paramsets[p];
-			if (!(ps->tiers & o->tier) || !suspect(r, ki->name, ps->name))
+			if (!(ps->tiers & o->tier) || !confirm_suspect(r, ki->name, ps->name))
 				continue;
 			fprintf(stderr, "gate: confirming %s %s in a fresh batch\n", ki->name, ps->name);
 			struct run_result again;

@@ -10,6 +10,10 @@
 #include "options.h"
 #include "result.h"
 
+/* Whether (KERNEL, PARAMS) of R has a timing regression waiting for
+ * confirmation. */
+int confirm_suspect(const struct run_result *r, const char *kernel, const char *params);
+
 /* Whether two batches' changes (e.g. 0.61 and 0.20 for +61% then +20%)
  * confirm a regression: the smaller ratio, divided by the ratio between the
  * two batches, is still at least 1 + TOLERANCE. Batches that disagree by a

@@ -60,7 +60,10 @@ struct parser {
 };
 
 static void set_error(struct parser *p, const char *fmt, ...)
-#if defined(__GNUC__)
+#if defined(__MINGW_PRINTF_FORMAT)
+	/* mingw-w64: printf checks msvcrt's formats, which lack %zu */
+	__attribute__((format(__MINGW_PRINTF_FORMAT, 2, 3)))
+#elif defined(__GNUC__)
 	__attribute__((format(printf, 2, 3)))
 #endif
 	;

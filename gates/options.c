@@ -41,7 +41,8 @@ void options_usage(void *fp)
 	      "  --require-baseline       exit 2 when this platform has no baseline\n"
 	      "  --env KEY=VALUE          set a variable for the kernel processes only (repeatable)\n"
 	      "  --allocator NAME|PATH    preload jemalloc, mimalloc, tcmalloc or a library into\n"
-	      "                           the kernels; own baseline key (default glibc)\n"
+	      "                           the kernels; own baseline key (default: the C\n"
+	      "                           library's own malloc, glibc or msvcrt)\n"
 	      "  --backend NAME           counters: perf (default), bpf (adds bpf.* allocator\n"
 	      "                           counts, root), callgrind (exact instructions;\n"
 	      "                           default 3 rounds, no warm-up): docs/counters.md\n"
@@ -87,18 +88,26 @@ static int parse_number(const char *flag, const char *s, double lo, double hi, d
 	return 0;
 }
 
-static int add_env(struct run_options *o, const char *value)
+const char *options_env_problem(const char *value)
 {
 	const char *eq = value ? strchr(value, '=') : NULL;
 	if (!eq || eq == value)
-		return bad("--env", value, "expected KEY=VALUE");
+		return "expected KEY=VALUE";
 	for (const char *c = value; c < eq; c++)
 		if (!((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') ||
 		      (*c >= '0' && *c <= '9') || *c == '_'))
-			return bad("--env", value, "KEY must be letters, digits and _");
+			return "KEY must be letters, digits and _";
 	for (const char *c = eq + 1; *c; c++)
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			return bad("--env", value, "VALUE must not hold control characters (newline, tab)");
+			return "VALUE must not hold control characters (newline, tab)";
+	return NULL;
+}
+
+static int add_env(struct run_options *o, const char *value)
+{
+	const char *why = options_env_problem(value);
+	if (why)
+		return bad("--env", value, why);
 	const char **env = realloc(o->env, (o->env_count + 2) * sizeof *env);
 	if (!env)
 		return bad("--env", value, "out of memory");

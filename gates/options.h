@@ -51,6 +51,9 @@ void options_defaults(struct run_options *o);
  * stderr. Pointers in O point into ARGV or static storage. */
 int options_parse(struct run_options *o, int argc, char **argv);
 
+/* What is wrong with an --env assignment VALUE (a message), or NULL. */
+const char *options_env_problem(const char *value);
+
 /* Prints the options of `gate run` to F. */
 void options_usage(void *f);
 

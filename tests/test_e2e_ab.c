@@ -209,3 +209,19 @@ Test(e2e_ab, ci_ab_script_compares_with_a_worktree_build, .timeout = 600)
 		 tmpdir);
 	cr_expect(system(cmd) == 0, "reports not written in %s", tmpdir);
 }
+
+/* A kernel that crashes on one side only: exit 4, the crash reported as
+ * that side's, the other side's variant still measured. */
+Test(e2e_ab, crash_on_side_a_is_reported_as_a)
+{
+	struct spawn_output out;
+	char *argv[] = { gate_path, "ab", "--kernel-dir", kernel_dir, "--kernel", "crashy",
+			 "--quick", "--no-color", "--timeout", "5", "--a-env", "CRASHY_MODE=segv",
+			 NULL };
+	cr_assert(spawn_run(argv, NULL, 300, &out) == 0);
+	cr_expect_eq(out.exit_code, 4, "exit %d\n%s\n%s", out.exit_code, out.out, out.err);
+	cr_expect(strstr(out.out, "crashy/victim/"), "%s", out.out);
+	cr_expect(strstr(out.out, "A: sample"), "not marked as A's: %s", out.out);
+	cr_expect(strstr(out.out, "killed by signal 11"), "%s", out.out);
+	spawn_output_free(&out);
+}

@@ -1,74 +1,28 @@
 /* test_windows_cross.c: the Windows counter backend end to end, where this
  * machine can: builds the test kernel with mingw-w64 through configure.py
- * --host x86_64-w64-mingw32 (kernels and probe only: no jansson for mingw
- * here), runs it under wine, parses its record (gates/record.c) and checks
+ * --host x86_64-w64-mingw32 (kernels and probe only; the gate itself under
+ * wine is test_windows_gate.c), runs it under wine, parses its record (gates/record.c) and checks
  * that every Windows counter is either a plausible metric or unavailable
  * with a reason. Wine emulates cycles and page faults: they must come out
  * unavailable, never as numbers to gate on. Skipped with the reason when
- * mingw-w64 or wine is missing. One wine prefix, under the build dir, is
- * reused: creating it takes most of the time. */
+ * mingw-w64 or wine is missing (wine_fixture.h). */
 #include <criterion/criterion.h>
-#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "record.h"
+#include "wine_fixture.h"
 
-#define CROSS_HOST "x86_64-w64-mingw32"
-
-static char build_dir[512];
-static char wine_cmd[PATH_MAX + 64];
-
-static bool have(const char *tool)
-{
-	char cmd[256];
-	snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", tool);
-	return system(cmd) == 0;
-}
-
-/* Output of shell command CMD (stdout) into OUT; returns its status. */
-static int capture(const char *cmd, char *out, size_t size)
-{
-	FILE *p = popen(cmd, "r");
-	size_t n = 0;
-	cr_assert(p, "popen %s", cmd);
-	while (n + 1 < size && !feof(p))
-		n += fread(out + n, 1, size - 1 - n, p);
-	out[n] = '\0';
-	return pclose(p);
-}
-
-/* Skips unless mingw-w64 and wine exist; builds the cross build's kernels. */
-static void cross_build(void)
-{
-	char cmd[8192], abs[PATH_MAX];
-	const char *bd = getenv("GATE_BUILD_DIR");
-	const char *wine = have("wine") ? "wine" : have("wine64") ? "wine64" : NULL;
-
-	if (!have(CROSS_HOST "-gcc"))
-		cr_skip_test("no " CROSS_HOST "-gcc (apt-get install mingw-w64)");
-	if (!wine)
-		cr_skip_test("no wine (apt-get install wine)");
-	snprintf(build_dir, sizeof build_dir, "%s/mingw", bd ? bd : "build");
-	snprintf(cmd, sizeof cmd, "mkdir -p %s && python3 configure.py --host " CROSS_HOST
-		 " --builddir %s --ninja-file %s.ninja >%s.log 2>&1 && ninja -f %s.ninja "
-		 "%s/tests/kernels/toy.exe %s/kernels/thread_cache.exe >>%s.log 2>&1",
-		 build_dir, build_dir, build_dir, build_dir, build_dir, build_dir, build_dir,
-		 build_dir);
-	cr_assert(system(cmd) == 0, "cross build failed, see %s.log: %s", build_dir, cmd);
-	cr_assert(realpath(build_dir, abs), "realpath %s", build_dir);
-	snprintf(wine_cmd, sizeof wine_cmd, "WINEPREFIX=%s/wine WINEDEBUG=-all %s",
-		 abs, wine);
-}
+static const char *const kernels[] = {
+	"tests/kernels/toy.exe", "kernels/thread_cache.exe", NULL
+};
 
 /* Runs KERNEL (under the cross build dir) with ARGS under wine into OUT. */
 static void run_wine(const char *kernel, const char *args, char *out, size_t size)
 {
-	char cmd[PATH_MAX * 3];
-	snprintf(cmd, sizeof cmd, "%s %s/%s.exe %s 2>/dev/null", wine_cmd, build_dir,
-		 kernel, args);
-	cr_assert(capture(cmd, out, size) == 0, "%s failed:\n%s", cmd, out);
+	char cmd[PATH_MAX * 2];
+	snprintf(cmd, sizeof cmd, "%s/%s.exe %s", wine_build_dir, kernel, args);
+	cr_assert(wine_run(cmd, 0, out, size) == 0, "%s failed:\n%s", cmd, out);
 }
 
 /* First word after "KEYWORD " on a line of LIST, into OUT. */
@@ -144,13 +98,13 @@ static void check_sample(const char *kernel)
 
 Test(windows_cross, toy_kernel_under_wine, .timeout = 120)
 {
-	cross_build();
+	wine_cross_build(kernels, 0);
 	check_sample("tests/kernels/toy");
 }
 
 /* winpthreads threads, counted by the process-wide counters */
 Test(windows_cross, threaded_kernel_under_wine, .timeout = 120)
 {
-	cross_build();
+	wine_cross_build(kernels, 0);
 	check_sample("kernels/thread_cache");
 }

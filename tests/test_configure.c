@@ -1,0 +1,119 @@
+/* test_configure.c: configure.py's MSVC command lines (cl, clang-cl),
+ * checked in the ninja file it generates and in ninja's dry run of it:
+ * generated only, never compiled, since no Windows SDK exists here. A
+ * stand-in "clang-cl" script (it creates what /Fe names and succeeds)
+ * answers configure.py's compiler check; jansson comes from a .pc file
+ * given with --with-jansson. The GCC command lines are what every other
+ * test builds with. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static char tmpdir[256];
+static char text[1 << 18];
+
+static void teardown(void)
+{
+	char cmd[300];
+	if (!tmpdir[0])
+		return;
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	cr_expect(system(cmd) == 0);
+}
+
+/* Writes TEXT to DIR/NAME. */
+static void write_file(const char *name, const char *contents)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	FILE *f = fopen(path, "w");
+	cr_assert(f, "%s: %s", path, strerror(errno));
+	fputs(contents, f);
+	fclose(f);
+}
+
+/* Runs configure.py with CC=tmpdir/clang-cl into tmpdir/msvc.ninja and
+ * reads the file into text; returns configure.py's exit status. */
+static int configure_msvc(const char *extra_args)
+{
+	char cmd[2048], path[512];
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/allocgate-msvc-XXXXXX");
+	cr_assert(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
+	write_file("clang-cl", "#!/bin/sh\nfor a; do case $a in /Fe*) : >\"${a#/Fe}\" ;; esac; "
+		   "done\nexit 0\n");
+	snprintf(cmd, sizeof cmd, "chmod +x %s/clang-cl && mkdir -p %s/prefix/lib/pkgconfig",
+		 tmpdir, tmpdir);
+	cr_assert(system(cmd) == 0);
+	write_file("prefix/lib/pkgconfig/jansson.pc", "prefix=/opt/jansson\nName: jansson\n"
+		   "Description: stand-in\nVersion: 2.14\nLibs: -L${prefix}/lib -ljansson\n"
+		   "Cflags: -I${prefix}/include\n");
+	snprintf(cmd, sizeof cmd, "CC=%s/clang-cl python3 configure.py --with-jansson %s/prefix "
+		 "--builddir %s/b --ninja-file %s/msvc.ninja %s >%s/configure.log 2>&1", tmpdir,
+		 tmpdir, tmpdir, tmpdir, extra_args, tmpdir);
+	int status = system(cmd);
+	snprintf(path, sizeof path, "%s/msvc.ninja", tmpdir);
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+	text[n] = '\0';
+	if (f)
+		fclose(f);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+TestSuite(configure, .fini = teardown, .timeout = 60);
+
+Test(configure, clang_cl_gets_msvc_rules)
+{
+	cr_assert_eq(configure_msvc(""), 0, "configure.py failed, see %s/configure.log", tmpdir);
+	static const char *const want[] = {
+		"cflags = /nologo /std:c11 /W4 /Zi",
+		"/O2 /DNDEBUG",
+		"/Iperf /Igates",
+		"ar = llvm-lib\n",
+		"command = $cc /showIncludes $cflags $extra_cflags /c $in /Fo$out\n  deps = msvc\n",
+		"command = $ar /nologo /out:$out $in\n",
+		"command = $cc /nologo $in /Fe$out /link $ldflags $extra_libs $libs\n",
+		"jansson_libs = /LIBPATH:/opt/jansson/lib jansson.lib\n",
+		"\"/DGATE_VERSION=\\\"",
+		"/b/obj/gates/spawn_windows.obj: cc gates/spawn_windows.c\n",
+		"/b/gate.exe: link ",
+		"/b/libgate.lib",
+		"/b/tests/kernels/toy.exe: link ",
+		"extra_cflags = /FIperf/alloc_count.h\n",
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		cr_expect(strstr(text, want[i]), "no '%s' in:\n%.3000s", want[i], text);
+	/* nothing of GCC's command line, nor a POSIX source */
+	static const char *const unwanted[] = {
+		"-MMD", "deps = gcc", "-std=c11", "-pthread", "-include ", "_posix.", "_linux.",
+		" rm -f", "'\"",
+	};
+	for (size_t i = 0; i < sizeof unwanted / sizeof unwanted[0]; i++)
+		cr_expect_null(strstr(text, unwanted[i]), "'%s' in:\n%.3000s", unwanted[i], text);
+}
+
+/* ninja reads the file and plans gate.exe's link with cl's flags */
+Test(configure, msvc_ninja_file_parses)
+{
+	char cmd[1024], out[4096];
+	cr_assert_eq(configure_msvc("--debug --warnings-as-errors"), 0);
+	cr_expect(strstr(text, "/Od") && strstr(text, "/WX") && !strstr(text, "/O2"), "%.2000s",
+		  text);
+	snprintf(cmd, sizeof cmd, "ninja -f %s/msvc.ninja -n -v %s/b/gate.exe 2>&1 | tail -n 1",
+		 tmpdir, tmpdir);
+	FILE *p = popen(cmd, "r");
+	cr_assert(p);
+	size_t n = fread(out, 1, sizeof out - 1, p);
+	out[n] = '\0';
+	cr_expect_eq(pclose(p), 0);
+	cr_expect(strstr(out, "/nologo") && strstr(out, "/Fe") && strstr(out, "/gate.exe /link "),
+		  "ninja -n: %s", out);
+}
+
+Test(configure, msvc_sanitizers_other_than_address_are_refused)
+{
+	cr_expect_neq(configure_msvc("--sanitize=undefined"), 0);
+}
