@@ -49,6 +49,11 @@ GATE = os.path.join(BUILD, "gate")
 KERNELS = os.path.join(BUILD, "tests", "kernels")
 
 
+def tier_flags(tier):
+    """The gate's flag for TIER: the default tier has none."""
+    return [] if tier == "default" else ["--" + tier]
+
+
 def gate(args):
     """Runs build/gate ARGS with --json; returns (exit code, result JSON)."""
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as out:
@@ -68,6 +73,12 @@ def failed_series(result):
     """The failing series of RESULT as (class, 'kernel/variant/params metric')."""
     return [(s["class"], "%s/%s/%s %s" % (s["kernel"], s["variant"], s["params"], s["metric"]))
             for s in (result or {}).get("series", []) if s["verdict"] == "fail"]
+
+
+def failed_expectations(result):
+    """The violated expectations of RESULT as 'file:line on params: expr'."""
+    return ["%s:%s on %s: %s" % (e.get("file"), e.get("line"), e.get("params"), e.get("expr"))
+            for e in (result or {}).get("expectations", []) if e.get("verdict") == "fail"]
 
 
 def measured_change(result):
@@ -97,7 +108,7 @@ def tally_case(tally, name, cls, code, result):
 
 
 def trial_ab(i, args, tally):
-    common = ["ab", "--kernel-dir", KERNELS, "--kernel", "toy", "--" + args.tier,
+    common = ["ab", "--kernel-dir", KERNELS, "--kernel", "toy"] + tier_flags(args.tier) + [
               "--seed", str(args.seed + i)]
     if args.rounds:
         common += ["--rounds", str(args.rounds)]
@@ -112,8 +123,8 @@ def trial_ab(i, args, tally):
 
 def trial_baseline(i, args, tally):
     with tempfile.TemporaryDirectory() as bdir:
-        common = ["run", "--kernel-dir", KERNELS, "--kernel", "toy", "--baseline-dir", bdir,
-                  "--" + args.tier, "--seed", str(args.seed + i)]
+        common = ["run", "--kernel-dir", KERNELS, "--kernel", "toy", "--baseline-dir", bdir
+                  ] + tier_flags(args.tier) + ["--seed", str(args.seed + i)]
         if args.rounds:
             common += ["--rounds", str(args.rounds)]
         if args.min_effect is not None:
@@ -152,9 +163,9 @@ def suite_runs(args):
     failing, exits, culprits = 0, {}, {}
     for i in range(args.suite_runs):
         if args.mode == "ab":
-            cmd = ["ab", "--" + args.tier, "--seed", str(args.seed + i)]
+            cmd = ["ab"] + tier_flags(args.tier) + ["--seed", str(args.seed + i)]
         else:
-            cmd = ["run", "--" + args.tier, "--seed", str(args.seed + i),
+            cmd = ["run"] + tier_flags(args.tier) + ["--seed", str(args.seed + i),
                    "--baseline-dir", os.path.join(ROOT, "baselines")]
         if args.min_effect is not None:
             cmd += ["--min-effect", str(args.min_effect)]
@@ -163,11 +174,17 @@ def suite_runs(args):
         failing += code == 1
         for _, what in failed_series(result):
             culprits[what] = culprits.get(what, 0) + 1
+        for what in failed_expectations(result):
+            what = "expectation " + what
+            culprits[what] = culprits.get(what, 0) + 1
         print("suite run %d/%d: exit %d" % (i + 1, args.suite_runs, code), file=sys.stderr)
     took = time.time() - start
     print("false alarms of the whole suite: mode %s, %s tier, %d unchanged runs, %.0f s "
           "(%.1f s a run)" % (args.mode, args.tier, args.suite_runs, took,
                               took / max(args.suite_runs, 1)))
+    bad = sum(n for c, n in exits.items() if c not in (0, 1))
+    if bad:
+        print("WARNING: %d runs exited neither 0 nor 1: not a false-alarm measurement" % bad)
     print("failing runs: %d of %d; exit codes: %s" % (
         failing, args.suite_runs, ", ".join("%d x%d" % (c, n) for c, n in sorted(exits.items()))))
     for what, n in sorted(culprits.items(), key=lambda x: -x[1]):

@@ -16,6 +16,8 @@ void ab_options_usage(void *fp)
 	      "  --a-kernel-dir DIR       that side's kernel executables, e.g. a build of the\n"
 	      "  --b-kernel-dir DIR       base commit (default: --kernel-dir)\n"
 	      "  --min-effect PERCENT     smallest timing change that fails (default 3)\n"
+	      "  --rounds N               measured rounds (default: twice the tier's plus one,\n"
+	      "                           31 for the default tier, 19 for --quick and --full)\n"
 	      "and the options of gate run except --update-baseline, --require-baseline,\n"
 	      "--baseline-dir and --runs (no baseline is read or written).\n"
 	      "Both sides identical (an A/A run) measures the gate's own false alarms.\n", fp);

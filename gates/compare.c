@@ -103,7 +103,10 @@ static const char *not_comparable(struct series *s, const double *x, size_t nx,
 				  const double *y, size_t ny)
 {
 	static char why[200];
-	if (!strcmp(s->unit, "count") && s->baseline_median < COMPARE_MIN_EVENTS)
+	if (result_metric_is_counted(s->metric))
+		snprintf(why, sizeof why, "one sample per batch (the counted pass) that varies "
+			 "between runs: shown, not tested");
+	else if (!strcmp(s->unit, "count") && s->baseline_median < COMPARE_MIN_EVENTS)
 		snprintf(why, sizeof why, "too few events to compare as a ratio (baseline median "
 			 "%.0f < %.0f)", s->baseline_median, COMPARE_MIN_EVENTS);
 	else if (s->tolerance > COMPARE_ADVISORY_TOLERANCE)

@@ -52,7 +52,10 @@ static const char *not_comparable(const struct series *s, const struct series *x
 				  const struct ab_paired *pr, int paired_ok)
 {
 	static char why[160];
-	if (!strcmp(s->unit, "count") && s->baseline_median < COMPARE_MIN_EVENTS)
+	if (result_metric_is_counted(s->metric))
+		snprintf(why, sizeof why, "one sample per side (the counted pass) that varies "
+			 "between runs: shown, not tested");
+	else if (!strcmp(s->unit, "count") && s->baseline_median < COMPARE_MIN_EVENTS)
 		snprintf(why, sizeof why, "too few events to compare as a ratio (A's median %.0f "
 			 "< %.0f)", s->baseline_median, COMPARE_MIN_EVENTS);
 	else if (!paired_ok)

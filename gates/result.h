@@ -117,6 +117,11 @@ struct run_result {
 	int exit_code;         /* 0 pass, 1 fail, 3 nothing measured, 4 kernel errors */
 };
 
+/* Whether metric NAME ([REGION.]heap_* or sys_*) comes from the counted
+ * pass: one sample per variant and batch, copied into every round of it,
+ * so its rounds are not independent samples (docs/counters.md). */
+int result_metric_is_counted(const char *name);
+
 /* Adds a series (strings are copied); returns it or NULL on no memory. */
 struct series *result_add_series(struct run_result *r, const char *kernel,
 				 const char *variant, const char *params,

@@ -181,16 +181,6 @@ static int counted_path(const struct kernel_info *k, char *out, size_t size)
 	return 0;
 }
 
-/* Whether metric NAME ([REGION.]heap_...) is an allocation count. */
-static int is_counted_metric(const char *name)
-{
-	const char *base = strrchr(name, '.');
-	base = base ? base + 1 : name;
-	/* heap_*: the wrappers; sys_*: syscall tracepoints, opened only in
-	 * the counted build (their exit costs tens of ms per process) */
-	return strncmp(base, "heap_", 5) == 0 || strncmp(base, "sys_", 4) == 0;
-}
-
 /* One sample of variant V from the counted build: its heap_* counts fill
  * every round of this batch (they are exact: the same in every round);
  * its timings are dropped, so the wrappers never touch a timing sample. */
@@ -208,7 +198,7 @@ static void run_counted(const struct kernel_info *k, size_t v, const struct kern
 		return;
 	}
 	for (size_t i = 0; i < rec.metric_count; i++) {
-		if (!is_counted_metric(rec.metrics[i].name))
+		if (!result_metric_is_counted(rec.metrics[i].name))
 			continue;
 		for (int round = 0; round < o->rounds; round++)
 			put_sample(r, k, v, p->name, &rec.metrics[i], first_round + (size_t)round);
