@@ -165,8 +165,11 @@ def suite_runs(args):
         if args.mode == "ab":
             cmd = ["ab"] + tier_flags(args.tier) + ["--seed", str(args.seed + i)]
         else:
-            cmd = ["run"] + tier_flags(args.tier) + ["--seed", str(args.seed + i),
+            # the committed baseline's seed: kernels draw sizes from it
+            cmd = ["run"] + tier_flags(args.tier) + ["--seed", str(args.seed),
                    "--baseline-dir", os.path.join(ROOT, "baselines")]
+        if args.rounds:
+            cmd += ["--rounds", str(args.rounds)]
         if args.min_effect is not None:
             cmd += ["--min-effect", str(args.min_effect)]
         code, result = gate(cmd)

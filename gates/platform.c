@@ -130,6 +130,14 @@ int platform_software_diff(const struct context *from, const struct context *to,
 	diff_field("kernel environment", from->env, to->env, why, why_size, &count);
 	diff_field("pinning", from->pinning, to->pinning, why, why_size, &count);
 	diff_field("compiler", from->compiler, to->compiler, why, why_size, &count);
+	if (from->seed != to->seed) {
+		/* kernels draw their sizes and orders from the seed: counts such
+		 * as bytes requested follow it */
+		char a[32], b[32];
+		snprintf(a, sizeof a, "%lld", from->seed);
+		snprintf(b, sizeof b, "%lld", to->seed);
+		diff_field("seed (counts drawn from it differ)", a, b, why, why_size, &count);
+	}
 	return count;
 }
 

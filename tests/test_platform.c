@@ -161,3 +161,13 @@ Test(platform_software, diff_names_each_changed_field)
 	cr_expect_eq(platform_software_diff(&a, &a, why, sizeof why), 0);
 	cr_expect_str_eq(why, "");
 }
+
+Test(platform_software, diff_names_another_seed)
+{
+	struct context a = { 0 }, b = { 0 };
+	char why[256];
+	a.seed = 1;
+	b.seed = 5;
+	cr_expect_eq(platform_software_diff(&a, &b, why, sizeof why), 1);
+	cr_expect_str_eq(why, "seed (counts drawn from it differ) \"1\" -> \"5\"");
+}
