@@ -69,10 +69,7 @@ static int parse(struct ab_state *st, int argc, char **argv)
 	 * paired test grows with the rounds, and on this VM's per-process noise
 	 * 9 rounds caught +10% in 30% of runs, 31 rounds in 10 of 10
 	 * (docs/noise.md). --rounds still says otherwise. */
-	int rounds_given = 0;
-	for (int i = 0; i < rest_count; i++)
-		rounds_given |= !strncmp(st->rest[i], "--rounds", 8);
-	if (!rounds_given && !st->shared.backend)
+	if (!st->shared.rounds_given && !st->shared.backend)
 		st->shared.rounds = 2 * st->shared.rounds + 1;
 	st->shared.runs = 1;
 	char err[1024];

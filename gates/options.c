@@ -240,7 +240,8 @@ static int parse_valued(struct run_options *o, const char *flag, const char *v)
 
 int options_parse(struct run_options *o, int argc, char **argv)
 {
-	int rounds_given = 0, warmup_given = 0;
+	int warmup_given = 0;
+	bool rounds_given = false;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -286,6 +287,7 @@ int options_parse(struct run_options *o, int argc, char **argv)
 			warmup_given |= !strcmp(flag, "--warmup");
 		}
 	}
+	o->rounds_given = rounds_given;
 	/* valgrind runs 20-50x slower; its counts repeat exactly */
 	if (o->backend && !strcmp(o->backend, "callgrind")) {
 		o->rounds = rounds_given ? o->rounds : 3;

@@ -21,6 +21,7 @@ struct run_options {
 	size_t env_count;
 	uint64_t seed;
 	int rounds;                  /* measured rounds per (kernel, params) and batch */
+	bool rounds_given;           /* --rounds was on the command line */
 	int runs;                    /* independent batches (--runs); 0 = 1, or 3 when updating */
 	int warmup;                  /* discarded rounds before them, or OPTIONS_WARMUP_AUTO */
 	double timeout_seconds;      /* per sample */

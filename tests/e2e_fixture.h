@@ -6,10 +6,13 @@
 
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "spawn.h"
 
 static char tmpdir[256], gate_path[512], kernel_dir[512];
 
@@ -23,6 +26,22 @@ static void e2e_prepare(const char *name)
 	cr_assert(access(gate_path, X_OK) == 0, "%s not built (run ci/test.sh)", gate_path);
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/allocgate-%s-XXXXXX", name);
 	cr_assert(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
+}
+
+#define E2E_ARGV_MAX 64
+
+/* Runs ARGV (its first N entries, room for E2E_ARGV_MAX) followed by the
+ * NULL-terminated arguments in AP, with environment ENV (NULL: ours);
+ * asserts that it exited normally and returns its status, output in OUT. */
+static inline int e2e_spawn(char **argv, int n, va_list ap, char *const *env, double timeout,
+			    struct spawn_output *out)
+{
+	for (char *a; n < E2E_ARGV_MAX - 1 && (a = va_arg(ap, char *));)
+		argv[n++] = a;
+	argv[n] = NULL;
+	cr_assert(spawn_run(argv, env, timeout, out) == 0);
+	cr_assert(out->status == SPAWN_EXITED, "gate did not exit normally: %s", out->err);
+	return out->exit_code;
 }
 
 /* Removes the temporary directory of e2e_prepare. */

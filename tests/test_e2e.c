@@ -25,24 +25,13 @@ static void setup(void)
  * setup; returns its exit status and fills OUT. */
 static int gate(struct spawn_output *out, ...)
 {
-	char *argv[64];
-	int n = 0;
+	char *argv[E2E_ARGV_MAX] = { gate_path, "run", "--kernel-dir", kernel_dir,
+				     "--baseline-dir", tmpdir, "--no-color" };
 	va_list ap;
-	argv[n++] = gate_path;
-	argv[n++] = "run";
-	argv[n++] = "--kernel-dir";
-	argv[n++] = kernel_dir;
-	argv[n++] = "--baseline-dir";
-	argv[n++] = tmpdir;
-	argv[n++] = "--no-color";
 	va_start(ap, out);
-	for (char *a; (a = va_arg(ap, char *)) && n < 63;)
-		argv[n++] = a;
+	int code = e2e_spawn(argv, 7, ap, NULL, 300, out);
 	va_end(ap);
-	argv[n] = NULL;
-	cr_assert(spawn_run(argv, NULL, 300, out) == 0);
-	cr_assert(out->status == SPAWN_EXITED, "gate did not exit normally: %s", out->err);
-	return out->exit_code;
+	return code;
 }
 
 static int baseline_path(char *buf, size_t size)

@@ -22,25 +22,13 @@ static void setup(void)
  * its exit status and fills OUT. */
 static int gate_ab(struct spawn_output *out, ...)
 {
-	char *argv[64];
-	int n = 0;
+	char *argv[E2E_ARGV_MAX] = { gate_path, "ab", "--kernel-dir", kernel_dir, "--kernel", "toy",
+				     "--quick", "--no-color" };
 	va_list ap;
-	argv[n++] = gate_path;
-	argv[n++] = "ab";
-	argv[n++] = "--kernel-dir";
-	argv[n++] = kernel_dir;
-	argv[n++] = "--kernel";
-	argv[n++] = "toy";
-	argv[n++] = "--quick";
-	argv[n++] = "--no-color";
 	va_start(ap, out);
-	for (char *a; (a = va_arg(ap, char *)) && n < 63;)
-		argv[n++] = a;
+	int code = e2e_spawn(argv, 8, ap, NULL, 300, out);
 	va_end(ap);
-	argv[n] = NULL;
-	cr_assert(spawn_run(argv, NULL, 300, out) == 0);
-	cr_assert(out->status == SPAWN_EXITED, "gate did not exit normally: %s", out->err);
-	return out->exit_code;
+	return code;
 }
 
 static json_t *series_of(json_t *root, const char *variant, const char *metric)

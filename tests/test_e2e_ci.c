@@ -26,8 +26,8 @@ static void setup(void)
  * the exit status and fills OUT. */
 static int gate(struct spawn_output *out, char **env, const char *cmd, ...)
 {
-	char *argv[64];
-	int n = 0;
+	char *argv[E2E_ARGV_MAX];
+	int n = 0, code;
 	va_list ap;
 	argv[n++] = gate_path;
 	argv[n++] = (char *)cmd;
@@ -40,13 +40,9 @@ static int gate(struct spawn_output *out, char **env, const char *cmd, ...)
 	}
 	argv[n++] = "--no-color";
 	va_start(ap, cmd);
-	for (char *a; (a = va_arg(ap, char *)) && n < 63;)
-		argv[n++] = a;
+	code = e2e_spawn(argv, n, ap, env, 300, out);
 	va_end(ap);
-	argv[n] = NULL;
-	cr_assert(spawn_run(argv, env, 300, out) == 0);
-	cr_assert(out->status == SPAWN_EXITED, "gate did not exit normally: %s", out->err);
-	return out->exit_code;
+	return code;
 }
 
 static const char *in_dir(const char *name)

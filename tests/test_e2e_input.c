@@ -33,18 +33,13 @@ TestSuite(e2e_input, .init = setup, .fini = e2e_cleanup);
  * arguments (NULL-terminated); returns its exit status, stderr in OUT. */
 static int gate(struct spawn_output *out, ...)
 {
-	char *argv[64] = { gate_path, "run", "--kernel-dir", kernel_dir, "--baseline-dir",
-			   tmpdir, "--no-color", "--quick", "--kernel", "toy" };
-	int n = 10;
+	char *argv[E2E_ARGV_MAX] = { gate_path, "run", "--kernel-dir", kernel_dir, "--baseline-dir",
+				     tmpdir, "--no-color", "--quick", "--kernel", "toy" };
 	va_list ap;
 	va_start(ap, out);
-	for (char *a; (a = va_arg(ap, char *)) && n < 63;)
-		argv[n++] = a;
+	int code = e2e_spawn(argv, 10, ap, NULL, 120, out);
 	va_end(ap);
-	argv[n] = NULL;
-	cr_assert(spawn_run(argv, NULL, 120, out) == 0);
-	cr_assert(out->status == SPAWN_EXITED, "gate did not exit normally: %s", out->err);
-	return out->exit_code;
+	return code;
 }
 
 /* Names in TMPDIR other than KEEP (may be NULL), space-separated. */

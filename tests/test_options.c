@@ -133,6 +133,19 @@ Test(options, environment_control_flags)
 	cr_expect_eq(o.pin_cpu, 1);
 }
 
+/* gate ab doubles the tier's rounds unless --rounds said how many. */
+Test(options, rounds_given_is_recorded)
+{
+	struct run_options o;
+	const char *argv[] = { "--quick", "--rounds=4" }, *tier_only[] = { "--quick" };
+	cr_assert_eq(parse(&o, ARGC(tier_only), tier_only), 0);
+	cr_expect_not(o.rounds_given);
+	cr_expect_eq(o.rounds, 9);
+	cr_assert_eq(parse(&o, ARGC(argv), argv), 0);
+	cr_expect(o.rounds_given);
+	cr_expect_eq(o.rounds, 4);
+}
+
 Test(options, valued_flags_in_both_forms)
 {
 	struct run_options o;
