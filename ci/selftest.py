@@ -22,7 +22,8 @@ under test (timing for extra work, exact for the extra malloc).
 
   python3 ci/selftest.py [--mode ab|baseline] [--trials 20]
                          [--effects 2,3,5,10,20,50] [--min-effect P]
-                         [--tier quick|default|full] [--rounds N] [--seed 1]
+                         [--tier quick|default|full] [--rounds N] [--best-of K]
+                         [--seed 1]
   python3 ci/selftest.py --suite-runs N [--mode ab|baseline] [--tier default]
 
 --suite-runs N measures false alarms of the whole suite instead: N
@@ -52,6 +53,18 @@ KERNELS = os.path.join(BUILD, "tests", "kernels")
 def tier_flags(tier):
     """The gate's flag for TIER: the default tier has none."""
     return [] if tier == "default" else ["--" + tier]
+
+
+def tuning_flags(args):
+    """--rounds, --min-effect and --best-of as given to this script."""
+    out = []
+    if args.rounds:
+        out += ["--rounds", str(args.rounds)]
+    if args.min_effect is not None:
+        out += ["--min-effect", str(args.min_effect)]
+    if args.best_of:
+        out += ["--best-of", str(args.best_of)]
+    return out
 
 
 def gate(args):
@@ -109,11 +122,7 @@ def tally_case(tally, name, cls, code, result):
 
 def trial_ab(i, args, tally):
     common = ["ab", "--kernel-dir", KERNELS, "--kernel", "toy"] + tier_flags(args.tier) + [
-              "--seed", str(args.seed + i)]
-    if args.rounds:
-        common += ["--rounds", str(args.rounds)]
-    if args.min_effect is not None:
-        common += ["--min-effect", str(args.min_effect)]
+              "--seed", str(args.seed + i)] + tuning_flags(args)
     for name, knob, cls in cases(args):
         # A runs with the knob at zero, so both sides carry the same variables
         a_knob = "TOY_EXTRA_ALLOC=0" if knob.startswith("TOY_EXTRA") else "TOY_SLOWDOWN_PERCENT=0"
@@ -124,11 +133,7 @@ def trial_ab(i, args, tally):
 def trial_baseline(i, args, tally):
     with tempfile.TemporaryDirectory() as bdir:
         common = ["run", "--kernel-dir", KERNELS, "--kernel", "toy", "--baseline-dir", bdir
-                  ] + tier_flags(args.tier) + ["--seed", str(args.seed + i)]
-        if args.rounds:
-            common += ["--rounds", str(args.rounds)]
-        if args.min_effect is not None:
-            common += ["--min-effect", str(args.min_effect)]
+                  ] + tier_flags(args.tier) + ["--seed", str(args.seed + i)] + tuning_flags(args)
         code, _ = gate(common + ["--update-baseline", "--runs", "3"])
         if code != 0:
             tally["baseline errors"] = tally.get("baseline errors", 0) + 1
@@ -141,9 +146,10 @@ def trial_baseline(i, args, tally):
 def print_table(args, tally, took):
     min_effect = args.min_effect if args.min_effect is not None else (
         3 if args.mode == "ab" else 25)
-    print("detection benchmark: toy kernel, mode %s, %s tier, %s rounds, %d trials, minimum "
-          "effect %g%%, %.0f s" % (args.mode, args.tier, args.rounds or "the tier's", args.trials,
-                                  min_effect, took))
+    print("detection benchmark: toy kernel, mode %s, %s tier, %s rounds, best of %s, %d trials, "
+          "minimum effect %g%%, %.0f s" % (args.mode, args.tier, args.rounds or "the tier's",
+                                          args.best_of or "the parameter set's", args.trials,
+                                          min_effect, took))
     print("%-16s %6s %14s %10s %s" % ("case", "runs", "median change", "exit 1",
                                        "caught by its metric class"))
     for name, row in tally.items():
@@ -168,11 +174,7 @@ def suite_runs(args):
             # the committed baseline's seed: kernels draw sizes from it
             cmd = ["run"] + tier_flags(args.tier) + ["--seed", str(args.seed),
                    "--baseline-dir", os.path.join(ROOT, "baselines")]
-        if args.rounds:
-            cmd += ["--rounds", str(args.rounds)]
-        if args.min_effect is not None:
-            cmd += ["--min-effect", str(args.min_effect)]
-        code, result = gate(cmd)
+        code, result = gate(cmd + tuning_flags(args))
         exits[code] = exits.get(code, 0) + 1
         failing += code == 1
         for _, what in failed_series(result):
@@ -204,6 +206,8 @@ def main():
     p.add_argument("--tier", default="quick", choices=["quick", "default", "full"])
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--rounds", type=int, default=0, help="measured rounds (default: the tier's)")
+    p.add_argument("--best-of", type=int, default=0,
+                   help="repetitions per timed sample (default: each parameter set's best_of)")
     p.add_argument("--suite-runs", type=int, default=0)
     args = p.parse_args()
     args.effects = [e for e in args.effects.split(",") if e]

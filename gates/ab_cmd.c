@@ -125,6 +125,15 @@ static int run_group(struct ab_state *st, const struct kernel_info *k,
 				      : "no such kernel among A's: B measured alone");
 		return runner_run_sides(&sides[1], 1, rng, 0);
 	}
+	const char *va = pa->values ? pa->values : "", *vb = p->values ? p->values : "";
+	if (strcmp(va, vb)) {
+		/* e.g. a pull request that changed the work or best_of: compared
+		 * all the same, and said, since the timing is not like for like */
+		char why[700];
+		snprintf(why, sizeof why, "the parameter set differs between A (%s) and B (%s): "
+			 "timing compares different work", va, vb);
+		result_add_problem(b, k->name, NULL, p->name, "A/B", why);
+	}
 	return runner_run_sides(sides, 2, rng, 0);
 }
 

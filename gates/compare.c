@@ -227,8 +227,18 @@ static void report_missing(struct run_result *cur, const struct run_result *base
 	}
 }
 
+/* Whether S's sample asked for the machine's core count (the probe's
+ * cpu_count metric: thread_cache's "cores" sets run one thread per core)
+ * on a machine with other cores than BASE's: its counts follow the cores. */
+static bool follows_changed_cores(const struct run_result *cur, const struct run_result *base,
+				  const struct series *s)
+{
+	return base->ctx.cpu_count != cur->ctx.cpu_count &&
+	       result_find_series(cur, s->kernel, s->variant, s->params, "cpu_count");
+}
+
 static void compare_one(struct series *s, const struct series *b, const struct run_options *o,
-			bool same_hardware, int *timed)
+			bool same_hardware, bool cores_changed, int *timed)
 {
 	s->has_baseline = true;
 	s->baseline_median = stats_median(b->samples, b->sample_count);
@@ -238,6 +248,10 @@ static void compare_one(struct series *s, const struct series *b, const struct r
 	if (isnan(s->median)) {
 		s->verdict = VERDICT_ERROR;
 		set_note(s, "no sample of this run succeeded", 0, 0);
+	} else if (s->cls != METRIC_TIMING && cores_changed) {
+		s->verdict = VERDICT_SKIPPED;
+		set_note(s, "the parameter set runs a thread per core and the cores changed since "
+			 "the baseline: counts not compared", 0, 0);
 	} else if (s->cls != METRIC_TIMING) {
 		compare_counts(s, b, o);
 	} else if (!same_hardware) {
@@ -265,7 +279,7 @@ void compare_run(struct run_result *cur, const struct run_result *base,
 			s->baseline_median = s->change = NAN;
 			continue;
 		}
-		compare_one(s, b, o, same_hardware, &timed[i]);
+		compare_one(s, b, o, same_hardware, follows_changed_cores(cur, base, s), &timed[i]);
 	}
 	decide_timing(cur, o, timed);
 	if (base)

@@ -218,6 +218,19 @@ static int parse_line(struct kernel_info *k, char *line, int *ended)
 	return -1;
 }
 
+long kernel_paramset_best_of(const struct kernel_paramset *p)
+{
+	/* VALUES is "key=integer" separated by single spaces (checked when
+	 * parsed); the probe checked best_of is 1..1000 */
+	for (const char *v = p->values; v && *v;) {
+		if (!strncmp(v, "best_of=", 8))
+			return strtol(v + 8, NULL, 10);
+		v = strchr(v, ' ');
+		v = v ? v + 1 : NULL;
+	}
+	return 1;
+}
+
 int kernel_info_parse(const char *path, const char *text, struct kernel_info *k,
 		      char *err, size_t err_size)
 {

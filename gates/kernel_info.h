@@ -34,6 +34,10 @@ struct kernel_info {
 	size_t expect_count;
 };
 
+/* The parameter set's best_of value (repetitions of a timed sample in one
+ * process, docs/protocol.md); 1 when it has none. */
+long kernel_paramset_best_of(const struct kernel_paramset *p);
+
 /* Parses the `--list` output TEXT of the kernel at PATH into OUT. Returns 0,
  * or -EINVAL with ERR naming the output line and what is wrong. */
 int kernel_info_parse(const char *path, const char *text, struct kernel_info *out,

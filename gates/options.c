@@ -53,6 +53,9 @@ void options_usage(void *fp)
 	      "  --warmup N|auto          discarded rounds first (default 1; auto: until two\n"
 	      "                           rounds agree within 10% on every variant, at most 5)\n"
 	      "  --timeout SECONDS        per sample (default 60)\n"
+	      "  --best-of K              a timed sample is the fastest of K runs of the\n"
+	      "                           variant in one process (default: the parameter\n"
+	      "                           set's best_of, else 1): docs/noise.md\n"
 	      "  --min-effect PERCENT     smallest timing change that fails (default 25)\n"
 	      "  --kernel-dir DIR         kernel executables (default: next to the gate binary)\n"
 	      "  --junit FILE             write a JUnit XML report\n"
@@ -202,6 +205,12 @@ static int parse_valued(struct run_options *o, const char *flag, const char *v)
 		if (parse_number(flag, v, 0, 9007199254740991.0, &x) || x != floor(x))
 			return x != floor(x) ? bad(flag, v, "expected an integer") : -1;
 		o->seed = (uint64_t)x;
+		return 0;
+	}
+	if (!strcmp(flag, "--best-of")) {
+		if (parse_number(flag, v, 1, 1000, &x) || x != floor(x))
+			return x != floor(x) ? bad(flag, v, "expected an integer") : -1;
+		o->best_of = (int)x;
 		return 0;
 	}
 	if (!strcmp(flag, "--pin-cpu")) {

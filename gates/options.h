@@ -35,6 +35,8 @@ struct run_options {
 	const char *svg_dir;         /* --svg DIR: one chart per kernel */
 	int shard_index, shard_count; /* --shard I/N: 1-based I; 0/0 = no sharding */
 	int pin_cpu;                 /* --pin-cpu N: every kernel process on CPU N; -1 none */
+	int best_of;                 /* --best-of K: each timed sample the fastest of K runs
+				      * in one process; 0: each parameter set's best_of */
 	bool no_aslr;                /* --no-aslr: kernels run without address randomisation */
 	bool no_thp;                 /* --no-thp: kernels run without transparent huge pages */
 	const char *allocator;       /* --allocator NAME|PATH; NULL: glibc, nothing preloaded */

@@ -129,6 +129,8 @@ int platform_software_diff(const struct context *from, const struct context *to,
 	diff_field("GLIBC_TUNABLES", from->tunables, to->tunables, why, why_size, &count);
 	diff_field("kernel environment", from->env, to->env, why, why_size, &count);
 	diff_field("pinning", from->pinning, to->pinning, why, why_size, &count);
+	if (from->best_of)   /* baselines before --best-of have none */
+		diff_field("best of", from->best_of, to->best_of, why, why_size, &count);
 	diff_field("compiler", from->compiler, to->compiler, why, why_size, &count);
 	if (from->seed != to->seed) {
 		/* kernels draw their sizes and orders from the seed: counts such

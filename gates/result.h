@@ -99,6 +99,7 @@ struct context {
 	char *tunables;       /* GLIBC_TUNABLES the kernels ran with, "" for none */
 	char *aslr;           /* /proc/sys/kernel/randomize_va_space, or "off (--no-aslr)" */
 	char *pinning;        /* "cpu N" (--pin-cpu) or "none" */
+	char *best_of;        /* "K (--best-of)" or "per parameter set" */
 	char *allocator;      /* --allocator: "glibc" (the default) or the name/path preloaded */
 };
 

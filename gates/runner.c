@@ -85,10 +85,19 @@ static int sample_once(const struct kernel_info *k, const char *variant,
 		       const struct kernel_paramset *p, const struct run_options *o,
 		       struct record *rec, char *why, size_t why_size)
 {
-	char seed[32];
+	char seed[32], best_of[16];
 	snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
 	char *argv[] = { k->path, "--variant", (char *)variant, "--params", p->name,
-			 "--seed", seed, NULL };
+			 "--seed", seed, NULL, NULL, NULL };
+	/* --best-of K, or 1 under a wrapping backend (bpf, callgrind): its counts
+	 * would add up over the repetitions. Not passed otherwise, so that
+	 * kernels built before the flag (gate ab's side A) still run. */
+	int k_best_of = o->backend ? 1 : o->best_of;
+	if (k_best_of > 0 && (o->best_of > 0 || kernel_paramset_best_of(p) > 1)) {
+		snprintf(best_of, sizeof best_of, "%d", k_best_of);
+		argv[7] = "--best-of";
+		argv[8] = best_of;
+	}
 	struct spawn_output out;
 	struct backend_run b;   /* --backend: the kernel under gate-bpf or valgrind */
 	char how[128], tail[256];

@@ -48,6 +48,12 @@ static void record_environment(struct session *s)
 	spawn_configure(s->o.pin_cpu, s->o.no_aslr, s->o.no_thp);
 	snprintf(buf, sizeof buf, s->o.pin_cpu >= 0 ? "cpu %d" : "none", s->o.pin_cpu);
 	s->r.ctx.pinning = strdup(buf);
+	if (s->o.backend)   /* its counts would add up over repetitions */
+		snprintf(buf, sizeof buf, "1 (--backend %s)", s->o.backend);
+	else
+		snprintf(buf, sizeof buf, s->o.best_of ? "%d (--best-of)" : "per parameter set",
+			 s->o.best_of);
+	s->r.ctx.best_of = strdup(buf);
 	if (s->o.no_aslr) {
 		free(s->r.ctx.aslr);
 		s->r.ctx.aslr = strdup("off (--no-aslr)");

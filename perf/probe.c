@@ -50,12 +50,15 @@
 #define PROBE_NAME_SIZE 48       /* region or metric name, without prefix */
 #define PROBE_UNIT_SIZE 16
 #define PROBE_MAX_THREADS 4096
+#define PROBE_MAX_BEST_OF 1000
 
 /* A named region (or the unnamed one, name ""), totals over its entries. */
 struct probe_region {
 	char name[PROBE_NAME_SIZE];
-	struct counter_totals totals;
+	struct counter_totals totals;     /* this repetition's entries */
+	struct counter_totals best;       /* the sample: repetitions folded */
 	struct alloc_count_totals heap;   /* counted builds: heap_* counts */
+	unsigned first_repetition;        /* the repetition that entered it first */
 };
 
 /* An open region: which one and the counters read at its begin. */
@@ -71,7 +74,10 @@ struct probe_metric {
 	char name[PROBE_NAME_SIZE];
 	char unit[PROBE_UNIT_SIZE];
 	enum gate_metric_class cls;
-	uint64_t value;
+	uint64_t value;                      /* this repetition's */
+	uint64_t best;                       /* the sample: repetitions folded */
+	bool reported;                       /* in this repetition */
+	unsigned first_repetition;
 };
 
 static struct {
@@ -80,7 +86,10 @@ static struct {
 	struct gate_params params;
 	uint64_t seed;
 	int threads;                       /* 0: --threads not given */
+	unsigned best_of;                  /* repetitions of the variant; 0: not given */
+	unsigned repetition;               /* the one running, from 0 */
 	bool running;                      /* counters open, variant running */
+	int cpu_count_used;                /* the value gate_cpu_count() gave; 0: not asked */
 	struct probe_region regions[PROBE_MAX_REGIONS];
 	size_t region_count;
 	struct probe_frame stack[PROBE_MAX_DEPTH];
@@ -156,7 +165,10 @@ int gate_threads(int default_value)
 
 int gate_cpu_count(void)
 {
-	return counters_cpu_count();
+	/* reported as the metric cpu_count: the sample's counts follow the
+	 * machine, and the gate compares them only on the same core count */
+	probe.cpu_count_used = counters_cpu_count();
+	return probe.cpu_count_used;
 }
 
 /* gate_consume: the call is opaque to the kernel's translation unit (the
@@ -208,6 +220,7 @@ static struct probe_region *probe_region_get(const char *name)
 	struct probe_region *r = &probe.regions[probe.region_count++];
 	memset(r, 0, sizeof *r);
 	strcpy(r->name, name);
+	r->first_repetition = probe.repetition;
 	return r;
 }
 
@@ -267,8 +280,9 @@ static void probe_metric_check(const char *name, const char *unit,
 	if (!name || !probe_is_identifier(name, false, PROBE_NAME_SIZE))
 		probe_bug("gate_metric: bad name '%s' (expected [A-Za-z0-9_]+, at most "
 			  "%d characters)", name ? name : "(null)", PROBE_NAME_SIZE - 1);
-	if (counter_lookup(name, &id) == 0)
-		probe_bug("gate_metric: '%s' is a counter the probe reports itself", name);
+	if (counter_lookup(name, &id) == 0 || !strcmp(name, "cpu_count"))
+		probe_bug("gate_metric: '%s' is a %s the probe reports itself", name,
+			  strcmp(name, "cpu_count") ? "counter" : "metric (gate_cpu_count)");
 	if (!unit || !probe_is_identifier(unit, false, PROBE_UNIT_SIZE))
 		probe_bug("gate_metric %s: bad unit '%s' (expected [A-Za-z0-9_]+, e.g. "
 			  "count, bytes)", name, unit ? unit : "(null)");
@@ -290,7 +304,8 @@ void gate_metric(const char *name, const char *unit,
 		if (probe.metric_count == PROBE_MAX_METRICS)
 			probe_bug("more than %d metrics (metric '%s')", PROBE_MAX_METRICS, name);
 		m = &probe.metrics[probe.metric_count++];
-		*m = (struct probe_metric){ .region = r, .cls = cls };
+		*m = (struct probe_metric){ .region = r, .cls = cls,
+					    .first_repetition = probe.repetition };
 		strcpy(m->name, name);
 		strcpy(m->unit, unit);
 	} else if (m->cls != cls || strcmp(m->unit, unit) != 0) {
@@ -298,6 +313,63 @@ void gate_metric(const char *name, const char *unit,
 			  name, probe_class_names[cls], unit, probe_class_names[m->cls], m->unit);
 	}
 	m->value = value > UINT64_MAX - m->value ? UINT64_MAX : m->value + value;
+	m->reported = true;
+}
+
+/* ---- repetitions (best_of) ---- */
+
+/* Folds repetition probe.repetition into the sample and clears it for the
+ * next: the first repetition gives every value; later ones can only lower
+ * a timing-class value (the sample is the fastest repetition), must repeat
+ * an exact kernel metric, and leave near counts (page faults) as the first
+ * one, the fresh process, found them. A region or metric that one
+ * repetition has and another lacks, or an exact metric that changes, means
+ * the variant is not repeatable: a bug of the kernel file (or of the
+ * best_of it was given), named like any other. */
+static void probe_fold_repetition(void)
+{
+	unsigned rep = probe.repetition;
+	for (size_t i = 0; i < probe.region_count; i++) {
+		struct probe_region *r = &probe.regions[i];
+		if (r->first_repetition != 0)
+			probe_bug("region '%s' entered in repetition %u but not in the first: "
+				  "the variant is not repeatable (best_of)", r->name, rep + 1);
+		if (rep > 0 && r->totals.entries == 0)
+			probe_bug("region '%s' entered in the first repetition but not in "
+				  "repetition %u: the variant is not repeatable (best_of)",
+				  r->name, rep + 1);
+		for (int c = 0; c < COUNTER_COUNT; c++) {
+			bool ok = r->totals.fault[c] == COUNTER_OK;
+			if (rep == 0 || (counter_class((enum counter_id)c) == GATE_TIMING && ok &&
+					 (r->best.fault[c] != COUNTER_OK ||
+					  r->totals.value[c] < r->best.value[c]))) {
+				r->best.value[c] = r->totals.value[c];
+				r->best.fault[c] = r->totals.fault[c];
+			}
+		}
+		if (rep == 0)
+			r->best.entries = r->totals.entries;
+		memset(&r->totals, 0, sizeof r->totals);
+	}
+	for (size_t i = 0; i < probe.metric_count; i++) {
+		struct probe_metric *m = &probe.metrics[i];
+		if (m->first_repetition != 0)
+			probe_bug("metric '%s' reported in repetition %u but not in the first: "
+				  "the variant is not repeatable (best_of)", m->name, rep + 1);
+		if (!m->reported)
+			probe_bug("metric '%s' reported in the first repetition but not in "
+				  "repetition %u: the variant is not repeatable (best_of)",
+				  m->name, rep + 1);
+		if (rep > 0 && m->cls == GATE_EXACT && m->value != m->best)
+			probe_bug("exact metric '%s' is %" PRIu64 " in repetition %u and %"
+				  PRIu64 " in the first: the variant is not repeatable "
+				  "(best_of)", m->name, m->value, rep + 1, m->best);
+		if (rep == 0 || (m->cls == GATE_TIMING && m->value < m->best))
+			m->best = m->value;
+		m->value = 0;
+		m->reported = false;
+	}
+	probe.last = NULL;
 }
 
 /* ---- the sample record ---- */
@@ -309,13 +381,13 @@ static void probe_print_region(const struct probe_region *r)
 		enum counter_id id = (enum counter_id)i;
 		if (!counters_has(id))
 			continue;
-		if (r->totals.fault[id] != COUNTER_OK)
+		if (r->best.fault[id] != COUNTER_OK)
 			printf("unavailable %s%s%s %s\n", r->name, dot, counter_name(id),
-			       counter_fault_reason(r->totals.fault[id]));
+			       counter_fault_reason(r->best.fault[id]));
 		else
 			printf("metric %s%s%s %s %s %" PRIu64 "\n", r->name, dot,
 			       counter_name(id), probe_class_names[counter_class(id)],
-			       counter_unit(id), r->totals.value[id]);
+			       counter_unit(id), r->best.value[id]);
 	}
 	for (int i = 0; alloc_count_active() && i < ALLOC_COUNT_IDS; i++)
 		printf("metric %s%s%s %s %s %" PRIu64 "\n", r->name, dot,
@@ -333,8 +405,10 @@ static void probe_print_sample(void)
 		const struct probe_metric *m = &probe.metrics[i];
 		printf("metric %s%s%s %s %s %" PRIu64 "\n", m->region ? m->region->name : "",
 		       m->region ? "." : "", m->name, probe_class_names[m->cls], m->unit,
-		       m->value);
+		       m->best);
 	}
+	if (probe.cpu_count_used)
+		printf("metric cpu_count exact count %d\n", probe.cpu_count_used);
 	/* once per counter, not per region: the machine cannot give it */
 	for (int i = 0; i < COUNTER_COUNT; i++) {
 		const char *why = counters_unavailable((enum counter_id)i);
@@ -353,13 +427,22 @@ static int probe_run_sample(const struct gate_variant *variant)
 	uint32_t syscalls = COUNTER_BIT(COUNTER_SYS_MMAP) | COUNTER_BIT(COUNTER_SYS_MUNMAP) |
 			    COUNTER_BIT(COUNTER_SYS_BRK) | COUNTER_BIT(COUNTER_SYS_MREMAP) |
 			    COUNTER_BIT(COUNTER_SYS_MADVISE) | COUNTER_BIT(COUNTER_SYS_FUTEX);
+	/* best_of: --best-of, else the parameter set's best_of key, else 1. The
+	 * counted build's pass reports the counts of the first run only. */
+	unsigned repetitions = probe.best_of ? probe.best_of
+			     : (unsigned)gate_param_or(&probe.params, "best_of", 1);
+	if (alloc_count_active())
+		repetitions = 1;
 	counters_open(alloc_count_active() ? COUNTER_ALL : COUNTER_ALL & ~syscalls);
-	probe.running = true;
-	variant->run(&probe.params);
-	probe.running = false;
-	if (probe.depth)
-		probe_bug("returned with region '%s' still open",
-			  probe.stack[probe.depth - 1].region->name);
+	for (probe.repetition = 0; probe.repetition < repetitions; probe.repetition++) {
+		probe.running = true;
+		variant->run(&probe.params);
+		probe.running = false;
+		if (probe.depth)
+			probe_bug("returned with region '%s' still open",
+				  probe.stack[probe.depth - 1].region->name);
+		probe_fold_repetition();
+	}
 	if (probe.region_count == 0)
 		fprintf(stderr, "%s: variant %s: measured no region (put "
 			"gate_region_begin/gate_region_end around the work)\n",
@@ -378,7 +461,7 @@ static int probe_run_sample(const struct gate_variant *variant)
 
 /* What the command line asked; NULL for a flag not given. */
 struct probe_args {
-	const char *list, *help, *variant, *params, *seed, *threads;
+	const char *list, *help, *variant, *params, *seed, *threads, *best_of;
 };
 
 static const struct probe_flag {
@@ -395,6 +478,8 @@ static const struct probe_flag {
 	  "seed of the kernel's random numbers (default 1)" },
 	{ "--threads", offsetof(struct probe_args, threads), "N",
 	  "threads for threaded variants (default: the kernel's)" },
+	{ "--best-of", offsetof(struct probe_args, best_of), "K",
+	  "run the variant K times; timing is the fastest (default: best_of)" },
 	{ "--help", offsetof(struct probe_args, help), NULL, "print this help" },
 };
 
@@ -404,7 +489,7 @@ static void probe_usage(FILE *out)
 {
 	const struct gate_kernel *k = probe.kernel;
 	fprintf(out, "%s: %s\nusage: %s --list\n       %s --variant V --params P "
-		"[--seed N] [--threads N]\n", k->name, k->summary, k->name, k->name);
+		"[--seed N] [--threads N] [--best-of K]\n", k->name, k->summary, k->name, k->name);
 	for (size_t i = 0; i < PROBE_FLAG_COUNT; i++)
 		fprintf(out, "  %-12s %-2s %s\n", probe_flags[i].name,
 			probe_flags[i].value ? probe_flags[i].value : "", probe_flags[i].help);
@@ -472,7 +557,7 @@ static int probe_parse_unsigned(const char *text, uint64_t max, uint64_t *out)
 
 static int probe_parse_numbers(const struct probe_args *a)
 {
-	uint64_t threads = 0;
+	uint64_t threads = 0, best_of = 0;
 	const char *name = probe.kernel->name;
 	if (a->seed && probe_parse_unsigned(a->seed, UINT64_MAX, &probe.seed) < 0) {
 		fprintf(stderr, "%s: bad --seed '%s' (expected an unsigned 64-bit decimal "
@@ -486,6 +571,13 @@ static int probe_parse_numbers(const struct probe_args *a)
 		return -EINVAL;
 	}
 	probe.threads = a->threads ? (int)threads : 0;
+	if (a->best_of && (probe_parse_unsigned(a->best_of, PROBE_MAX_BEST_OF, &best_of) < 0 ||
+			   best_of == 0)) {
+		fprintf(stderr, "%s: bad --best-of '%s' (expected 1 to %d)\n", name,
+			a->best_of, PROBE_MAX_BEST_OF);
+		return -EINVAL;
+	}
+	probe.best_of = (unsigned)best_of;
 	return 0;
 }
 
@@ -542,6 +634,13 @@ static int probe_check_paramsets(const struct gate_kernel *k)
 		}
 		if (params_parse(p->values, &parsed, err, sizeof err) < 0) {
 			fprintf(stderr, "%s: parameter set '%s': %s\n", k->name, p->name, err);
+			return -EINVAL;
+		}
+		long long best_of = 1;
+		if (params_find(&parsed, "best_of", &best_of) == 0 &&
+		    (best_of < 1 || best_of > PROBE_MAX_BEST_OF)) {
+			fprintf(stderr, "%s: parameter set '%s': best_of=%lld (expected 1 to "
+				"%d)\n", k->name, p->name, best_of, PROBE_MAX_BEST_OF);
 			return -EINVAL;
 		}
 		for (const struct gate_paramset *q = k->paramsets; q != p; q++) {
@@ -695,7 +794,7 @@ int gate_kernel_main(const struct gate_kernel *kernel, int argc, char **argv)
 		return 0;
 	}
 	if (args.list) {
-		if (args.variant || args.params || args.seed || args.threads) {
+		if (args.variant || args.params || args.seed || args.threads || args.best_of) {
 			fprintf(stderr, "%s: --list takes no other flag\n", kernel->name);
 			return 2;
 		}

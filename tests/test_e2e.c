@@ -246,6 +246,30 @@ static void move_baseline_to_other_hardware(void)
 	cr_assert_eq(system(cmd), 0);
 }
 
+Test(e2e, counts_that_follow_the_core_count_are_compared_on_the_same_cores_only)
+{
+	struct spawn_output out;
+	char path[512], cmd[1200];
+	int code = gate(&out, "--kernel", "toy", "--quick", "--update-baseline", "--runs", "1",
+			"--env", "TOY_PER_CORE=1", NULL);
+	cr_assert_eq(code, 0, "update-baseline exit %d\n%s\n%s", code, out.out, out.err);
+	spawn_output_free(&out);
+	/* same cores: per_core_ops doubled is a regression */
+	code = gate(&out, "--kernel", "toy", "--quick", "--env", "TOY_PER_CORE=2", NULL);
+	cr_expect_eq(code, 1, "exit %d\n%s", code, out.out);
+	cr_expect(strstr(out.out, "per_core_ops"), "%s", out.out);
+	spawn_output_free(&out);
+	/* the baseline from a machine with 999 cores: not comparable */
+	cr_assert(baseline_path(path, sizeof path));
+	snprintf(cmd, sizeof cmd, "sed -i 's/\"cpu_count\": [0-9]*/\"cpu_count\": 999/' '%s'", path);
+	cr_assert_eq(system(cmd), 0);
+	code = gate(&out, "--kernel", "toy", "--quick", "--env", "TOY_PER_CORE=2", NULL);
+	cr_expect_eq(code, 0, "exit %d\n%s", code, out.out);
+	cr_expect(strstr(out.out, "runs a thread per core and the cores changed since the "
+			  "baseline: counts not compared"), "%s", out.out);
+	spawn_output_free(&out);
+}
+
 Test(e2e, other_hardware_skips_timing_but_gates_exact_counts)
 {
 	struct spawn_output out;

@@ -198,6 +198,26 @@ Test(e2e_ab, ci_ab_script_compares_with_a_worktree_build, .timeout = 600)
 	cr_expect(system(cmd) == 0, "reports not written in %s", tmpdir);
 }
 
+/* Side A's toy lists its set without best_of (a base revision before the
+ * pull request changed it): compared, and the difference is said. */
+Test(e2e_ab, parameter_set_that_differs_between_sides_is_named)
+{
+	struct spawn_output out;
+	char copy[600], script[700], cmd[4000];
+	snprintf(copy, sizeof copy, "%s/a-kernels", tmpdir);
+	snprintf(script, sizeof script, "%s/toy", copy);
+	snprintf(cmd, sizeof cmd, "mkdir -p %s && printf '#!/bin/sh\nif [ \"$1\" = --list ]; then "
+		 "%s/toy --list | sed \"s/ best_of=16//\"; else exec %s/toy \"$@\"; fi\n' > %s "
+		 "&& chmod +x %s", copy, kernel_dir, kernel_dir, script, script);
+	cr_assert(system(cmd) == 0, "%s", cmd);
+	int code = gate_ab(&out, "--a-kernel-dir", copy, "--rounds", "3", NULL);
+	cr_expect(code == 0 || code == 1, "exit %d\n%s\n%s", code, out.out, out.err);
+	cr_expect(strstr(out.out, "the parameter set differs between A (ops=100000) and B "
+			  "(ops=100000 best_of=16): timing compares different work"),
+		  "%s", out.out);
+	spawn_output_free(&out);
+}
+
 /* A kernel that crashes on one side only: exit 4, the crash reported as
  * that side's, the other side's variant still measured. */
 Test(e2e_ab, crash_on_side_a_is_reported_as_a)

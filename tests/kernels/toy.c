@@ -68,6 +68,27 @@ static void run(const struct gate_params *params, long long factor)
 	busy(extra_work);
 	gate_region_end();
 	gate_metric("allocs", "count", GATE_EXACT, allocs);
+	/* TOY_REPETITIONS=1: metrics that tell the repetitions of a sample
+	 * (--best-of, best_of) apart: rep_ns (timing) 200, 300, 100, 200, ...
+	 * by run, rep_first (near) the run's number, rep_same (exact) 7.
+	 * TOY_REPETITIONS=2 makes rep_same the run's number, =3 reports it in
+	 * the first run only: neither is repeatable. */
+	/* TOY_PER_CORE=K: per_core_ops = the machine's cores x 1000 x K, an
+	 * exact count that follows the core count (as thread_cache's "cores"
+	 * sets do), so the gate compares it only on the same cores */
+	long per_core = env_long("TOY_PER_CORE");
+	if (per_core)
+		gate_metric("per_core_ops", "count", GATE_EXACT,
+			    (unsigned long long)gate_cpu_count() * 1000u * (unsigned long long)per_core);
+	static unsigned long long runs;
+	long repetitions = env_long("TOY_REPETITIONS");
+	if (repetitions) {
+		runs++;
+		gate_metric("rep_ns", "ns", GATE_TIMING, 100 * (1 + (runs % 3)));
+		gate_metric("rep_first", "count", GATE_NEAR, runs);
+		if (repetitions != 3 || runs == 1)
+			gate_metric("rep_same", "count", GATE_EXACT, repetitions == 2 ? runs : 7);
+	}
 }
 
 static void single(const struct gate_params *params)
@@ -87,7 +108,10 @@ static const struct gate_variant variants[] = {
 };
 
 static const struct gate_paramset paramsets[] = {
-	{ "small", GATE_TIER_QUICK | GATE_TIER_DEFAULT, "ops=100000" },
+	/* best_of=16: a timed sample is the fastest of 16 runs in one process;
+	 * 16 runs of this 1 ms region halve the spread of the per-round ratio
+	 * on a shared VM (docs/noise.md) */
+	{ "small", GATE_TIER_QUICK | GATE_TIER_DEFAULT, "ops=100000 best_of=16" },
 	{ "large", GATE_TIER_FULL, "ops=1000000" },
 	{ 0 },
 };
