@@ -155,7 +155,8 @@ out:
 	return ok;
 }
 
-double *compare_holm(const struct run_result *r, const int *timed)
+double *compare_adjusted(const struct run_result *r, const int *timed,
+			 void (*adjust)(const double *p, size_t n, double *adjusted))
 {
 	size_t n = 0;
 	for (size_t i = 0; i < r->series_count; i++)
@@ -170,7 +171,7 @@ double *compare_holm(const struct run_result *r, const int *timed)
 	for (size_t i = 0, j = 0; i < r->series_count; i++)
 		if (timed[i])
 			p[j++] = r->series[i].p_value;
-	stats_holm(p, n, adj);
+	adjust(p, n, adj);
 	for (size_t i = 0, j = 0; i < r->series_count; i++)
 		out[i] = timed[i] ? adj[j++] : NAN;
 done:
@@ -192,7 +193,7 @@ enum verdict compare_timing_verdict(double ratio, double tolerance, int signific
 /* Holm over every timing comparison, then the verdicts. */
 static void decide_timing(struct run_result *cur, const struct run_options *o, int *timed)
 {
-	double *adj = compare_holm(cur, timed);
+	double *adj = compare_adjusted(cur, timed, stats_holm);
 	for (size_t i = 0; adj && i < cur->series_count; i++) {
 		if (!timed[i])
 			continue;

@@ -41,10 +41,11 @@
  * told from the machine's own drift. */
 #define COMPARE_ADVISORY_TOLERANCE 0.5
 
-/* Holm-adjusted p-values of the series of R whose TIMED entry is set
- * (their p_value fields), as an array indexed like R's series (NaN where
- * not timed); NULL on no memory. Free it. */
-double *compare_holm(const struct run_result *r, const int *timed);
+/* The p-values of the series of R whose TIMED entry is set (their p_value
+ * fields) adjusted together by ADJUST (stats_holm, stats_bh), as an array
+ * indexed like R's series (NaN where not timed); NULL on no memory. Free it. */
+double *compare_adjusted(const struct run_result *r, const int *timed,
+			 void (*adjust)(const double *p, size_t n, double *adjusted));
 
 /* A timing verdict: fail when RATIO (now / before) reaches 1 + TOLERANCE
  * and the test said SIGNIFICANT; improved when it is at most

@@ -444,27 +444,46 @@ static int compare_ranked_p(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
+/* ORDER: P's N entries by ascending p (NaN last); returns how many are
+ * not NaN (the hypotheses tested), or SIZE_MAX when out of memory. */
+static size_t rank_p(const double *p, size_t n, struct ranked_p **order)
+{
+	size_t tested = 0;
+	*order = malloc((n ? n : 1) * sizeof **order);
+	if (!*order)
+		return SIZE_MAX;
+	for (size_t i = 0; i < n; i++) {
+		(*order)[i] = (struct ranked_p){ p[i], i };
+		tested += !isnan(p[i]);
+	}
+	qsort(*order, n, sizeof **order, compare_ranked_p);
+	return tested;
+}
+
+/* Bonferroni: bounds Holm and Benjamini-Hochberg from above, a valid
+ * adjustment when there is no memory to sort. */
+static void bonferroni(const double *p, size_t n, double *adjusted)
+{
+	size_t tested = 0;
+	for (size_t i = 0; i < n; i++)
+		tested += !isnan(p[i]);
+	for (size_t i = 0; i < n; i++)
+		adjusted[i] = isnan(p[i]) ? NAN : fmin(1.0, (double)tested * p[i]);
+}
+
 void stats_holm(const double *p, size_t n, double *adjusted)
 {
-	struct ranked_p *order = malloc((n ? n : 1) * sizeof *order);
-	size_t i, tested = 0;
+	struct ranked_p *order;
+	size_t tested = rank_p(p, n, &order);
 	double running = 0.0, v;
 
 	/* A NaN p-value is a test that was not run: it stays NaN and does not
 	 * count among the hypotheses. */
-	for (i = 0; i < n; i++)
-		if (!isnan(p[i]))
-			tested++;
-	if (!order) {
-		/* Bonferroni bounds Holm from above: still a valid adjustment. */
-		for (i = 0; i < n; i++)
-			adjusted[i] = isnan(p[i]) ? NAN : fmin(1.0, (double)tested * p[i]);
+	if (tested == SIZE_MAX) {
+		bonferroni(p, n, adjusted);
 		return;
 	}
-	for (i = 0; i < n; i++)
-		order[i] = (struct ranked_p){ p[i], i };
-	qsort(order, n, sizeof *order, compare_ranked_p);
-	for (i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		if (i >= tested) {
 			adjusted[order[i].index] = NAN;
 			continue;
@@ -474,6 +493,28 @@ void stats_holm(const double *p, size_t n, double *adjusted)
 		v = (double)(tested - i) * order[i].p;
 		running = v > running ? v : running;
 		adjusted[order[i].index] = fmin(1.0, running);
+	}
+	free(order);
+}
+
+void stats_bh(const double *p, size_t n, double *adjusted)
+{
+	struct ranked_p *order;
+	size_t tested = rank_p(p, n, &order);
+	double running = 1.0;
+
+	if (tested == SIZE_MAX) {
+		bonferroni(p, n, adjusted);
+		return;
+	}
+	for (size_t i = tested; i < n; i++)
+		adjusted[order[i].index] = NAN;
+	/* step-up: the k-th smallest (1-based) is multiplied by TESTED / k,
+	 * and the running minimum from the largest down keeps it monotone */
+	for (size_t k = tested; k >= 1; k--) {
+		double v = (double)tested / (double)k * order[k - 1].p;
+		running = v < running ? v : running;
+		adjusted[order[k - 1].index] = running;
 	}
 	free(order);
 }

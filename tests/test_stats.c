@@ -465,6 +465,82 @@ Test(holm, capped_in_place_and_nan)
 	stats_holm(p, 0, p);
 }
 
+/* ---- Benjamini-Hochberg ---- */
+
+/* Benjamini and Hochberg (1995), section 4: 15 p-values of a study; at
+ * q = 0.05 the step-up procedure rejects the four smallest. Adjusted
+ * values: m / k x p_(k), then the running minimum from the largest down
+ * (e.g. 0.0201 x 15/5 = 0.0603; 0.0278 x 15/6 = 0.0695 > 0.0298 x 15/7 =
+ * 0.063857). Given shuffled, so the result must follow the input order. */
+Test(bh, textbook_shuffled)
+{
+	double p[] = { 0.0298, 1.0, 0.0001, 0.4262, 0.0201, 0.0095, 0.7590, 0.0344,
+		       0.0004, 0.5719, 0.0278, 0.0459, 0.0019, 0.3240, 0.6528 };
+	double want[] = { 0.4470 / 7, 1.0, 0.0015, 0.5811818181818182, 0.0603, 0.035625,
+			  0.8132142857142857, 0.0645, 0.003, 0.714875, 0.4470 / 7, 0.0765,
+			  0.0095, 0.486, 0.7532307692307692 };
+	double adj[15];
+	int rejected = 0;
+
+	stats_bh(p, 15, adj);
+	for (size_t i = 0; i < 15; i++) {
+		expect_close(adj[i], want[i], 1e-9);
+		rejected += adj[i] <= 0.05;
+	}
+	cr_expect_eq(rejected, 4);
+}
+
+Test(bh, capped_in_place_and_nan)
+{
+	/* NaN is a test not run: it stays NaN and the others count as 3:
+	 * 0.01 x 3 = 0.03, 0.2 x 3/2 = 0.3, 0.5 x 3/3 = 0.5 */
+	double p[] = { 0.5, NAN, 0.2, 0.01 };
+
+	stats_bh(p, 4, p);
+	expect_close(p[3], 0.03, 1e-12);
+	expect_close(p[2], 0.3, 1e-12);
+	expect_close(p[0], 0.5, 1e-12);
+	cr_expect(isnan(p[1]));
+	/* four equal p-values: BH leaves them, Holm multiplies by 4 */
+	double q[] = { 0.02, 0.02, 0.02, 0.02 }, h[4];
+	stats_holm(q, 4, h);
+	stats_bh(q, 4, q);
+	for (size_t i = 0; i < 4; i++) {
+		expect_close(q[i], 0.02, 1e-12);
+		expect_close(h[i], 0.08, 1e-12);
+	}
+	stats_bh(p, 0, p);
+}
+
+/* BH never adjusts above Holm (so it rejects whatever Holm rejects), and
+ * its smallest adjusted value is Simes' global test: min over k of
+ * m p_(k) / k. 500 random vectors of 1-30 p-values, seeded. */
+Test(bh, at_most_holm_and_smallest_is_simes)
+{
+	struct stats_rng rng;
+	double p[30], holm[30], bh[30];
+
+	stats_rng_seed(&rng, 7);
+	for (int t = 0; t < 500; t++) {
+		size_t n = 1 + (size_t)stats_rng_below(&rng, 30);
+		for (size_t i = 0; i < n; i++)   /* uniform in [0, 1) or [0, 0.1) */
+			p[i] = (double)(stats_rng_next(&rng) >> 11) * 0x1p-53 * (t % 2 ? 1.0 : 0.1);
+		stats_holm(p, n, holm);
+		stats_bh(p, n, bh);
+		double min_bh = 1.0, simes = 1.0;
+		for (size_t i = 0; i < n; i++) {
+			cr_assert(bh[i] <= holm[i] + 1e-12, "t %d: bh %g > holm %g", t, bh[i], holm[i]);
+			cr_assert(bh[i] >= p[i] - 1e-12);
+			min_bh = fmin(min_bh, bh[i]);
+			size_t k = 1;   /* rank of p[i] among the n (ties: the count at or below) */
+			for (size_t j = 0; j < n; j++)
+				k += j != i && p[j] <= p[i];
+			simes = fmin(simes, (double)n * p[i] / (double)k);
+		}
+		expect_close(min_bh, simes, 1e-12);
+	}
+}
+
 /* ---- random numbers ---- */
 
 /* Expected values computed once with an independent Python implementation
