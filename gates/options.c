@@ -57,6 +57,8 @@ void options_usage(void *fp)
 	      "                           variant in one process (default: the parameter\n"
 	      "                           set's best_of, else 1): docs/noise.md\n"
 	      "  --min-effect PERCENT     smallest timing change that fails (default 25)\n"
+	      "  --correction holm|bh     gate ab: adjust the run's timing p-values by Holm\n"
+	      "                           (default) or Benjamini-Hochberg: docs/noise.md\n"
 	      "  --kernel-dir DIR         kernel executables (default: next to the gate binary)\n"
 	      "  --junit FILE             write a JUnit XML report\n"
 	      "  --markdown FILE          write a markdown summary (also appended to\n"
@@ -205,6 +207,12 @@ static int parse_valued(struct run_options *o, const char *flag, const char *v)
 		if (parse_number(flag, v, 0, 9007199254740991.0, &x) || x != floor(x))
 			return x != floor(x) ? bad(flag, v, "expected an integer") : -1;
 		o->seed = (uint64_t)x;
+		return 0;
+	}
+	if (!strcmp(flag, "--correction")) {
+		if (!v || (strcmp(v, "holm") && strcmp(v, "bh")))
+			return bad(flag, v, "expected holm or bh");
+		o->fdr = !strcmp(v, "bh");
 		return 0;
 	}
 	if (!strcmp(flag, "--best-of")) {

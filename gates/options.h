@@ -29,6 +29,7 @@ struct run_options {
 	double exact_tolerance;      /* exact: relative tolerance */
 	double near_tolerance;       /* near-exact: relative tolerance */
 	double alpha;                /* family-wise error rate (Holm) */
+	bool fdr;                    /* --correction bh: gate ab adjusts by Benjamini-Hochberg */
 	int verbose;
 	const char *junit_path;      /* --junit FILE */
 	const char *markdown_path;   /* --markdown FILE */

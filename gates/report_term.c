@@ -191,11 +191,12 @@ static void print_method(FILE *f, const struct style *st, const struct run_resul
 	if (r->comparison) {
 		fprintf(f, "\n%stiming: per-round ratio B/A (A and B ran in the same shuffled rounds), "
 			"median with binomial 95%% interval, one-sided Wilcoxon signed-rank, "
-			"Benjamini-Hochberg correction over %zu comparisons (alpha %.2g), minimum "
+			"%s correction over %zu comparisons (alpha %.2g), minimum "
 			"effect %.0f%%; %zu "
 			"suspected regressions re-measured in a confirmation batch of both sides. "
-			"exact: 1%% tolerance; page faults: A's spread + 10%% + 16.%s\n", st->dim, timed,
-			o->alpha, 100 * o->min_effect, confirmed, st->off);
+			"exact: 1%% tolerance; page faults: A's spread + 10%% + 16.%s\n", st->dim,
+			o->fdr ? "Benjamini-Hochberg" : "Holm", timed, o->alpha, 100 * o->min_effect,
+			confirmed, st->off);
 		return;
 	}
 	fprintf(f, "\n%stiming: Hodges-Lehmann ratio with Moses 95%% interval, one-sided Mann-Whitney, "

@@ -133,6 +133,21 @@ Test(options, environment_control_flags)
 	cr_expect_eq(o.pin_cpu, 1);
 }
 
+Test(options, correction_and_best_of)
+{
+	struct run_options o;
+	const char *argv[] = { "--correction", "bh", "--best-of", "8" };
+	const char *bad_correction[] = { "--correction", "bonferroni" }, *bad_best[] = { "--best-of", "0" };
+	cr_assert_eq(parse(&o, 0, NULL), 0);
+	cr_expect_not(o.fdr, "Holm by default");
+	cr_expect_eq(o.best_of, 0, "each parameter set's best_of by default");
+	cr_assert_eq(parse(&o, ARGC(argv), argv), 0);
+	cr_expect(o.fdr);
+	cr_expect_eq(o.best_of, 8);
+	cr_expect_eq(parse(&o, ARGC(bad_correction), bad_correction), -1);
+	cr_expect_eq(parse(&o, ARGC(bad_best), bad_best), -1);
+}
+
 /* gate ab doubles the tier's rounds unless --rounds said how many. */
 Test(options, rounds_given_is_recorded)
 {
