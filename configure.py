@@ -288,6 +288,12 @@ def toolchain_flags(args, platform):
         cflags += " -D__USE_MINGW_ANSI_STDIO=1"
     if args.warnings_as_errors:
         cflags += " -Werror"
+    # The same sources give the same executables in any checkout: the
+    # baseline's drift history follows a kernel executable by its bytes
+    # (gates/history.h), and debug info and __FILE__ would otherwise hold
+    # the checkout's absolute path.
+    root = os.path.dirname(os.path.abspath(__file__))
+    cflags += " " + shlex.quote("-ffile-prefix-map=%s=." % root).replace("$", "$$")
     ldflags = ""
     # mingw-w64: winpthreads for the threaded kernels, linked in statically
     # so that the .exe runs (under wine too) without libwinpthread-1.dll

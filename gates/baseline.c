@@ -252,6 +252,41 @@ static int load_batches(const struct loader *ld, size_t i, const json_t *v,
 	return 0;
 }
 
+/* Optional "kernel_digest" (a string) and "history" (batch medians of
+ * earlier recordings: finite numbers > 0, history.h). */
+static int load_history(const struct loader *ld, size_t i, const json_t *obj,
+			struct series *series)
+{
+	const json_t *d = json_object_get(obj, "kernel_digest");
+	const json_t *h = json_object_get(obj, "history");
+	size_t k;
+
+	if (d && !json_is_null(d)) {
+		if (!json_is_string(d))
+			return INVALID(ld, "series[%zu].kernel_digest: expected a string", i);
+		if (!(series->kernel_digest = copy_string(json_string_value(d))))
+			return NO_MEMORY(ld);
+	}
+	if (!h)
+		return 0;
+	if (!json_is_array(h) || json_array_size(h) > 1000)
+		return INVALID(ld, "series[%zu].history: expected an array of at most 1000 "
+			       "numbers", i);
+	series->history = calloc(json_array_size(h) + 1, sizeof *series->history);
+	if (!series->history)
+		return NO_MEMORY(ld);
+	for (k = 0; k < json_array_size(h); k++) {
+		const json_t *v = json_array_get(h, k);
+		double x = json_is_number(v) ? json_number_value(v) : NAN;
+
+		if (!(isfinite(x) && x > 0))
+			return INVALID(ld, "series[%zu].history[%zu]: expected a finite number > 0",
+				       i, k);
+		series->history[series->history_count++] = x;
+	}
+	return 0;
+}
+
 static int load_one_series(const struct loader *ld, size_t i, const json_t *obj,
 			   struct run_result *out)
 {
@@ -280,7 +315,9 @@ static int load_one_series(const struct loader *ld, size_t i, const json_t *obj,
 	series->median = median;
 	if ((rc = load_samples(ld, i, json_object_get(obj, "samples"), series)) < 0)
 		return rc;
-	return load_batches(ld, i, json_object_get(obj, "batches"), series);
+	if ((rc = load_batches(ld, i, json_object_get(obj, "batches"), series)) < 0)
+		return rc;
+	return load_history(ld, i, obj, series);
 }
 
 /* Rejects two series with the same kernel, variant, params and metric. */

@@ -76,17 +76,23 @@ void compare_counts(struct series *s, const struct series *b, const struct run_o
 
 double compare_batch_drift(const struct series *s)
 {
-	if (s->batches < 2 || s->sample_count % s->batches)
+	size_t batches = s->batches && s->sample_count % s->batches == 0 ? s->batches : 0;
+	if (batches < 2 && !s->history_count)
 		return NAN;
-	size_t chunk = s->sample_count / s->batches;
 	double overall = stats_median(s->samples, s->sample_count), drift = 0;
 	if (!(overall > 0))
 		return NAN;
-	for (size_t b = 0; b < s->batches; b++) {
+	size_t chunk = batches >= 2 ? s->sample_count / batches : 0;
+	for (size_t b = 0; chunk && b < batches; b++) {
 		double m = stats_median(s->samples + b * chunk, chunk);
 		if (isfinite(m))
 			drift = fmax(drift, fabs(m / overall - 1));
 	}
+	/* Earlier recordings of the same executable on the same machine
+	 * (history.h): the drift of hours that one recording's batches miss. */
+	for (size_t i = 0; i < s->history_count; i++)
+		if (isfinite(s->history[i]))
+			drift = fmax(drift, fabs(s->history[i] / overall - 1));
 	return drift;
 }
 
@@ -99,8 +105,8 @@ static int has_nonpositive(const double *v, size_t n)
 }
 
 /* Why a timing series cannot be compared as a ratio; NULL when it can. */
-static const char *not_comparable(struct series *s, const double *x, size_t nx,
-				  const double *y, size_t ny)
+static const char *not_comparable(struct series *s, const struct series *b,
+				  const double *x, size_t nx, const double *y, size_t ny)
 {
 	static char why[200];
 	if (result_metric_is_counted(s->metric))
@@ -109,9 +115,14 @@ static const char *not_comparable(struct series *s, const double *x, size_t nx,
 	else if (!strcmp(s->unit, "count") && s->baseline_median < COMPARE_MIN_EVENTS)
 		snprintf(why, sizeof why, "too few events to compare as a ratio (baseline median "
 			 "%.0f < %.0f)", s->baseline_median, COMPARE_MIN_EVENTS);
-	else if (s->tolerance > COMPARE_ADVISORY_TOLERANCE)
+	else if (s->tolerance > COMPARE_ADVISORY_TOLERANCE && !b->history_count)
 		snprintf(why, sizeof why, "advisory: the baseline's batches differ by up to %.0f%%, "
 			 "so a change under %.0f%% cannot be told from this machine's drift",
+			 100 * s->drift, 100 * s->tolerance);
+	else if (s->tolerance > COMPARE_ADVISORY_TOLERANCE)
+		snprintf(why, sizeof why, "advisory: the baseline's batches and %zu batch medians of "
+			 "its earlier recordings differ by up to %.0f%%, so a change under %.0f%% "
+			 "cannot be told from this machine's drift", b->history_count,
 			 100 * s->drift, 100 * s->tolerance);
 	else if (nx < 3 || ny < 3 || nx + ny < 8)
 		snprintf(why, sizeof why, "too few samples to compare (%zu now, %zu in the baseline)",
@@ -135,7 +146,7 @@ static int compare_timing(struct series *s, const struct series *b, const struct
 	s->drift = compare_batch_drift(b);
 	s->tolerance = isfinite(s->drift) ? fmax(o->min_effect, COMPARE_DRIFT_FACTOR * s->drift)
 					  : o->min_effect;
-	const char *why = not_comparable(s, x, nx, y, ny);
+	const char *why = not_comparable(s, b, x, nx, y, ny);
 	if (!why && stats_ratio_ci(x, nx, y, ny, 0.95, &s->change, &s->ci_low, &s->ci_high))
 		why = "no 95% interval for these samples";
 	if (why) {

@@ -59,7 +59,9 @@ enum verdict compare_timing_verdict(double ratio, double tolerance, int signific
 void compare_counts(struct series *s, const struct series *b, const struct run_options *o);
 
 /* Largest |batch median / overall median - 1| over the batches of S
- * (consecutive equal chunks of its samples); NaN when S has one batch. */
+ * (consecutive equal chunks of its samples) and the batch medians of its
+ * history (earlier recordings, history.h); NaN when S has one batch and no
+ * history. */
 double compare_batch_drift(const struct series *s);
 
 /* Compares CUR's series with BASE's (matched by kernel, variant, params,

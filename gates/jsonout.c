@@ -105,13 +105,13 @@ json_t *jsonout_context(const struct context *c)
 	return obj;
 }
 
-static json_t *samples_array(const struct series *s)
+static json_t *numbers_array(const double *v, size_t n)
 {
 	json_t *arr = json_array();
 	size_t i;
 
-	for (i = 0; arr && i < s->sample_count; i++) {
-		if (json_array_append_new(arr, jsonout_number(s->samples[i])) != 0) {
+	for (i = 0; arr && i < n; i++) {
+		if (json_array_append_new(arr, jsonout_number(v[i])) != 0) {
 			json_decref(arr);
 			return NULL;
 		}
@@ -166,8 +166,13 @@ json_t *jsonout_series(const struct series *s, bool comparison)
 		bad |= json_object_set_new(obj, "median", jsonout_number(s->median));
 	if (s->batches > 1)
 		bad |= json_object_set_new(obj, "batches", json_integer((json_int_t)s->batches));
+	if (s->kernel_digest)
+		bad |= json_object_set_new(obj, "kernel_digest", json_string(s->kernel_digest));
+	if (s->history_count)
+		bad |= json_object_set_new(obj, "history", numbers_array(s->history,
+									 s->history_count));
 	/* Samples last: the one long field ends the line. */
-	bad |= json_object_set_new(obj, "samples", samples_array(s));
+	bad |= json_object_set_new(obj, "samples", numbers_array(s->samples, s->sample_count));
 	if (bad) {
 		json_decref(obj);
 		return NULL;

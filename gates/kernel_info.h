@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "digest.h"
+
 struct kernel_paramset {
 	char *name;
 	unsigned tiers;        /* GATE_TIER_* bits of perf/probe.h */
@@ -21,6 +23,7 @@ struct kernel_expect {
 
 struct kernel_info {
 	char *path;            /* executable */
+	char digest[DIGEST_TEXT_SIZE]; /* of the executable's bytes (digest.h), "" unknown */
 	char *name, *summary;
 	char *file;            /* source file of the kernel ("source" line), may be NULL */
 	int line;

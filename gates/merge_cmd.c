@@ -98,8 +98,17 @@ static int copy_series(struct run_result *out, const char *kernel, const struct 
 			return -ENOMEM;
 	d->file = dup_or_null(s->file);
 	d->note = dup_or_null(s->note);
-	if ((s->file && !d->file) || (s->note && !d->note))
+	d->kernel_digest = dup_or_null(s->kernel_digest);
+	if ((s->file && !d->file) || (s->note && !d->note) ||
+	    (s->kernel_digest && !d->kernel_digest))
 		return -ENOMEM;
+	if (s->history_count) {
+		d->history = malloc(s->history_count * sizeof *d->history);
+		if (!d->history)
+			return -ENOMEM;
+		memcpy(d->history, s->history, s->history_count * sizeof *d->history);
+		d->history_count = s->history_count;
+	}
 	d->line = s->line;
 	d->batches = s->batches;
 	d->drift = s->drift;

@@ -106,6 +106,8 @@ static void series_free(struct series *s)
 	free(s->samples);
 	free(s->note);
 	free(s->file);
+	free(s->kernel_digest);
+	free(s->history);
 }
 
 struct series *result_add_series(struct run_result *r, const char *kernel,

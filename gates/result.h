@@ -42,8 +42,13 @@ struct series {
 	size_t sample_count;
 	size_t batches;           /* independent batches the samples come from, in
 				   * equal consecutive chunks (--runs); 1 usually */
-	double drift;             /* largest |batch median / median - 1| of the baseline's
-				   * batches, NaN when it has one batch */
+	char *kernel_digest;      /* of the kernel executable that measured it (digest.h), may be NULL */
+	double *history;          /* batch medians of earlier recordings of this series: same
+				   * executable, machine and software (history.h); oldest first */
+	size_t history_count;
+	double drift;             /* largest |batch median / median - 1| over the baseline's
+				   * batches and its history, NaN when it has one batch and
+				   * no history */
 	double tolerance;         /* relative change this comparison allows, NaN if none */
 
 	double median;

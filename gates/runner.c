@@ -44,6 +44,9 @@ int runner_list_kernel(const char *path, double timeout_seconds, struct kernel_i
 		ret = -EINVAL;
 	} else {
 		ret = kernel_info_parse(path, out.out, info, err, err_size);
+		/* No digest (unreadable executable): no drift history, nothing worse. */
+		if (!ret)
+			digest_file(path, info->digest, sizeof info->digest);
 	}
 	spawn_output_free(&out);
 	return ret;
@@ -72,6 +75,7 @@ static int put_sample(struct run_result *r, const struct kernel_info *k, size_t 
 			return -ENOMEM;
 		const char *file = kernel_variant_source(k, v, &s->line);
 		s->file = file ? strdup(file) : NULL;
+		s->kernel_digest = k->digest[0] ? strdup(k->digest) : NULL;
 	}
 	while (s->sample_count < round)
 		if (series_append(s, NAN))

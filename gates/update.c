@@ -8,6 +8,7 @@
 #include "atomic_file.h"
 #include "baseline.h"
 #include "file_lock.h"
+#include "history.h"
 #include "update.h"
 
 static void print_changes(const struct run_result *r, size_t kept)
@@ -31,6 +32,76 @@ static void print_changes(const struct run_result *r, size_t kept)
 	       "%zu kept from the old baseline)\n", r->series_count + kept, fresh, moved, kept);
 }
 
+/* Why the drift history of timing series was started afresh, and how often. */
+struct history_summary {
+	size_t carried, longest, restarted;
+	const char *reasons[4];
+	size_t counts[4];
+};
+
+/* WHY: one of history_refusal's texts (four kinds for timing series). */
+static void count_reason(struct history_summary *h, const char *why)
+{
+	size_t i = 0;
+	while (i < 4 && h->reasons[i] && strcmp(h->reasons[i], why))
+		i++;
+	h->restarted++;
+	if (i == 4)
+		return;
+	h->reasons[i] = why;
+	h->counts[i]++;
+}
+
+/* Gives the first COUNT series of MERGED (this run's timing series) the
+ * drift history of their predecessor in OLD unless history_refusal. The
+ * arrays are MERGED's own (released by release_history). 0 or -ENOMEM. */
+static int carry_history(struct run_result *merged, size_t count, const struct run_result *old,
+			 struct history_summary *h)
+{
+	for (size_t i = 0; old && i < count; i++) {
+		struct series *s = &merged->series[i];
+		const struct series *o = result_find_series(old, s->kernel, s->variant, s->params,
+							    s->metric);
+		s->history = NULL;
+		s->history_count = 0;
+		if (!o || s->cls != METRIC_TIMING)
+			continue;
+		const char *why = history_refusal(s, &merged->ctx, o, &old->ctx);
+		if (why) {
+			count_reason(h, why);
+			continue;
+		}
+		if (history_carry(o, &s->history, &s->history_count))
+			return -ENOMEM;
+		h->carried++;
+		h->longest = s->history_count > h->longest ? s->history_count : h->longest;
+	}
+	return 0;
+}
+
+static void release_history(struct run_result *merged, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		free(merged->series[i].history);
+}
+
+static void print_history(const struct history_summary *h)
+{
+	if (!h->carried && !h->restarted)
+		return;
+	printf("gate: baseline: drift history: ");
+	if (h->carried)
+		printf("%zu timing series keep the batch medians of earlier recordings (up to %zu "
+		       "each)%s", h->carried, h->longest, h->restarted ? "; " : "");
+	if (h->restarted) {
+		printf("%zu start afresh (", h->restarted);
+		for (size_t i = 0; i < 4 && h->reasons[i]; i++)
+			printf("%s%s: %zu", i ? ", " : "", h->reasons[i], h->counts[i]);
+		printf(")");
+	}
+	printf("\n");
+}
+
 /* Merges R with OLD and writes PATH; the caller holds PATH's lock. */
 static int write_merged(const struct run_result *r, const struct run_result *old,
 			const char *path)
@@ -50,8 +121,14 @@ static int write_merged(const struct run_result *r, const struct run_result *old
 			merged.series[r->series_count + kept++] = *s;
 	}
 	merged.series_count = r->series_count + kept;
+	struct history_summary h = { 0 };
 	char err[1024];
-	int ret = baseline_save(path, &merged, err, sizeof err);
+	int ret = carry_history(&merged, r->series_count, old, &h);
+	if (ret)
+		snprintf(err, sizeof err, "out of memory");
+	else
+		ret = baseline_save(path, &merged, err, sizeof err);
+	release_history(&merged, r->series_count);
 	free(merged.series);
 	if (ret) {
 		fprintf(stderr, "gate: baseline not updated: %s\n", err);
@@ -59,6 +136,7 @@ static int write_merged(const struct run_result *r, const struct run_result *old
 	}
 	printf("gate: wrote %s\n", path);
 	print_changes(r, kept);
+	print_history(&h);
 	return 0;
 }
 

@@ -197,6 +197,38 @@ Test(baseline, round_trip_keeps_samples_nan_and_context)
 	result_free(&back);
 }
 
+Test(baseline, kernel_digest_and_drift_history_round_trip)
+{
+	static const double history[] = { 1200.5, 980, 1010.25 };
+	struct run_result r, back;
+	char err[256] = "";
+
+	fill(&r);
+	struct series *s = &r.series[0];
+	s->kernel_digest = strdup("fnv1a64:0123456789abcdef");
+	s->history = malloc(sizeof history);
+	cr_assert_not_null(s->history);
+	memcpy(s->history, history, sizeof history);
+	s->history_count = 3;
+	cr_assert_eq(baseline_save(in_dir("h.json"), &r, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(baseline_load(in_dir("h.json"), &back, err, sizeof(err)), 0, "%s", err);
+	const struct series *b = result_find_series(&back, s->kernel, s->variant, s->params,
+						    s->metric);
+	cr_assert_not_null(b);
+	cr_expect_str_eq(b->kernel_digest, "fnv1a64:0123456789abcdef");
+	cr_assert_eq(b->history_count, 3);
+	for (size_t i = 0; i < 3; i++)
+		cr_expect_eq(b->history[i], history[i], "history[%zu]", i);
+	/* the other series had neither */
+	for (size_t i = 0; i < back.series_count; i++)
+		if (&back.series[i] != b) {
+			cr_expect_null(back.series[i].kernel_digest);
+			cr_expect_eq(back.series[i].history_count, 0);
+		}
+	result_free(&r);
+	result_free(&back);
+}
+
 Test(baseline, shuffled_series_are_saved_sorted)
 {
 	struct run_result r, back;
@@ -401,6 +433,16 @@ ParameterizedTestParameters(baseline, malformed_file_is_rejected)
 		  "series[0].batches: expected a positive integer" },
 		{ "batches_huge", FILE_OF(SERIES(GOOD_FIELDS ",\"batches\":9223372036854775807")),
 		  "series[0].batches: expected a positive integer" },
+		{ "digest_number", FILE_OF(SERIES(GOOD_FIELDS ",\"kernel_digest\":5")),
+		  "series[0].kernel_digest: expected a string" },
+		{ "history_object", FILE_OF(SERIES(GOOD_FIELDS ",\"history\":{}")),
+		  "series[0].history: expected an array" },
+		{ "history_zero", FILE_OF(SERIES(GOOD_FIELDS ",\"history\":[5,0]")),
+		  "series[0].history[1]: expected a finite number > 0" },
+		{ "history_null", FILE_OF(SERIES(GOOD_FIELDS ",\"history\":[null]")),
+		  "series[0].history[0]: expected a finite number > 0" },
+		{ "history_string", FILE_OF(SERIES(GOOD_FIELDS ",\"history\":[\"7\"]")),
+		  "series[0].history[0]: expected a finite number > 0" },
 	};
 	return cr_make_param_array(struct malformed, cases, sizeof(cases) / sizeof(cases[0]));
 }

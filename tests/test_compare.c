@@ -498,6 +498,50 @@ Test(compare, batch_drift_hand_case)
 	cr_expect(isnan(compare_batch_drift(s)), "9 samples do not split into 2 batches");
 }
 
+/* Gives baseline series S the batch medians of earlier recordings. */
+static void give_history(struct series *s, const double *values, size_t n)
+{
+	s->history = malloc(n * sizeof *s->history);
+	cr_assert_not_null(s->history);
+	memcpy(s->history, values, n * sizeof *s->history);
+	s->history_count = n;
+}
+
+Test(compare, batch_drift_includes_the_history_of_earlier_recordings)
+{
+	/* the three batches of above (drift 10%) and earlier batch medians
+	 * 95, 130 around today's overall median 100: drift 30% */
+	static const double history[] = { 95, 130 };
+	struct series *s = add(&base, "k", "a", "wall_ns", "ns", METRIC_TIMING, three_batches, 9, 1);
+	s->batches = 3;
+	give_history(s, history, 2);
+	expect_close(compare_batch_drift(s), 0.30, 1e-12);
+	/* one batch and a history still has a drift: |80 / 100 - 1| */
+	s->batches = 1;
+	s->history[1] = 80;
+	expect_close(compare_batch_drift(s), 0.20, 1e-12);
+}
+
+Test(compare, a_history_of_drift_makes_timing_advisory_and_says_so)
+{
+	/* batches agree (drift 0), but an earlier recording's batch medians
+	 * sat at 125 and 70: drift 30% -> tolerance 90% > 50%, advisory. The
+	 * run is 3x slower: a regression by the batches alone. */
+	static const double calm[9] = { 99, 100, 101, 100, 101, 99, 101, 99, 100 };
+	static const double earlier[] = { 125, 70 };
+	struct series *b = add(&base, "k", "a", "wall_ns", "ns", METRIC_TIMING, calm, 9, 1);
+	b->batches = 3;
+	give_history(b, earlier, 2);
+	add(&cur, "k", "a", "wall_ns", "ns", METRIC_TIMING, calm, 9, 3);
+	compare_run(&cur, &base, &o, true);
+	struct series *s = &cur.series[0];
+	cr_expect_eq(s->verdict, VERDICT_SKIPPED);
+	expect_close(s->drift, 0.30, 1e-12);
+	expect_close(s->tolerance, 0.90, 1e-12);
+	cr_expect(strstr(s->note, "advisory: the baseline's batches and 2 batch medians of its "
+			 "earlier recordings differ by up to 30%"), "%s", s->note);
+}
+
 Test(compare, drift_widens_the_tolerance)
 {
 	/* drift 10% -> tolerance max(10%, 3 x 10%) = 30%: a 15% slowdown that

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "baseline.h"
+#include "digest.h"
 #include "e2e_fixture.h"
 #include "spawn.h"
 
@@ -290,4 +291,37 @@ Test(e2e, other_hardware_skips_timing_but_gates_exact_counts)
 	cr_expect_eq(code, 1, "exact counts are compared on any hardware: exit %d\n%s", code,
 		     out.out);
 	spawn_output_free(&out);
+}
+
+Test(e2e, a_second_recording_keeps_the_first_as_drift_history)
+{
+	struct spawn_output out;
+	struct run_result b;
+	char path[512], err[512], toy[600], digest[DIGEST_TEXT_SIZE];
+	make_baseline();
+	int code = gate(&out, "--kernel", "toy", "--quick", "--update-baseline", "--runs", "1",
+			NULL);
+	cr_assert_eq(code, 0, "exit %d\n%s\n%s", code, out.out, out.err);
+	cr_expect(strstr(out.out, "drift history: "), "%s", out.out);
+	spawn_output_free(&out);
+	cr_assert(baseline_path(path, sizeof path));
+	cr_assert_eq(baseline_load(path, &b, err, sizeof err), 0, "%s", err);
+	const struct series *s = result_find_series(&b, "toy", "single", "small", "task_clock_ns");
+	cr_assert_not_null(s);
+	snprintf(toy, sizeof toy, "%s/toy", kernel_dir);
+	cr_assert_eq(digest_file(toy, digest, sizeof digest), 0);
+	cr_expect_str_eq(s->kernel_digest, digest);
+	cr_expect_eq(s->history_count, 1, "one batch of the first recording");
+	result_free(&b);
+	/* another environment is another software context: started afresh */
+	code = gate(&out, "--kernel", "toy", "--quick", "--update-baseline", "--runs", "1",
+		    "--env", "TOY_SLOWDOWN_PERCENT=0", NULL);
+	cr_assert_eq(code, 0, "exit %d\n%s\n%s", code, out.out, out.err);
+	cr_expect(strstr(out.out, "start afresh (software changed: "), "%s", out.out);
+	spawn_output_free(&out);
+	cr_assert_eq(baseline_load(path, &b, err, sizeof err), 0, "%s", err);
+	s = result_find_series(&b, "toy", "single", "small", "task_clock_ns");
+	cr_assert_not_null(s);
+	cr_expect_eq(s->history_count, 0);
+	result_free(&b);
 }

@@ -1,6 +1,7 @@
 /* test_update.c: gates/update.c, `--update-baseline`: refusal after failed
  * samples, one writer at a time, stale temporary files of a killed writer
- * removed, and series written by another updater meanwhile kept. */
+ * removed, series written by another updater meanwhile kept, and the drift
+ * history carried from one recording of the same executable to the next. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -142,4 +143,58 @@ Test(update, malformed_file_found_under_the_lock_is_not_overwritten)
 	cr_expect_str_eq(after, "{\"schema\": 1, \"series\": [");
 	free(after);
 	result_free(&r);
+}
+
+/* A timing series of kernel "a" measured by executable DIGEST: VALUE,
+ * VALUE + 1, VALUE + 2 (median VALUE + 1). */
+static void digested(struct run_result *r, const char *digest, double value)
+{
+	one(r, "a", value);
+	r->series[r->series_count - 1].kernel_digest = strdup(digest);
+}
+
+static const struct series *stored(struct run_result *loaded)
+{
+	char err[512];
+	result_free(loaded);
+	cr_assert_eq(baseline_load(path, loaded, err, sizeof err), 0, "%s", err);
+	const struct series *s = result_find_series(loaded, "a", "v", "p", "wall_ns");
+	cr_assert_not_null(s);
+	return s;
+}
+
+Test(update, drift_history_follows_the_same_executable_and_restarts_on_a_new_one)
+{
+	struct run_result r1 = { 0 }, r2 = { 0 }, r3 = { 0 }, r4 = { 0 }, loaded = { 0 };
+	context(&r1, "2026-01-01T00:00:00Z");
+	context(&r2, "2026-01-01T01:00:00Z");
+	context(&r3, "2026-01-01T02:00:00Z");
+	context(&r4, "2026-01-01T03:00:00Z");
+	digested(&r1, "fnv1a64:1", 100);
+	digested(&r2, "fnv1a64:1", 130);
+	digested(&r3, "fnv1a64:1", 90);
+	digested(&r4, "fnv1a64:2", 95);
+	cr_assert_eq(update_baseline_wait(&r1, NULL, path, 0, 0), 0);
+	cr_expect_eq(stored(&loaded)->history_count, 0, "a first recording has no history");
+	cr_assert_eq(update_baseline_wait(&r2, NULL, path, 0, 0), 0);
+	const struct series *s = stored(&loaded);
+	cr_assert_eq(s->history_count, 1);
+	cr_expect_eq(s->history[0], 101, "the first recording's median");
+	cr_expect_str_eq(s->kernel_digest, "fnv1a64:1");
+	cr_assert_eq(update_baseline_wait(&r3, NULL, path, 0, 0), 0);
+	s = stored(&loaded);
+	cr_assert_eq(s->history_count, 2);
+	cr_expect_eq(s->history[0], 101);
+	cr_expect_eq(s->history[1], 131);
+	cr_expect_eq(s->median, 91, "the samples are the newest recording's");
+	/* a rebuilt kernel is what an intended change looks like: no history */
+	cr_assert_eq(update_baseline_wait(&r4, NULL, path, 0, 0), 0);
+	s = stored(&loaded);
+	cr_expect_eq(s->history_count, 0);
+	cr_expect_str_eq(s->kernel_digest, "fnv1a64:2");
+	result_free(&r1);
+	result_free(&r2);
+	result_free(&r3);
+	result_free(&r4);
+	result_free(&loaded);
 }

@@ -1,0 +1,27 @@
+/* digest.h: a fingerprint of a kernel executable's bytes.
+ *
+ * The baseline keeps, per timing series, the batch medians of earlier
+ * recordings of the same kernel executable on the same machine (history.h);
+ * the digest tells "the same executable". It is FNV-1a, 64 bits (Fowler,
+ * Noll, Vo; the parameters of draft-eastlake-fnv): a change detector, not a
+ * cryptographic hash. Builds are made path-independent by configure.py
+ * (-ffile-prefix-map), so two clones built by the same compiler agree.
+ */
+#ifndef GATE_DIGEST_H
+#define GATE_DIGEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* FNV-1a 64 of N bytes at P, continuing from STATE (start with
+ * DIGEST_FNV1A64_OFFSET). */
+#define DIGEST_FNV1A64_OFFSET 0xcbf29ce484222325ull
+uint64_t digest_fnv1a64(uint64_t state, const void *p, size_t n);
+
+/* Writes "fnv1a64:" and 16 lower-case hex digits of the contents of the
+ * file at PATH into OUT (at least DIGEST_TEXT_SIZE bytes). Returns 0 or a
+ * negative errno (OUT is then empty). */
+#define DIGEST_TEXT_SIZE 25
+int digest_file(const char *path, char *out, size_t out_size);
+
+#endif
