@@ -25,6 +25,7 @@ under test (timing for extra work, exact for the extra malloc).
                          [--tier quick|default|full] [--rounds N] [--best-of K]
                          [--seed 1]
   python3 ci/selftest.py --suite-runs N [--mode ab|baseline] [--tier default]
+                         [--keep DIR]
 
 --suite-runs N measures false alarms of the whole suite instead: N
 unchanged runs of every kernel (A/A runs, or `gate run` against the
@@ -67,8 +68,9 @@ def tuning_flags(args):
     return out
 
 
-def gate(args):
-    """Runs build/gate ARGS with --json; returns (exit code, result JSON)."""
+def gate(args, keep=None):
+    """Runs build/gate ARGS with --json; returns (exit code, result JSON).
+    KEEP: a path to keep the JSON result at."""
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as out:
         path = out.name
     cmd = [GATE] + args + ["--no-color", "--json", path]
@@ -78,8 +80,17 @@ def gate(args):
             result = json.load(f)
     except (OSError, ValueError):
         result = None
-    os.unlink(path)
+    if keep and os.path.exists(path):
+        os.replace(path, keep)
+    else:
+        os.unlink(path)
     return proc.returncode, result
+
+
+def advisory_series(result):
+    """How many timing series of RESULT were advisory (drift too large to gate)."""
+    return sum(1 for s in (result or {}).get("series", [])
+               if s["class"] == "timing" and (s.get("note") or "").startswith("advisory"))
 
 
 def failed_series(result):
@@ -166,7 +177,9 @@ def print_table(args, tally, took):
 def suite_runs(args):
     """False alarms of the whole suite: N unchanged runs."""
     start = time.time()
-    failing, exits, culprits = 0, {}, {}
+    failing, exits, culprits, advisory = 0, {}, {}, []
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
     for i in range(args.suite_runs):
         if args.mode == "ab":
             cmd = ["ab"] + tier_flags(args.tier) + ["--seed", str(args.seed + i)]
@@ -174,7 +187,9 @@ def suite_runs(args):
             # the committed baseline's seed: kernels draw sizes from it
             cmd = ["run"] + tier_flags(args.tier) + ["--seed", str(args.seed),
                    "--baseline-dir", os.path.join(ROOT, "baselines")]
-        code, result = gate(cmd + tuning_flags(args))
+        keep = os.path.join(args.keep, "run-%03d.json" % (i + 1)) if args.keep else None
+        code, result = gate(cmd + tuning_flags(args), keep)
+        advisory.append(advisory_series(result))
         exits[code] = exits.get(code, 0) + 1
         failing += code == 1
         for _, what in failed_series(result):
@@ -194,6 +209,9 @@ def suite_runs(args):
         failing, args.suite_runs, ", ".join("%d x%d" % (c, n) for c, n in sorted(exits.items()))))
     for what, n in sorted(culprits.items(), key=lambda x: -x[1]):
         print("  failed %d time(s): %s" % (n, what))
+    if args.mode == "baseline" and advisory:
+        print("advisory timing series a run (drift too large to gate): %d to %d" % (
+            min(advisory), max(advisory)))
 
 
 def main():
@@ -209,6 +227,8 @@ def main():
     p.add_argument("--best-of", type=int, default=0,
                    help="repetitions per timed sample (default: each parameter set's best_of)")
     p.add_argument("--suite-runs", type=int, default=0)
+    p.add_argument("--keep", metavar="DIR",
+                   help="--suite-runs: keep each run's JSON result in DIR (run-001.json, ...)")
     args = p.parse_args()
     args.effects = [e for e in args.effects.split(",") if e]
     if not os.access(GATE, os.X_OK) or not os.path.isdir(KERNELS):

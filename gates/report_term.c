@@ -181,11 +181,17 @@ static void print_problems(FILE *f, const struct style *st, const struct run_res
 static void print_method(FILE *f, const struct style *st, const struct run_result *r,
 			 const struct run_options *o)
 {
-	size_t timed = 0, confirmed = 0;
+	size_t timed = 0, confirmed = 0, advisory = 0;
 	for (size_t i = 0; i < r->series_count; i++) {
-		timed += r->series[i].cls == METRIC_TIMING && isfinite(r->series[i].p_value);
-		confirmed += r->series[i].confirmed >= 0;
+		const struct series *s = &r->series[i];
+		timed += s->cls == METRIC_TIMING && isfinite(s->p_value);
+		confirmed += s->confirmed >= 0;
+		advisory += s->note && !strncmp(s->note, "advisory:", 9);
 	}
+	if (advisory)
+		fprintf(f, "\n%s%zu timing series advisory: their drift (the baseline's batches and "
+			"earlier recordings) is too large to gate them; shown, never failing.%s\n",
+			st->dim, advisory, st->off);
 	if (!timed)
 		return;
 	if (r->comparison) {
@@ -201,7 +207,7 @@ static void print_method(FILE *f, const struct style *st, const struct run_resul
 	}
 	fprintf(f, "\n%stiming: Hodges-Lehmann ratio with Moses 95%% interval, one-sided Mann-Whitney, "
 		"Holm correction over %zu comparisons (alpha %.2g), tolerance max(%.0f%%, 3 x "
-		"baseline drift); %zu suspected regressions re-measured in a confirmation batch. "
+		"drift of the baseline's batches and history); %zu suspected regressions re-measured in a confirmation batch. "
 		"exact: 1%% tolerance; page faults: baseline spread + 10%% + 16.%s\n", st->dim,
 		timed, o->alpha, 100 * o->min_effect, confirmed, st->off);
 }
