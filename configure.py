@@ -298,6 +298,10 @@ def toolchain_flags(args, platform):
     # mingw-w64: winpthreads for the threaded kernels, linked in statically
     # so that the .exe runs (under wine too) without libwinpthread-1.dll
     libs = "-static -pthread" if platform.is_windows() else "-pthread"
+    if platform.is_windows():
+        # GNU ld stamps PE files with the link time: no two builds would
+        # have the same bytes (the drift history's digest, above)
+        ldflags += " -Wl,--no-insert-timestamp"
     if platform.name == "linux":
         libs += " -lm"
     if args.sanitize:
