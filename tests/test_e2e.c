@@ -299,9 +299,13 @@ Test(e2e, a_second_recording_keeps_the_first_as_drift_history)
 	struct run_result b;
 	char path[512], err[512], toy[600], digest[DIGEST_TEXT_SIZE];
 	make_baseline();
+	/* the recording is compared with the last one before it is stored: under
+	 * the load of a parallel test run the 1 ms toy region can measure as a
+	 * regression (exit 1), which is not what this test is about */
 	int code = gate(&out, "--kernel", "toy", "--quick", "--update-baseline", "--runs", "1",
 			NULL);
-	cr_assert_eq(code, 0, "exit %d\n%s\n%s", code, out.out, out.err);
+	cr_assert(code == 0 || code == 1, "exit %d\n%s\n%s", code, out.out, out.err);
+	cr_assert(strstr(out.out, "wrote "), "%s", out.out);
 	cr_expect(strstr(out.out, "drift history: "), "%s", out.out);
 	spawn_output_free(&out);
 	cr_assert(baseline_path(path, sizeof path));
@@ -316,7 +320,8 @@ Test(e2e, a_second_recording_keeps_the_first_as_drift_history)
 	/* another environment is another software context: started afresh */
 	code = gate(&out, "--kernel", "toy", "--quick", "--update-baseline", "--runs", "1",
 		    "--env", "TOY_SLOWDOWN_PERCENT=0", NULL);
-	cr_assert_eq(code, 0, "exit %d\n%s\n%s", code, out.out, out.err);
+	cr_assert(code == 0 || code == 1, "exit %d\n%s\n%s", code, out.out, out.err);
+	cr_assert(strstr(out.out, "wrote "), "%s", out.out);
 	cr_expect(strstr(out.out, "start afresh (software changed: "), "%s", out.out);
 	spawn_output_free(&out);
 	cr_assert_eq(baseline_load(path, &b, err, sizeof err), 0, "%s", err);
