@@ -149,15 +149,38 @@ static const char *context_best_of(json_t *result)
 	return json_string_value(json_object_get(json_object_get(result, "context"), "best_of"));
 }
 
+/* A run without a baseline passes (exit 0), or fails only on the toy's
+ * timing expectation (exit 1: single < 0.75 x twice does not hold under
+ * ASan, where a fixed cost per run dominates the 1 ms region; seen in CI). */
+static void expect_passed(int code, json_t *r)
+{
+	size_t i;
+	json_t *e;
+	cr_assert(code == 0 || code == 1, "exit %d", code);
+	json_array_foreach(json_object_get(r, "expectations"), i, e)
+		if (!strcmp(json_string_value(json_object_get(e, "verdict")), "fail"))
+			cr_expect(strstr(json_string_value(json_object_get(e, "expr")), "_ns"),
+				  "a count expectation failed: %s",
+				  json_string_value(json_object_get(e, "expr")));
+	/* problems of a kernel (a failed sample); the run's own are the
+	 * counters this machine refuses */
+	json_array_foreach(json_object_get(r, "problems"), i, e)
+		cr_expect(json_is_null(json_object_get(e, "kernel")), "a problem of %s: %s",
+			  json_string_value(json_object_get(e, "kernel")),
+			  json_string_value(json_object_get(e, "reason")));
+}
+
 Test(best_of, gate_passes_it_on_and_records_it)
 {
 	json_t *r;
-	cr_assert_eq(gate_json(&r, "1", "--best-of", "2", NULL), 0);
+	int code = gate_json(&r, "1", "--best-of", "2", NULL);
+	expect_passed(code, r);
 	expect_samples(r, "rep_ns", 200);
 	cr_expect_str_eq(context_best_of(r), "2 (--best-of)");
 	json_decref(r);
 
-	cr_assert_eq(gate_json(&r, "1", NULL), 0);   /* the parameter set's 16 */
+	code = gate_json(&r, "1", NULL);   /* the parameter set's 16 */
+	expect_passed(code, r);
 	expect_samples(r, "rep_ns", 100);
 	expect_samples(r, "rep_first", 1);
 	cr_expect_str_eq(context_best_of(r), "per parameter set");

@@ -137,26 +137,36 @@ Test(e2e_ci, shards_merge_to_the_unsharded_verdicts)
 	spawn_output_free(&out);
 	int cm = gate(&out, NULL, "merge", in_dir("s1.json"), in_dir("s2.json"), "--json",
 		      in_dir("merged.json"), "--junit", in_dir("merged.xml"), NULL);
-	cr_expect_eq(cm, code, "merge exit %d (shards %d, %d), unsharded %d\n%s\n%s", cm, c1, c2,
+	/* the merged verdict is the worst of the shards' (fail before error);
+	 * whether it equals the unsharded run's is checked below, where the
+	 * timing expectations (the toy's single < 0.75 x twice is a coin flip
+	 * under ASan, seen in CI) can be told from the rest */
+	int worst = c1 == 1 || c2 == 1 ? 1 : c1 > c2 ? c1 : c2;
+	cr_expect_eq(cm, worst, "merge exit %d (shards %d, %d), unsharded %d\n%s\n%s", cm, c1, c2,
 		     code, out.out, out.err);
 	spawn_output_free(&out);
 	static const char check[] =
 		"import sys, json\n"
 		"def load(p):\n"
 		"    return json.load(open(p))\n"
+		"def timing_failed(d):\n"
+		"    return any(x['class'] == 'timing' and x['verdict'] == 'fail' for x in d['series'])"
+		" or any('_ns' in x['expr'] and x['verdict'] == 'fail' for x in d['expectations'])\n"
 		"def verdicts(d):\n"
 		"    s = sorted((x['kernel'], x['variant'], x['params'], x['metric'], x['verdict'])\n"
 		"               for x in d['series'] if x['class'] == 'exact')\n"
 		"    e = sorted((x['kernel'], x['params'], x['line'], x['verdict'])\n"
 		"               for x in d['expectations'] if '_ns' not in x['expr'])\n"
-		"    return d['verdict'], s, e\n"
+		"    return s, e\n"
 		"a, m = load(sys.argv[1]), load(sys.argv[2])\n"
 		"s1, s2 = load(sys.argv[3]), load(sys.argv[4])\n"
 		"assert s1['series'] and s2['series'], 'a shard ran nothing'\n"
 		"k1 = {x['kernel'] for x in s1['series']}; k2 = {x['kernel'] for x in s2['series']}\n"
 		"assert not (k1 & k2), (k1, k2)\n"
 		"assert len(a['series']) == len(m['series'])\n"
-		"assert verdicts(a) == verdicts(m), (verdicts(a), verdicts(m))\n";
+		"assert verdicts(a) == verdicts(m), (verdicts(a), verdicts(m))\n"
+		"if not timing_failed(a) and not timing_failed(m):\n"
+		"    assert a['verdict'] == m['verdict'], (a['verdict'], m['verdict'])\n";
 	char args[1200];
 	snprintf(args, sizeof args, "'%s' '%s' '%s' '%s'", in_dir("all.json"),
 		 in_dir("merged.json"), in_dir("s1.json"), in_dir("s2.json"));
