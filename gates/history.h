@@ -12,7 +12,7 @@
  * hardware, with the same software context (libc, kernel, THP, ASLR,
  * tunables, environment, pinning, compiler, seed, best of; see
  * platform_software_diff). Anything else starts it afresh, so accepting an
- * intended change (a new kernel build) never widens a tolerance.
+ * intended change (a changed kernel executable) never widens a tolerance.
  */
 #ifndef GATE_HISTORY_H
 #define GATE_HISTORY_H
