@@ -41,9 +41,10 @@ void compare_ab_run(struct run_result *b, const struct run_result *a,
 		    const struct run_options *o);
 
 /* Settles the timing regressions of (KERNEL, PARAMS) in B with a
- * confirmation batch B2 / A2: confirmed when that batch's own ratio is
- * above 1 and both batches pooled still give a ratio >= 1 + tolerance with
- * signed-rank p < alpha; otherwise the verdict becomes inconclusive. */
+ * confirmation batch B2 / A2: confirmed when that batch's own median ratio
+ * is >= 1 + tolerance and both batches pooled still give a ratio >= 1 +
+ * tolerance with signed-rank p < alpha; otherwise the verdict becomes
+ * inconclusive. */
 void compare_ab_settle(struct run_result *b, const struct run_result *a,
 		       const struct run_result *b2, const struct run_result *a2,
 		       const char *kernel, const char *params, const struct run_options *o);

@@ -282,6 +282,35 @@ Test(compare_ab, confirmation_settles)
 	}
 }
 
+/* A confirmation batch above 1 but under the minimum effect does not
+ * confirm, even when both batches pooled would pass (+20% then +1.5%
+ * pools to about +9%): seen in CI as "confirmation batch +0.7%, both
+ * batches +3.2% (p = 0.016): confirmed" on an unchanged variant. */
+Test(compare_ab, confirmation_under_the_minimum_effect_does_not_confirm)
+{
+	struct run_options o = options();
+	struct run_result a = { 0 }, b = { 0 }, a2 = { 0 }, b2 = { 0 };
+	double up[N];
+	with_jitter(up, 1.2);
+	add(&a, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.0);
+	add(&b, "single", "wall_ns", METRIC_TIMING, up, N, 1.0);
+	compare_ab_run(&b, &a, &o);
+	cr_assert_eq(b.series[0].verdict, VERDICT_FAIL);
+	add(&a2, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.0);
+	add(&b2, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.015);
+	compare_ab_settle(&b, &a, &b2, &a2, "toy", "small", &o);
+	const struct series *s = &b.series[0];
+	cr_expect_eq(s->confirmed, 0);
+	cr_expect_eq(s->verdict, VERDICT_INCONCLUSIVE);
+	cr_expect(fabs(s->confirm_change - 0.015) < 1e-9, "%g", s->confirm_change);
+	cr_expect(strstr(s->note, "confirmation batch +1.5%, both batches +"), "%s", s->note);
+	cr_expect(strstr(s->note, "not confirmed"), "%s", s->note);
+	result_free(&a);
+	result_free(&b);
+	result_free(&a2);
+	result_free(&b2);
+}
+
 /* sys_futex varies with contention but comes from one counted sample per
  * side, copied into every round: 31 identical ratios are one observation,
  * not 31, and must not be tested as if they were (an A/A run failed on
