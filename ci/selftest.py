@@ -90,7 +90,7 @@ def gate(args, keep=None):
 def advisory_series(result):
     """How many timing series of RESULT were advisory (drift too large to gate)."""
     return sum(1 for s in (result or {}).get("series", [])
-               if s["class"] == "timing" and (s.get("note") or "").startswith("advisory"))
+               if s["class"] == "timing" and s.get("advisory"))
 
 
 def failed_series(result):

@@ -115,11 +115,11 @@ static const char *not_comparable(struct series *s, const struct series *b,
 	else if (!strcmp(s->unit, "count") && s->baseline_median < COMPARE_MIN_EVENTS)
 		snprintf(why, sizeof why, "too few events to compare as a ratio (baseline median "
 			 "%.0f < %.0f)", s->baseline_median, COMPARE_MIN_EVENTS);
-	else if (s->tolerance > COMPARE_ADVISORY_TOLERANCE && !b->history_count)
+	else if ((s->advisory = s->tolerance > COMPARE_ADVISORY_TOLERANCE) && !b->history_count)
 		snprintf(why, sizeof why, "advisory: the baseline's batches differ by up to %.0f%%, "
 			 "so a change under %.0f%% cannot be told from this machine's drift",
 			 100 * s->drift, 100 * s->tolerance);
-	else if (s->tolerance > COMPARE_ADVISORY_TOLERANCE)
+	else if (s->advisory)
 		snprintf(why, sizeof why, "advisory: the baseline's batches and %zu batch medians of "
 			 "its earlier recordings differ by up to %.0f%%, so a change under %.0f%% "
 			 "cannot be told from this machine's drift", b->history_count,

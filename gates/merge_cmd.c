@@ -113,6 +113,7 @@ static int copy_series(struct run_result *out, const char *kernel, const struct 
 	d->batches = s->batches;
 	d->drift = s->drift;
 	d->tolerance = s->tolerance;
+	d->advisory = s->advisory;
 	d->median = s->median;
 	d->has_baseline = s->has_baseline;
 	d->baseline_median = s->baseline_median;

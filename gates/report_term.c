@@ -186,7 +186,7 @@ static void print_method(FILE *f, const struct style *st, const struct run_resul
 		const struct series *s = &r->series[i];
 		timed += s->cls == METRIC_TIMING && isfinite(s->p_value);
 		confirmed += s->confirmed >= 0;
-		advisory += s->note && !strncmp(s->note, "advisory:", 9);
+		advisory += s->advisory;
 	}
 	if (advisory)
 		fprintf(f, "\n%s%zu timing series advisory: their drift (the baseline's batches and "
@@ -207,7 +207,8 @@ static void print_method(FILE *f, const struct style *st, const struct run_resul
 	}
 	fprintf(f, "\n%stiming: Hodges-Lehmann ratio with Moses 95%% interval, one-sided Mann-Whitney, "
 		"Holm correction over %zu comparisons (alpha %.2g), tolerance max(%.0f%%, 3 x "
-		"drift of the baseline's batches and history); %zu suspected regressions re-measured in a confirmation batch. "
+		"drift of the baseline's batches and history); %zu suspected regressions "
+		"re-measured in a confirmation batch. "
 		"exact: 1%% tolerance; page faults: baseline spread + 10%% + 16.%s\n", st->dim,
 		timed, o->alpha, 100 * o->min_effect, confirmed, st->off);
 }

@@ -50,6 +50,8 @@ struct series {
 				   * batches and its history, NaN when it has one batch and
 				   * no history */
 	double tolerance;         /* relative change this comparison allows, NaN if none */
+	bool advisory;            /* timing whose drift is too large to gate: shown, never
+				   * failing (compare.c; the note says why) */
 
 	double median;
 	bool has_baseline;

@@ -141,6 +141,10 @@ static int series_fields(const struct rl *l, const json_t *obj, const char *w, s
 	if (v && !json_is_null(v) && !json_is_string(v))
 		return fail(l, "%s.test: expected a string or null", w);
 	s->test = v && json_is_string(v) ? intern(json_string_value(v)) : NULL;
+	v = json_object_get(obj, "advisory");   /* absent in results before it */
+	if (v && !json_is_boolean(v))
+		return fail(l, "%s.advisory: expected true or false", w);
+	s->advisory = v && json_is_true(v);
 	v = json_object_get(obj, "confirmed");
 	if (v && !json_is_null(v) && !json_is_boolean(v))
 		return fail(l, "%s.confirmed: expected true, false or null", w);

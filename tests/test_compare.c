@@ -536,6 +536,7 @@ Test(compare, a_history_of_drift_makes_timing_advisory_and_says_so)
 	compare_run(&cur, &base, &o, true);
 	struct series *s = &cur.series[0];
 	cr_expect_eq(s->verdict, VERDICT_SKIPPED);
+	cr_expect(s->advisory);
 	expect_close(s->drift, 0.30, 1e-12);
 	expect_close(s->tolerance, 0.90, 1e-12);
 	cr_expect(strstr(s->note, "advisory: the baseline's batches and 2 batch medians of its "
@@ -557,6 +558,7 @@ Test(compare, drift_widens_the_tolerance)
 	expect_close(a->tolerance, 0.30, 1e-12);
 	expect_close(a->drift, 0.10, 1e-12);
 	cr_expect_neq(a->verdict, VERDICT_FAIL, "+15%% is inside three times the drift");
+	cr_expect(!a->advisory && !c->advisory, "a 30%% tolerance is gated");
 	cr_expect_eq(c->verdict, VERDICT_FAIL, "+45%% is outside it");
 }
 
@@ -568,6 +570,7 @@ Test(compare, large_drift_makes_timing_advisory)
 	add(&cur, "k", "a", "wall_ns", "ns", METRIC_TIMING, wild, 9, 3);
 	compare_run(&cur, &base, &o, true);
 	cr_expect_eq(cur.series[0].verdict, VERDICT_SKIPPED);
+	cr_expect(cur.series[0].advisory);
 	cr_expect(strstr(cur.series[0].note, "advisory"), "%s", cur.series[0].note);
 }
 

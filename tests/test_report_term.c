@@ -32,6 +32,7 @@ Test(report_term, names_the_failure_the_method_and_advisory_series)
 	series_append(s, 5e6);
 	s->median = 5e6;
 	s->verdict = VERDICT_SKIPPED;
+	s->advisory = true;
 	s->note = strdup("advisory: the baseline's batches and 3 batch medians of its earlier "
 			 "recordings differ by up to 40%, so a change under 120% cannot be told "
 			 "from this machine's drift");

@@ -27,6 +27,7 @@ Test(results_load, round_trip)
 	struct run_result r, back;
 	char err[512];
 	fixture_build(&r);
+	r.series[2].advisory = true;
 	cr_assert_eq(report_json_write(path, &r, err, sizeof err), 0, "%s", err);
 	cr_assert_eq(results_load(path, &back, err, sizeof err), 0, "%s", err);
 	cr_expect_eq(back.exit_code, 1);
@@ -42,6 +43,8 @@ Test(results_load, round_trip)
 	cr_expect_str_eq(s->note, "p = 0.001, 100% & <confirmed>");
 	s = result_find_series(&back, "toy", "twice", "small", "wall_ns");
 	cr_expect(s && !s->has_baseline && s->verdict == VERDICT_NEW);
+	cr_expect(s && s->advisory, "advisory read back");
+	cr_expect(!result_find_series(&back, "toy", "single", "small", "wall_ns")->advisory);
 	cr_expect_eq(back.expects[1].verdict, VERDICT_INCONCLUSIVE);
 	cr_expect_eq(back.expects[1].line, 79);
 	cr_expect_str_eq(back.expects[1].note, "line one\nline two, 50%");
@@ -75,6 +78,11 @@ Test(results_load, rejects_malformed)
 			"\"median\":1,\"samples\":[1],\"verdict\":\"meh\"}],\"exit_code\":0,"
 			"\"verdict\":\"pass\",\"expectations\":[],\"problems\":[]}",
 			"series[0].verdict");
+	expect_rejected("{\"schema\":1,\"series\":[{\"kernel\":\"k\",\"variant\":\"v\","
+			"\"params\":\"p\",\"metric\":\"m\",\"unit\":\"ns\",\"class\":\"timing\","
+			"\"median\":1,\"samples\":[1],\"verdict\":\"pass\",\"advisory\":1}],"
+			"\"exit_code\":0,\"verdict\":\"pass\",\"expectations\":[],\"problems\":[]}",
+			"series[0].advisory: expected true or false");
 	expect_rejected("{\"schema\":1,\"series\":[],\"exit_code\":0,\"verdict\":\"pass\","
 			"\"expectations\":[{\"kernel\":\"k\"}],\"problems\":[]}",
 			"expectations[0].params: missing");
