@@ -169,9 +169,9 @@ Test(e2e_ab, ci_ab_script_compares_with_a_worktree_build, .timeout = 600)
 {
 	const char *bd = getenv("GATE_BUILD_DIR");
 	if (bd && strcmp(bd, "build"))
-		cr_skip_test("ci/ab.sh builds build/, not %s", bd);
+		e2e_skip("ci/ab.sh builds build/, not %s", bd);
 	if (system("git rev-parse --verify -q HEAD >/dev/null 2>&1") != 0)
-		cr_skip_test("not a git checkout: ci/ab.sh needs the base revision");
+		e2e_skip("not a git checkout: ci/ab.sh needs the base revision");
 	char cmd[600], json[400];
 	snprintf(cmd, sizeof cmd, "GATE_OUT=%s ci/ab.sh HEAD --quick --kernel resize "
 		 ">%s/ab.out 2>&1", tmpdir, tmpdir);

@@ -71,7 +71,7 @@ static int line_of(const char *file, const char *needle)
 static int python(const char *script, const char *args)
 {
 	if (system("python3 -c pass >/dev/null 2>&1") != 0)
-		cr_skip_test("python3 is not installed");
+		e2e_skip("python3 is not installed");
 	FILE *f = fopen(in_dir("check.py"), "w");
 	cr_assert(f);
 	fputs(script, f);
