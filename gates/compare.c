@@ -104,7 +104,8 @@ static int has_nonpositive(const double *v, size_t n)
 	return 0;
 }
 
-/* Why a timing series cannot be compared as a ratio; NULL when it can. */
+/* Why a timing series cannot be compared as a ratio; NULL when it can.
+ * Marks S advisory when that is the reason. */
 static const char *not_comparable(struct series *s, const struct series *b,
 				  const double *x, size_t nx, const double *y, size_t ny)
 {
@@ -115,16 +116,16 @@ static const char *not_comparable(struct series *s, const struct series *b,
 	else if (!strcmp(s->unit, "count") && s->baseline_median < COMPARE_MIN_EVENTS)
 		snprintf(why, sizeof why, "too few events to compare as a ratio (baseline median "
 			 "%.0f < %.0f)", s->baseline_median, COMPARE_MIN_EVENTS);
-	else if ((s->advisory = s->tolerance > COMPARE_ADVISORY_TOLERANCE) && !b->history_count)
-		snprintf(why, sizeof why, "advisory: the baseline's batches differ by up to %.0f%%, "
-			 "so a change under %.0f%% cannot be told from this machine's drift",
-			 100 * s->drift, 100 * s->tolerance);
-	else if (s->advisory)
-		snprintf(why, sizeof why, "advisory: the baseline's batches and %zu batch medians of "
-			 "its earlier recordings differ by up to %.0f%%, so a change under %.0f%% "
-			 "cannot be told from this machine's drift", b->history_count,
-			 100 * s->drift, 100 * s->tolerance);
-	else if (nx < 3 || ny < 3 || nx + ny < 8)
+	else if (s->tolerance > COMPARE_ADVISORY_TOLERANCE) {
+		char history[80] = "";
+		if (b->history_count)
+			snprintf(history, sizeof history, " and %zu batch medians of its earlier "
+				 "recordings", b->history_count);
+		s->advisory = true;
+		snprintf(why, sizeof why, "advisory: the baseline's batches%s differ by up to "
+			 "%.0f%%, so a change under %.0f%% cannot be told from this machine's drift",
+			 history, 100 * s->drift, 100 * s->tolerance);
+	} else if (nx < 3 || ny < 3 || nx + ny < 8)
 		snprintf(why, sizeof why, "too few samples to compare (%zu now, %zu in the baseline)",
 			 nx, ny);
 	else if (has_nonpositive(x, nx) || has_nonpositive(y, ny))

@@ -44,6 +44,12 @@ out:
 	return ret;
 }
 
+/* Rounds of B's S and A's X that can be paired: the shorter of the two. */
+static size_t paired_rounds(const struct series *s, const struct series *x)
+{
+	return s->sample_count < x->sample_count ? s->sample_count : x->sample_count;
+}
+
 static void set_note(struct series *s, const char *text)
 {
 	free(s->note);
@@ -75,8 +81,7 @@ static const char *not_comparable(const struct series *s, const struct series *x
 static int compare_timing(struct series *s, const struct series *x, const struct run_options *o)
 {
 	struct ab_paired pr = { 0 };
-	size_t n = s->sample_count < x->sample_count ? s->sample_count : x->sample_count;
-	int ok = compare_ab_paired(s->samples, x->samples, n, &pr) == 0;
+	int ok = compare_ab_paired(s->samples, x->samples, paired_rounds(s, x), &pr) == 0;
 	const char *why = not_comparable(s, x, &pr, ok);
 	s->tolerance = o->min_effect;
 	if (why) {
@@ -177,8 +182,7 @@ void compare_ab_run(struct run_result *b, const struct run_result *a, const stru
 static int pooled(const struct series *s, const struct series *x, const struct series *s2,
 		  const struct series *x2, struct ab_paired *out)
 {
-	size_t n1 = s->sample_count < x->sample_count ? s->sample_count : x->sample_count;
-	size_t n2 = s2->sample_count < x2->sample_count ? s2->sample_count : x2->sample_count;
+	size_t n1 = paired_rounds(s, x), n2 = paired_rounds(s2, x2);
 	double *b = calloc(n1 + n2 + 1, sizeof *b), *a = calloc(n1 + n2 + 1, sizeof *a);
 	int ret = -1;
 	if (b && a) {
@@ -207,9 +211,7 @@ void compare_ab_settle(struct run_result *b, const struct run_result *a,
 		const struct series *x2 = result_find_series(a2, kernel, s->variant, params, s->metric);
 		struct ab_paired second = { 0 }, both = { 0 };
 		int ok = x && s2 && x2 &&
-			 !compare_ab_paired(s2->samples, x2->samples,
-					    s2->sample_count < x2->sample_count ? s2->sample_count
-										: x2->sample_count,
+			 !compare_ab_paired(s2->samples, x2->samples, paired_rounds(s2, x2),
 					    &second) &&
 			 !pooled(s, x, s2, x2, &both);
 		s->confirm_change = ok ? second.ratio - 1 : NAN;

@@ -153,7 +153,7 @@ static void print_header(FILE *f, const struct style *st, const struct run_resul
 	else if (r->baseline_path)
 		fprintf(f, "baseline: %s (recorded %s, commit %s)\n", r->baseline_path,
 			base && base->ctx.started_at ? base->ctx.started_at : "?",
-			base && base->ctx.commit ? base->ctx.commit : "?");
+			base && base->ctx.commit ? base->ctx.commit : "not recorded");
 	else
 		fprintf(f, "baseline: none for %s; expectations are still checked "
 			"(create one with ./gate --update-baseline)\n", c->platform_key);
