@@ -72,21 +72,43 @@ static int shown(const struct series *s)
 	       s->verdict == VERDICT_INCONCLUSIVE || s->verdict == VERDICT_ERROR;
 }
 
-static void print_series(FILE *f, const struct style *st, const struct series *s)
+/* The change column of S: "+5.1% [+2.0%, +8.3%]", or empty without a
+ * baseline. */
+static void format_change(const struct series *s, char *buf, size_t size)
 {
-	char now[32], was[32], change[48] = "";
+	buf[0] = 0;
+	if (s->has_baseline && isfinite(s->change))
+		snprintf(buf, size, "%+.1f%%", 100 * s->change);
+	if (s->has_baseline && isfinite(s->ci_low))
+		snprintf(buf + strlen(buf), size - strlen(buf), " [%+.1f%%, %+.1f%%]",
+			 100 * (s->ci_low - 1), 100 * (s->ci_high - 1));
+}
+
+/* Widths of the text columns of one params group: at least the header's,
+ * wider when a name or change is longer (alloc.heap_blocks_allocated,
+ * +1234.5% [...]), so that every row of the group stays in line. */
+struct columns {
+	int variant, metric, change;
+};
+
+static int wider(int width, const char *text)
+{
+	int n = (int)strlen(text);
+	return n > width ? n : width;
+}
+
+static void print_series(FILE *f, const struct style *st, const struct columns *w,
+			 const struct series *s)
+{
+	char now[32], was[32], change[64];
 	report_term_value(s->median, s->unit, now, sizeof now);
 	report_term_value(s->baseline_median, s->unit, was, sizeof was);
-	if (s->has_baseline && isfinite(s->change))
-		snprintf(change, sizeof change, "%+.1f%%", 100 * s->change);
-	if (s->has_baseline && isfinite(s->ci_low))
-		snprintf(change + strlen(change), sizeof change - strlen(change), " [%+.1f%%, %+.1f%%]",
-			 100 * (s->ci_low - 1), 100 * (s->ci_high - 1));
-	fprintf(f, "    %-18s %-22s %11s %11s  %-26s %s%s%s\n", s->variant, s->metric, now,
-		s->has_baseline ? was : "-", change, verdict_color(st, s->verdict),
-		verdict_name(s->verdict), st->off);
+	format_change(s, change, sizeof change);
+	fprintf(f, "    %-*s %-*s %11s %11s  %-*s %s%s%s\n", w->variant, s->variant, w->metric,
+		s->metric, now, s->has_baseline ? was : "-", w->change, change,
+		verdict_color(st, s->verdict), verdict_name(s->verdict), st->off);
 	if (s->note && s->verdict != VERDICT_PASS && s->verdict != VERDICT_NEW)
-		fprintf(f, "    %s%-18s %s%s\n", st->dim, "", s->note, st->off);
+		fprintf(f, "    %s%-*s %s%s\n", st->dim, w->variant, "", s->note, st->off);
 }
 
 static void print_expect(FILE *f, const struct style *st, const struct expect_result *e)
@@ -108,14 +130,26 @@ static void print_expect(FILE *f, const struct style *st, const struct expect_re
 static void print_group(FILE *f, const struct style *st, const struct run_result *r,
 			const char *kernel, const char *params)
 {
+	struct columns w = { 18, 22, 26 };
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		char change[64];
+		if (!strcmp(s->kernel, kernel) && !strcmp(s->params, params) && shown(s)) {
+			format_change(s, change, sizeof change);
+			w.variant = wider(w.variant, s->variant);
+			w.metric = wider(w.metric, s->metric);
+			w.change = wider(w.change, change);
+		}
+	}
 	fprintf(f, "  %sparams %s%s\n", st->bold, params, st->off);
-	fprintf(f, "    %s%-18s %-22s %11s %11s  %-26s %s%s\n", st->dim, "variant", "metric",
-		r->comparison ? "B median" : "median", r->comparison ? "A median" : "baseline",
-		"change [95% interval]", "verdict", st->off);
+	fprintf(f, "    %s%-*s %-*s %11s %11s  %-*s %s%s\n", st->dim, w.variant, "variant",
+		w.metric, "metric", r->comparison ? "B median" : "median",
+		r->comparison ? "A median" : "baseline", w.change, "change [95% interval]", "verdict",
+		st->off);
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
 		if (!strcmp(s->kernel, kernel) && !strcmp(s->params, params) && shown(s))
-			print_series(f, st, s);
+			print_series(f, st, &w, s);
 	}
 	for (size_t i = 0; i < r->expect_count; i++)
 		if (!strcmp(r->expects[i].kernel, kernel) && !strcmp(r->expects[i].params, params))

@@ -55,3 +55,45 @@ Test(report_term, no_advisory_line_without_advisory_series)
 	free(out);
 	result_free(&r);
 }
+
+/* The column (0-based) where the verdict word of the line containing
+ * NEEDLE starts: the last word of that line. */
+static long verdict_column(const char *out, const char *needle)
+{
+	const char *at = strstr(out, needle);
+	if (!at)
+		return -1;
+	const char *start = at, *end = strchr(at, '\n');
+	while (start > out && start[-1] != '\n')
+		start--;
+	end = end ? end : at + strlen(at);
+	const char *word = end;
+	while (word > start && word[-1] != ' ')
+		word--;
+	return word - start;
+}
+
+Test(report_term, a_long_metric_name_keeps_its_group_in_line)
+{
+	struct run_result r;
+	fixture_build(&r);
+	struct series *s = result_add_series(&r, "toy", "single", "small",
+					     "alloc.heap_blocks_allocated", "count", METRIC_EXACT);
+	cr_assert_not_null(s);
+	series_append(s, 100000);
+	s->median = 100000;
+	s->verdict = VERDICT_NEW;
+	s = &r.series[0];  /* a change wider than its column's header */
+	s->median = 30e6;
+	s->change = 29;
+	s->ci_low = 28;
+	s->ci_high = 31;
+	char *out = fixture_render(render, &r, NULL);
+	long header = verdict_column(out, "variant ");
+	cr_assert_gt(header, 0, "%s", out);
+	cr_expect_eq(verdict_column(out, "alloc.heap_blocks_allocated"), header, "%s", out);
+	cr_expect_eq(verdict_column(out, " allocs "), header, "%s", out);
+	cr_expect_eq(verdict_column(out, " wall_ns "), header, "%s", out);
+	free(out);
+	result_free(&r);
+}

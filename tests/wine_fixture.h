@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #define WINE_CROSS_HOST "x86_64-w64-mingw32"
 
@@ -101,12 +102,15 @@ static void wine_cross_build(const char *const targets[], int gate)
  * command holding a pipe open. */
 static int wine_run(const char *args, int with_stderr, char *out, size_t size)
 {
-	char file[sizeof wine_build_dir + 16], cmd[sizeof wine_cmd + sizeof file + 16384];
-	snprintf(file, sizeof file, "%s/wine-run.out", wine_build_dir);
+	char file[sizeof wine_build_dir + 32], cmd[sizeof wine_cmd + sizeof file + 16384];
+	/* one file per test process: a gate.exe left running by an interrupted
+	 * run must not write into the next test's output */
+	snprintf(file, sizeof file, "%s/wine-run.%ld.out", wine_build_dir, (long)getpid());
 	snprintf(cmd, sizeof cmd, "%s %s >%s %s", wine_cmd, args, file,
 		 with_stderr ? "2>&1" : "2>/dev/null");
 	int status = wine_system(cmd);
 	wine_read_file(file, out, size);
+	remove(file);
 	return status;
 }
 
