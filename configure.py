@@ -5,7 +5,9 @@ Standard library only. Finds the C compiler (CC, CFLAGS, LDFLAGS are
 honoured), the target OS, and the dependencies through pkg-config:
 jansson (required: baselines and results are JSON), Criterion (tests),
 libbpf (optional, Linux counters through BPF). The generated build.ninja
-re-runs this script with the same arguments when configure.py changes.
+re-runs this script with the same arguments when configure.py changes, or
+when the package database changes (Debian/Ubuntu: /var/lib/dpkg/status),
+since what was found may have changed with it.
 
 A Windows cross build (--host x86_64-w64-mingw32) takes jansson from
 --with-jansson PREFIX, or from BUILDDIR/prefix where ci/mingw-jansson.sh
@@ -24,8 +26,14 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
+# Installing or removing a package rewrites these: a build.ninja written
+# before then may have turned a feature off (tests without Criterion: ci/test.sh
+# installs it after ./gate configured) or may name what is gone. Colon
+# separated; GATE_PACKAGE_DB replaces the list (the tests use a file of theirs).
+PACKAGE_DATABASES = "/var/lib/dpkg/status"
 OS_SUFFIXES = ("linux", "windows", "darwin", "posix")
 
 
@@ -321,6 +329,22 @@ def quoted_define(platform, name, value):
     return "-D%s='\"%s\"'" % (name, value)
 
 
+def package_databases():
+    """The package databases that exist, for build.ninja's own inputs. One
+    dated in the future (a clock set back since the last install) is left
+    out: ninja would find the file it just wrote older than it, again and
+    again."""
+    now = time.time()
+    found = []
+    for path in os.environ.get("GATE_PACKAGE_DB", PACKAGE_DATABASES).split(":"):
+        try:
+            if path and os.path.getmtime(path) <= now:
+                found.append(path)
+        except OSError:
+            pass
+    return found
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(
         description="Write build.ninja for allocgate.",
@@ -442,7 +466,7 @@ def main(argv):
         w.rule("link", "$cc $ldflags -o $out $in $extra_libs $libs", description="LINK $out")
     w.rule("configure", "%s configure.py $configure_args" % shlex.quote(sys.executable),
            generator="1", description="CONFIGURE")
-    w.build(args.ninja_file, "configure", implicit=["configure.py"])
+    w.build(args.ninja_file, "configure", implicit=["configure.py"] + package_databases())
 
     def objects(srcs, extra=""):
         objs = []

@@ -1,5 +1,6 @@
 /* test_allocator.c: gates/allocator.c: names, keys and resolution. */
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,7 @@ Test(allocator, preload_env)
 }
 
 /* --allocator glibc preloads nothing; an unknown name is a usage error. */
-Test(allocator, option)
+Test(allocator, option, .init = cr_redirect_stderr)
 {
 	struct run_options o;
 	char *glibc[] = { "--allocator", "glibc", NULL };
@@ -72,4 +73,7 @@ Test(allocator, option)
 	options_defaults(&o);
 	cr_expect_eq(options_parse(&o, 2, bad), -1);
 	free(o.env);
+	fflush(stderr);
+	cr_expect_stderr_eq_str("gate: --allocator nosuch: unknown allocator (expected glibc, "
+				"jemalloc, mimalloc, tcmalloc or a path to a shared library)\n");
 }

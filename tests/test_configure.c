@@ -4,7 +4,9 @@
  * stand-in "clang-cl" script (it creates what /Fe names and succeeds)
  * answers configure.py's compiler check; jansson comes from a .pc file
  * given with --with-jansson. The GCC command lines are what every other
- * test builds with. */
+ * test builds with. Also: the package database as an input of the ninja
+ * file, so that a package installed after configuring (ci/test.sh
+ * installing Criterion after ./gate) makes ninja configure again. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdio.h>
@@ -35,11 +37,34 @@ static void write_file(const char *name, const char *contents)
 	fclose(f);
 }
 
+/* Runs CMD with its stdout and stderr into out; returns its exit status. */
+static int run_into(const char *cmd, char *out, size_t size)
+{
+	FILE *p = popen(cmd, "r");
+	cr_assert(p, "%s", cmd);
+	size_t n = fread(out, 1, size - 1, p);
+	out[n] = '\0';
+	int status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Reads tmpdir/NAME into text ("" when it cannot be read). */
+static void read_text(const char *name)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+	text[n] = '\0';
+	if (f)
+		fclose(f);
+}
+
 /* Runs configure.py with CC=tmpdir/clang-cl into tmpdir/msvc.ninja and
  * reads the file into text; returns configure.py's exit status. */
 static int configure_msvc(const char *extra_args)
 {
-	char cmd[2048], path[512];
+	char cmd[2048];
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/allocgate-msvc-XXXXXX");
 	cr_assert(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
 	write_file("clang-cl", "#!/bin/sh\nfor a; do case $a in /Fe*) : >\"${a#/Fe}\" ;; esac; "
@@ -54,12 +79,7 @@ static int configure_msvc(const char *extra_args)
 		 "--builddir %s/b --ninja-file %s/msvc.ninja %s >%s/configure.log 2>&1", tmpdir,
 		 tmpdir, tmpdir, tmpdir, extra_args, tmpdir);
 	int status = system(cmd);
-	snprintf(path, sizeof path, "%s/msvc.ninja", tmpdir);
-	FILE *f = fopen(path, "r");
-	size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
-	text[n] = '\0';
-	if (f)
-		fclose(f);
+	read_text("msvc.ninja");
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -104,11 +124,7 @@ Test(configure, msvc_ninja_file_parses)
 		  text);
 	snprintf(cmd, sizeof cmd, "ninja -f %s/msvc.ninja -n -v %s/b/gate.exe 2>&1 | tail -n 1",
 		 tmpdir, tmpdir);
-	FILE *p = popen(cmd, "r");
-	cr_assert(p);
-	size_t n = fread(out, 1, sizeof out - 1, p);
-	out[n] = '\0';
-	cr_expect_eq(pclose(p), 0);
+	cr_expect_eq(run_into(cmd, out, sizeof out), 0);
 	cr_expect(strstr(out, "/nologo") && strstr(out, "/Fe") && strstr(out, "/gate.exe /link "),
 		  "ninja -n: %s", out);
 }
@@ -116,4 +132,61 @@ Test(configure, msvc_ninja_file_parses)
 Test(configure, msvc_sanitizers_other_than_address_are_refused)
 {
 	cr_expect_neq(configure_msvc("--sanitize=undefined"), 0);
+}
+
+/* Configures into tmpdir/x.ninja (builddir tmpdir/b) with a stand-in
+ * package database tmpdir/status dated DATE (touch -d); the ninja file in
+ * text. Then "ninja" runs ninja on that file with the same database and
+ * asks for the file itself. */
+static char ninja[1200];
+
+static void configure_with_package_db(const char *date)
+{
+	char cmd[2048], out[8192];
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/allocgate-pkgdb-XXXXXX");
+	cr_assert(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
+	write_file("status", "Package: stand-in\n");
+	snprintf(cmd, sizeof cmd, "touch -d '%s' %s/status && GATE_PACKAGE_DB=%s/status python3 "
+		 "configure.py --builddir %s/b --ninja-file %s/x.ninja 2>&1", date, tmpdir, tmpdir,
+		 tmpdir, tmpdir);
+	cr_assert_eq(run_into(cmd, out, sizeof out), 0, "%s", out);
+	read_text("x.ninja");
+	snprintf(ninja, sizeof ninja, "GATE_PACKAGE_DB=%s/status ninja -f %s/x.ninja %s/x.ninja "
+		 "2>&1", tmpdir, tmpdir, tmpdir);
+}
+
+/* A package installed after configuring (ci/test.sh installs Criterion
+ * after ./gate wrote build.ninja without tests) makes ninja configure
+ * again: the package database is an input of the ninja file. */
+Test(configure, a_changed_package_database_configures_again)
+{
+	char out[8192], want[600], touch[1200];
+	configure_with_package_db("-1 minute");
+	snprintf(want, sizeof want, "%s/x.ninja: configure | configure.py %s/status\n", tmpdir,
+		 tmpdir);
+	cr_expect(strstr(text, want), "no '%s' in the ninja file", want);
+
+	/* unchanged: nothing to do; the database rewritten after the ninja
+	 * file (the ninja file dated back instead of waiting): CONFIGURE once */
+	cr_assert_eq(run_into(ninja, out, sizeof out), 0, "%s", out);
+	cr_expect(strstr(out, "no work to do") && !strstr(out, "CONFIGURE"), "%s", out);
+	snprintf(touch, sizeof touch, "touch -d '-2 minutes' %s/x.ninja && touch %s/status",
+		 tmpdir, tmpdir);
+	cr_assert_eq(system(touch), 0);
+	cr_assert_eq(run_into(ninja, out, sizeof out), 0, "%s", out);
+	cr_expect(strstr(out, "CONFIGURE"), "the ninja file was not made again:\n%s", out);
+	cr_assert_eq(run_into(ninja, out, sizeof out), 0, "%s", out);
+	cr_expect(strstr(out, "no work to do"), "configured again a second time:\n%s", out);
+}
+
+/* A database dated in the future (a clock set back since the last
+ * install) would make ninja configure again and again, failing after 100
+ * tries: it is left out of the inputs. */
+Test(configure, a_package_database_from_the_future_is_not_an_input)
+{
+	char out[8192];
+	configure_with_package_db("+1 hour");
+	cr_expect_null(strstr(text, "/status"), "the future database is an input:\n%.2000s", text);
+	cr_assert_eq(run_into(ninja, out, sizeof out), 0, "%s", out);
+	cr_expect(strstr(out, "no work to do") && !strstr(out, "CONFIGURE"), "%s", out);
 }

@@ -15,6 +15,7 @@
 #include "baseline.h"
 #include "digest.h"
 #include "e2e_fixture.h"
+#include "source_line.h"
 #include "spawn.h"
 
 static void setup(void)
@@ -49,20 +50,6 @@ static int baseline_path(char *buf, size_t size)
 	if (ok)
 		buf[strcspn(buf, "\n")] = '\0';
 	return ok;
-}
-
-/* Line number of the first line of FILE that contains NEEDLE; 0 if none. */
-static int line_of(const char *file, const char *needle)
-{
-	FILE *src = fopen(file, "r");
-	char line[512];
-	int n = 0, found = 0;
-	while (src && !found && fgets(line, sizeof line, src))
-		if (++n && strstr(line, needle))
-			found = n;
-	if (src)
-		fclose(src);
-	return found;
 }
 
 static void make_baseline(void)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "e2e_fixture.h"
+#include "source_line.h"
 #include "spawn.h"
 
 static void setup(void)
@@ -52,19 +53,6 @@ static const char *in_dir(const char *name)
 	char *p = paths[next++ % 8];
 	snprintf(p, 512, "%s/%s", tmpdir, name);
 	return p;
-}
-
-static int line_of(const char *file, const char *needle)
-{
-	FILE *src = fopen(file, "r");
-	char line[512];
-	int n = 0, found = 0;
-	while (src && !found && fgets(line, sizeof line, src))
-		if (++n && strstr(line, needle))
-			found = n;
-	if (src)
-		fclose(src);
-	return found;
 }
 
 /* Runs python3 SCRIPT with ARGS; its exit status; skips without python3. */

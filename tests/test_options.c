@@ -133,7 +133,7 @@ Test(options, environment_control_flags)
 	cr_expect_eq(o.pin_cpu, 1);
 }
 
-Test(options, correction_and_best_of)
+Test(options, correction_and_best_of, .init = cr_redirect_stderr)
 {
 	struct run_options o;
 	const char *argv[] = { "--correction", "bh", "--best-of", "8" };
@@ -146,6 +146,9 @@ Test(options, correction_and_best_of)
 	cr_expect_eq(o.best_of, 8);
 	cr_expect_eq(parse(&o, ARGC(bad_correction), bad_correction), -1);
 	cr_expect_eq(parse(&o, ARGC(bad_best), bad_best), -1);
+	fflush(stderr);
+	cr_expect_stderr_eq_str("gate: --correction bonferroni: expected holm or bh\n"
+				"gate: --best-of 0: expected a number from 1 to 1000\n");
 }
 
 /* gate ab doubles the tier's rounds unless --rounds said how many. */

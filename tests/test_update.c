@@ -3,6 +3,7 @@
  * removed, series written by another updater meanwhile kept, and the drift
  * history carried from one recording of the same executable to the next. */
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -22,8 +23,20 @@ static void make_dir(void)
 	snprintf(dir, sizeof dir, "/tmp/allocgate-update-XXXXXX");
 	cr_assert_not_null(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
 	snprintf(path, sizeof path, "%s/test-x86_64.json", dir);
-	/* update_baseline prints what it wrote: keep the test log readable. */
+	/* update_baseline prints what it wrote: keep the test log readable.
+	 * Its messages on stderr are checked by the tests (expect_stderr). */
 	cr_assert_not_null(freopen("/dev/null", "w", stdout));
+	cr_redirect_stderr();
+}
+
+/* What the test printed on stderr is exactly the lines LINES (each
+ * "%s" in them stands for the baseline's path), or nothing for "". */
+static void expect_stderr(const char *lines)
+{
+	char want[2048];
+	snprintf(want, sizeof want, lines, path, path, path);
+	fflush(stderr);
+	cr_expect_stderr_eq_str(want);
 }
 
 static void remove_dir(void)
@@ -69,6 +82,8 @@ Test(update, refuses_after_failed_samples)
 	one(&r, "a", 10);
 	cr_expect_eq(update_baseline_wait(&r, NULL, path, 2, 0), 4);
 	cr_expect_neq(access(path, F_OK), 0);
+	expect_stderr("gate: baseline not updated: 2 sample(s) failed in this run (see the "
+		      "problems above); %s is unchanged\n");
 	result_free(&r);
 }
 
@@ -86,6 +101,10 @@ Test(update, second_updater_fails_with_2_and_leaves_the_file)
 	one(&r, "b", 20);
 	cr_expect_eq(update_baseline_wait(&r, NULL, path, 0, 50), 2);
 	file_lock_release(&held);
+	char lines[1024];
+	snprintf(lines, sizeof lines, "gate: baseline not updated: %%s: another process is writing "
+		 "it (its directory %s is locked); still locked after 0.1 s\n", dir);
+	expect_stderr(lines);
 	char *after = slurp(path);
 	cr_expect_str_eq(after, before);
 	free(before);
@@ -124,6 +143,8 @@ Test(update, series_written_meanwhile_by_another_updater_are_kept)
 	cr_assert_eq(baseline_load(path, &loaded, err, sizeof err), 0, "%s", err);
 	cr_expect_not_null(result_find_series(&loaded, "a", "v", "p", "wall_ns"));
 	cr_expect_not_null(result_find_series(&loaded, "b", "v", "p", "wall_ns"));
+	expect_stderr("gate: note: %s was replaced during this run; merging with its new "
+		      "contents\n");
 	result_free(&first);
 	result_free(&second);
 	result_free(&loaded);
@@ -141,6 +162,8 @@ Test(update, malformed_file_found_under_the_lock_is_not_overwritten)
 	cr_expect_eq(update_baseline_wait(&r, NULL, path, 0, 0), 2);
 	char *after = slurp(path);
 	cr_expect_str_eq(after, "{\"schema\": 1, \"series\": [");
+	expect_stderr("gate: baseline not updated: %s: line 1, column 25: invalid JSON: ']' "
+		      "expected near end of file\n");
 	free(after);
 	result_free(&r);
 }
@@ -192,6 +215,14 @@ Test(update, drift_history_follows_the_same_executable_and_restarts_on_a_new_one
 	s = stored(&loaded);
 	cr_expect_eq(s->history_count, 0);
 	cr_expect_str_eq(s->kernel_digest, "fnv1a64:2");
+	/* each update after the first started with no baseline (old = NULL)
+	 * and found the file the one before wrote */
+	expect_stderr("gate: note: %s was replaced during this run; merging with its new "
+		      "contents\n"
+		      "gate: note: %s was replaced during this run; merging with its new "
+		      "contents\n"
+		      "gate: note: %s was replaced during this run; merging with its new "
+		      "contents\n");
 	result_free(&r1);
 	result_free(&r2);
 	result_free(&r3);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "source_line.h"
 #include "wine_fixture.h"
 
 static const char *const gate_targets[] = {
@@ -55,21 +56,6 @@ static int gate_run(const char *args)
 		 "--baseline-dir %s --no-color --best-of 1 %s", wine_build_dir, wine_build_dir,
 		 tmpdir, args);
 	return wine_run(cmd, 1, out, sizeof out);
-}
-
-/* The 1-based number of the first line of FILE containing NEEDLE, or 0. */
-static int line_of(const char *file, const char *needle)
-{
-	char line[1024];
-	int n = 0, found = 0;
-	FILE *f = fopen(file, "r");
-	while (f && !found && fgets(line, sizeof line, f)) {
-		n++;
-		found = strstr(line, needle) != NULL;
-	}
-	if (f)
-		fclose(f);
-	return found ? n : 0;
 }
 
 /* How many entries of tmpdir have a name containing PART. */
