@@ -7,6 +7,8 @@
 #   libjansson-dev: baselines and results are JSON (required)
 #   libcriterion-dev: the test suite (only for ci/test.sh)
 #   libbpf-dev: optional BPF counters (not required)
+#   valgrind: the cost pass on Linux (installed as root; otherwise one line
+#     says how, and the gate runs without it: docs/counters.md)
 #   mingw-w64, wine, dpkg-dev: optional, the Windows tests under wine
 #     (tests/test_windows_*.c, ci/mingw-jansson.sh); skipped without them
 gate_deps_missing() {
@@ -49,6 +51,24 @@ gate_deps_ensure() {
 	echo "  sudo apt-get install$missing" >&2
 	echo "(macOS: brew install jansson ninja pkg-config criterion)" >&2
 	return 1
+}
+
+# gate_optional_ensure: installs valgrind for the cost pass on Linux as
+# root; as another user one line names the command. Never fails.
+gate_optional_ensure() {
+	[ "$(uname -s)" = Linux ] || return 0
+	command -v valgrind >/dev/null 2>&1 && [ -f /usr/include/valgrind/callgrind.h ] && return 0
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+		echo "gate: installing valgrind for the cost pass (apt-get)" >&2
+		if { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq --no-install-recommends valgrind; } >/dev/null 2>&1; then
+			return 0
+		fi
+		echo "gate: apt-get install valgrind failed: the run has no cost pass" >&2
+		return 0
+	fi
+	echo "gate: no valgrind: the run has no cost pass (sudo apt-get install valgrind)" >&2
+	return 0
 }
 
 # gate_build ROOT [ninja targets...]: configure if needed and build quietly;

@@ -12,6 +12,9 @@ case "$(uname -s)" in
 Linux)
 	. "$root/ci/deps.sh"
 	missing=$(gate_deps_missing tests)
+	# the cost pass (docs/counters.md)
+	command -v valgrind >/dev/null 2>&1 && [ -f /usr/include/valgrind/callgrind.h ] ||
+		missing="$missing valgrind"
 	[ -z "$missing" ] && exit 0
 	sudo=""
 	[ "$(id -u)" = 0 ] || sudo=sudo

@@ -8,6 +8,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 . "$root/ci/deps.sh"
 gate_deps_ensure tests || exit 2
+gate_optional_ensure
 if [ $# -gt 0 ] || [ ! -f build.ninja ]; then
 	python3 configure.py "$@" || exit 2
 fi

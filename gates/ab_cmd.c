@@ -173,6 +173,9 @@ static void confirm(struct ab_state *st)
 {
 	struct session *s = &st->s;
 	struct stats_rng rng;
+	/* only timing is confirmed: the cost pass is not taken again */
+	s->o.cost = false;
+	st->a_options.cost = false;
 	stats_rng_seed(&rng, s->o.seed ^ 0x9e3779b97f4a7c15ull);
 	for (size_t k = 0; k < s->kernel_count; k++) {
 		const struct kernel_info *ki = &s->kernels[k];

@@ -4,14 +4,13 @@
  *              perf_event counters (or the POSIX clocks)
  *   bpf        the kernel runs under build/gate-bpf, which adds the BPF
  *              allocator counts (bpf.*) to its record
- *   callgrind  the kernel runs under valgrind --tool=callgrind; the
- *              region's instruction count becomes the metric
- *              "instructions" (exact)
  * Timings under a wrapping backend are its own (uprobes cost about a
- * microsecond per call, valgrind runs 20-50x slower), so such a run has
- * its own baseline key: <platform>-bpf, <platform>-callgrind.
+ * microsecond per call), so such a run has its own baseline key:
+ * <platform>-bpf. (Instructions under callgrind are the cost pass,
+ * cost_pass.h, which every run takes beside its timed samples.)
  *
- * One implementation: backend_posix.c (fork/exec platforms).
+ * Implementations: backend_posix.c (fork/exec platforms),
+ * backend_windows.c (perf only).
  */
 #ifndef GATE_BACKEND_H
 #define GATE_BACKEND_H
@@ -25,11 +24,8 @@
 
 /* One wrapped sample: the command line to spawn and what to read after. */
 struct backend_run {
-	int callgrind;
 	char *argv[BACKEND_MAX_ARGS];
-	char tool[4096];          /* gate-bpf or valgrind */
-	char out_file[512];       /* callgrind output */
-	char out_arg[600];
+	char tool[4096];          /* gate-bpf */
 	char libs[4096];          /* LD_PRELOAD entries, NUL-separated, for gate-bpf */
 };
 

@@ -1,7 +1,6 @@
 /* backend_windows.c: backend.h on Windows. Only the default backend
  * ("perf": the kernel runs as is, its probe reads the clocks) exists here;
- * bpf needs Linux and callgrind needs valgrind, so both are refused with
- * a message saying so. */
+ * bpf needs Linux, so it is refused with a message saying so. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,7 +9,7 @@
 
 int backend_known(const char *name)
 {
-	return !strcmp(name, "perf") || !strcmp(name, "bpf") || !strcmp(name, "callgrind");
+	return !strcmp(name, "perf") || !strcmp(name, "bpf");
 }
 
 int backend_prepare(struct backend_run *b, const char *name, char *const *kernel_argv,

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "compare.h"
+#include "cost.h"
+#include "platform.h"
 #include "stats.h"
 
 static void set_note(struct series *s, const char *fmt, double a, double b)
@@ -66,9 +68,54 @@ static void compare_near(struct series *s, const struct series *b, const struct 
 			 fabs(diff), allowed);
 }
 
-void compare_counts(struct series *s, const struct series *b, const struct run_options *o)
+/* Cost pass series (cost.h): the tolerance comes from how much the other
+ * side's cost samples differed (a baseline records at least three): the
+ * measured determinism, never an assumed one. */
+static void compare_cost(struct series *s, const struct series *b, double threads)
 {
-	if (s->cls == METRIC_EXACT)
+	int misses = strstr(s->metric, "_misses") != NULL;
+	int calls = strstr(s->metric, "_calls") != NULL;
+	double base = s->baseline_median, d = spread(b);
+	double floor_rel = misses ? COMPARE_COST_MISS_TOLERANCE : COMPARE_COST_TOLERANCE;
+	/* a threaded region: each thread's start, first allocation (arena,
+	 * tcache) and exit take paths that follow the interleaving */
+	double slack = misses ? COMPARE_COST_MISS_FLOOR * threads
+		       : calls || threads <= 1 ? 0 : COMPARE_COST_THREAD_SLACK * threads;
+	double allowed = fmax(floor_rel * base, COMPARE_DRIFT_FACTOR * d) + slack;
+	double diff = s->median - base;
+	s->test = "cost: median against the baseline's, tolerance max(floor, 3 x the spread "
+		  "of its cost samples)";
+	s->tolerance = base > 0 ? allowed / base : NAN;
+	if (base > 0 && COMPARE_DRIFT_FACTOR * d / base > COMPARE_COST_ADVISORY) {
+		char why[200];
+		s->advisory = true;
+		s->verdict = VERDICT_SKIPPED;
+		snprintf(why, sizeof why, "advisory: the baseline's cost samples differ by up to "
+			 "%.1f%% (threads scheduled differently under valgrind): shown, not gated",
+			 100 * d / base);
+		free(s->note);
+		s->note = strdup(why);
+		return;
+	}
+	s->verdict = diff > allowed ? VERDICT_FAIL : -diff > allowed ? VERDICT_IMPROVED : VERDICT_PASS;
+	if (s->verdict != VERDICT_PASS)
+		set_note(s, "cost changed: %.0f -> %.0f", base, s->median);
+}
+
+double compare_threads(const struct run_result *r, const struct series *s)
+{
+	const struct series *t = result_find_series(r, s->kernel, s->variant, s->params,
+						    "threads");
+	double n = t ? stats_median(t->samples, t->sample_count) : NAN;
+	return n > 1 ? n : 1;
+}
+
+void compare_counts(struct series *s, const struct series *b, const struct run_options *o,
+		    double threads)
+{
+	if (cost_metric(s->metric))
+		compare_cost(s, b, threads);
+	else if (s->cls == METRIC_EXACT)
 		compare_exact(s, o);
 	else
 		compare_near(s, b, o);
@@ -251,7 +298,8 @@ static bool follows_changed_cores(const struct run_result *cur, const struct run
 }
 
 static void compare_one(struct series *s, const struct series *b, const struct run_options *o,
-			bool same_hardware, bool cores_changed, int *timed)
+			bool same_hardware, const char *cost_key_changed, bool cores_changed,
+			double threads, int *timed)
 {
 	s->has_baseline = true;
 	s->baseline_median = stats_median(b->samples, b->sample_count);
@@ -261,12 +309,16 @@ static void compare_one(struct series *s, const struct series *b, const struct r
 	if (isnan(s->median)) {
 		s->verdict = VERDICT_ERROR;
 		set_note(s, "no sample of this run succeeded", 0, 0);
+	} else if (cost_key_changed && cost_metric(s->metric)) {
+		s->verdict = VERDICT_SKIPPED;
+		free(s->note);
+		s->note = strdup(cost_key_changed);
 	} else if (s->cls != METRIC_TIMING && cores_changed) {
 		s->verdict = VERDICT_SKIPPED;
 		set_note(s, "the parameter set runs a thread per core and the cores changed since "
 			 "the baseline: counts not compared", 0, 0);
 	} else if (s->cls != METRIC_TIMING) {
-		compare_counts(s, b, o);
+		compare_counts(s, b, o, threads);
 	} else if (!same_hardware) {
 		s->verdict = VERDICT_SKIPPED;
 		set_note(s, "hardware changed since the baseline: timing not compared", 0, 0);
@@ -279,8 +331,15 @@ void compare_run(struct run_result *cur, const struct run_result *base,
 		 const struct run_options *o, bool same_hardware)
 {
 	int *timed = calloc(cur->series_count + 1, sizeof *timed);
+	char why[600], cost_note[700];
+	const char *cost_changed = NULL;
 	if (!timed)
 		return;
+	if (base && !platform_same_cost_key(&base->ctx, &cur->ctx, why, sizeof why)) {
+		snprintf(cost_note, sizeof cost_note, "cost key changed since the baseline (%s): "
+			 "cost not compared", why);
+		cost_changed = cost_note;
+	}
 	for (size_t i = 0; i < cur->series_count; i++) {
 		struct series *s = &cur->series[i];
 		s->median = stats_median(s->samples, s->sample_count);
@@ -292,7 +351,8 @@ void compare_run(struct run_result *cur, const struct run_result *base,
 			s->baseline_median = s->change = NAN;
 			continue;
 		}
-		compare_one(s, b, o, same_hardware, follows_changed_cores(cur, base, s), &timed[i]);
+		compare_one(s, b, o, same_hardware, cost_changed,
+			    follows_changed_cores(cur, base, s), compare_threads(cur, s), &timed[i]);
 	}
 	decide_timing(cur, o, timed);
 	if (base)

@@ -130,7 +130,7 @@ static int group_ran(const struct run_result *r, const char *kernel, const char 
 }
 
 static void compare_one(struct series *s, const struct series *x, const struct run_options *o,
-			int *timed)
+			double threads, int *timed)
 {
 	s->has_baseline = true;
 	s->baseline_median = stats_median(x->samples, x->sample_count);
@@ -141,7 +141,7 @@ static void compare_one(struct series *s, const struct series *x, const struct r
 		s->verdict = VERDICT_ERROR;
 		set_note(s, isnan(s->median) ? "no sample of B succeeded" : "no sample of A succeeded");
 	} else if (s->cls != METRIC_TIMING) {
-		compare_counts(s, x, o);
+		compare_counts(s, x, o, threads);
 	} else {
 		*timed = compare_timing(s, x, o);
 	}
@@ -164,7 +164,7 @@ void compare_ab_run(struct run_result *b, const struct run_result *a, const stru
 			set_note(s, "measured for B only (A's kernel has no such variant or metric)");
 			continue;
 		}
-		compare_one(s, x, o, &timed[i]);
+		compare_one(s, x, o, compare_threads(b, s), &timed[i]);
 	}
 	decide_timing(b, o, timed);
 	for (size_t i = 0; i < a->series_count; i++) {

@@ -61,6 +61,9 @@ int confirm_regressions(const struct kernel_info *kernels, size_t kernel_count,
 {
 	struct stats_rng rng;
 	int failures = 0;
+	/* only timing is confirmed: the cost pass is not taken again */
+	struct run_options timed_only = *o;
+	timed_only.cost = false;
 	stats_rng_seed(&rng, o->seed ^ 0x9e3779b97f4a7c15ull);
 	for (size_t k = 0; k < kernel_count; k++) {
 		const struct kernel_info *ki = &kernels[k];
@@ -71,7 +74,7 @@ int confirm_regressions(const struct kernel_info *kernels, size_t kernel_count,
 			fprintf(stderr, "gate: confirming %s %s in a fresh batch\n", ki->name, ps->name);
 			struct run_result again;
 			memset(&again, 0, sizeof again);
-			failures += runner_run_params(ki, ps, o, &rng, &again, 0);
+			failures += runner_run_params(ki, ps, &timed_only, &rng, &again, 0);
 			compare_run(&again, base, o, true);
 			settle(r, &again, ki->name, ps->name);
 			result_free(&again);

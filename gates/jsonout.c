@@ -40,6 +40,8 @@ const struct jsonout_field jsonout_context_fields[] = {
 	FIELD(pinning, JSONOUT_STRING),
 	FIELD(allocator, JSONOUT_STRING),
 	FIELD(best_of, JSONOUT_STRING),
+	FIELD(cost_tool, JSONOUT_STRING),
+	FIELD(cost_cpu, JSONOUT_STRING),
 };
 const size_t jsonout_context_field_count =
 	sizeof(jsonout_context_fields) / sizeof(jsonout_context_fields[0]);

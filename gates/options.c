@@ -27,6 +27,10 @@ void options_defaults(struct run_options *o)
 	o->near_tolerance = 0.10;
 	o->alpha = 0.05;
 	o->pin_cpu = -1;
+	/* scripts and test suites that run the gate many times turn the cost
+	 * pass (seconds per run) off once, in the environment */
+	const char *cost = getenv("ALLOCGATE_COST");
+	o->cost = !(cost && !strcmp(cost, "0"));
 }
 
 void options_usage(void *fp)
@@ -44,8 +48,11 @@ void options_usage(void *fp)
 	      "                           the kernels; own baseline key (default: the C\n"
 	      "                           library's own malloc, glibc or msvcrt)\n"
 	      "  --backend NAME           counters: perf (default), bpf (adds bpf.* allocator\n"
-	      "                           counts, root), callgrind (exact instructions;\n"
-	      "                           default 3 rounds, no warm-up): docs/counters.md\n"
+	      "                           counts, root): docs/counters.md\n"
+	      "  --no-cost, --cost        leave out (or take) the cost pass: one sample per\n"
+	      "                           variant under callgrind, cost_* counts of every\n"
+	      "                           thread (default on where valgrind is installed;\n"
+	      "                           ALLOCGATE_COST=0 turns it off): docs/counters.md\n"
 	      "  --seed N                 seed of the schedule and the kernels (default 1)\n"
 	      "  --rounds N               measured rounds (default 15; --quick 9; --full 9)\n"
 	      "  --runs K                 independent batches of all rounds (default 1;\n"
@@ -198,8 +205,11 @@ static int parse_valued(struct run_options *o, const char *flag, const char *v)
 	if (!strcmp(flag, "--allocator"))
 		return parse_allocator(o, v);
 	if (!strcmp(flag, "--backend")) {
+		if (v && !strcmp(v, "callgrind"))
+			return bad(flag, v, "replaced by the cost pass, on by default where valgrind "
+				   "is installed (cost_* metrics; docs/counters.md)");
 		if (!v || !backend_known(v))
-			return bad(flag, v, "expected perf, bpf or callgrind");
+			return bad(flag, v, "expected perf or bpf");
 		o->backend = !strcmp(v, "perf") ? NULL : v;
 		return 0;
 	}
@@ -257,7 +267,6 @@ static int parse_valued(struct run_options *o, const char *flag, const char *v)
 
 int options_parse(struct run_options *o, int argc, char **argv)
 {
-	int warmup_given = 0;
 	bool rounds_given = false;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
@@ -276,6 +285,8 @@ int options_parse(struct run_options *o, int argc, char **argv)
 			o->no_aslr = true;
 		} else if (!strcmp(a, "--no-thp")) {
 			o->no_thp = true;
+		} else if (!strcmp(a, "--no-cost") || !strcmp(a, "--cost")) {
+			o->cost = a[2] == 'c';
 		} else if (!strcmp(a, "--no-color")) {
 			o->no_color = true;
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
@@ -301,14 +312,8 @@ int options_parse(struct run_options *o, int argc, char **argv)
 			if (r)
 				return -1;
 			rounds_given |= !strcmp(flag, "--rounds");
-			warmup_given |= !strcmp(flag, "--warmup");
 		}
 	}
 	o->rounds_given = rounds_given;
-	/* valgrind runs 20-50x slower; its counts repeat exactly */
-	if (o->backend && !strcmp(o->backend, "callgrind")) {
-		o->rounds = rounds_given ? o->rounds : 3;
-		o->warmup = warmup_given ? o->warmup : 0;
-	}
 	return 0;
 }

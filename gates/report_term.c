@@ -182,6 +182,9 @@ static void print_header(FILE *f, const struct style *st, const struct run_resul
 		c->cpu_model ? c->cpu_model : "?", c->cpu_count, c->tier ? c->tier : "?", c->seed);
 	if (c->env && *c->env)
 		fprintf(f, "kernel environment: %s\n", c->env);
+	if (c->cost_tool && *c->cost_tool)
+		fprintf(f, "cost pass: %s, CPU under valgrind %s\n", c->cost_tool,
+			c->cost_cpu ? c->cost_cpu : "?");
 	if (r->comparison)
 		fprintf(f, "%s\n", r->comparison);
 	else if (r->baseline_path)

@@ -252,7 +252,7 @@ void context_free(struct context *c)
 		&c->kernel_release, &c->cpu_model, &c->thp, &c->compiler,
 		&c->cflags, &c->counters, &c->env, &c->tier, &c->commit,
 		&c->gate_version, &c->started_at, &c->tunables, &c->aslr, &c->pinning,
-		&c->allocator, &c->best_of,
+		&c->allocator, &c->best_of, &c->cost_tool, &c->cost_cpu,
 	};
 	size_t i;
 

@@ -108,6 +108,9 @@ struct context {
 	char *pinning;        /* "cpu N" (--pin-cpu) or "none" */
 	char *best_of;        /* "K (--best-of)" or "per parameter set" */
 	char *allocator;      /* --allocator: "glibc" (the default) or the name/path preloaded */
+	char *cost_tool;      /* the cost pass's valgrind ("valgrind-3.19.0"), "" when off */
+	char *cost_cpu;       /* the CPU valgrind presents, as glibc's ifuncs see it
+			       * (cost_pass.h), or "off: WHY" */
 };
 
 struct run_result {

@@ -1,6 +1,7 @@
 /* run_cmd.c: `gate run`: load the baseline, take the samples, check the
  * expectations, compare, report, and maybe store the new baseline. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "commands.h"
 #include "compare.h"
 #include "confirm.h"
+#include "cost.h"
 #include "platform.h"
 #include "runner.h"
 #include "session.h"
@@ -59,6 +61,21 @@ static int load_baseline(struct run_state *st)
 	return 0;
 }
 
+/* Whether the finite samples of S are not all the same. */
+static int series_varies(const struct series *s)
+{
+	double first = NAN;
+	for (size_t i = 0; i < s->sample_count; i++) {
+		if (isnan(s->samples[i]))
+			continue;
+		if (isnan(first))
+			first = s->samples[i];
+		else if (s->samples[i] != first)
+			return 1;
+	}
+	return 0;
+}
+
 /* Batch-major: every (kernel, params) once per batch, so that the batches
  * of one group are minutes apart and their spread shows the machine's drift. */
 static void take_samples(struct session *s)
@@ -80,8 +97,14 @@ static void take_samples(struct session *s)
 			}
 		}
 	}
-	for (size_t i = 0; i < s->r.series_count; i++)
-		s->r.series[i].batches = (size_t)s->o.runs;
+	for (size_t i = 0; i < s->r.series_count; i++) {
+		struct series *x = &s->r.series[i];
+		x->batches = (size_t)s->o.runs;
+		/* a cost count whose samples differ is near-exact: the baseline
+		 * records the determinism measured (compare.c gates by it) */
+		if (cost_metric(x->metric) && series_varies(x))
+			x->cls = METRIC_NEAR;
+	}
 }
 
 static void compare(struct run_state *st)
@@ -97,6 +120,14 @@ static void compare(struct run_state *st)
 				 "not compared; run ./gate --update-baseline", why);
 			s->r.baseline_note = strdup(note);
 		}
+	}
+	if (st->have_base && !platform_same_cost_key(&st->base.ctx, &s->r.ctx, why, sizeof why)) {
+		char note[1400];
+		snprintf(note, sizeof note, "%s%scost key changed since the baseline (%s): cost not "
+			 "compared; run ./gate --update-baseline", s->r.baseline_note ?
+			 s->r.baseline_note : "", s->r.baseline_note ? "\n" : "", why);
+		free(s->r.baseline_note);
+		s->r.baseline_note = strdup(note);
 	}
 	if (st->have_base && platform_software_diff(&st->base.ctx, &s->r.ctx, why, sizeof why)) {
 		/* not a verdict: what a person should know when reading one */
@@ -127,6 +158,10 @@ static int setup(struct run_state *st, int argc, char **argv, const char *self_d
 	}
 	if (s->o.runs == 0)
 		s->o.runs = s->o.update_baseline ? 3 : 1;
+	/* a baseline's cost series record at least three cost samples, so that
+	 * their spread says whether they are exact (compare.c) */
+	if (s->o.update_baseline && s->o.cost_runs == 0)
+		s->o.cost_runs = (3 + s->o.runs - 1) / s->o.runs;
 	ret = session_context(s, self_dir);
 	return ret ? ret : load_baseline(st);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "cost_pass.h"
 #include "record.h"
 #include "runner.h"
 #include "spawn.h"
@@ -223,6 +224,85 @@ static void run_counted(const struct kernel_info *k, size_t v, const struct kern
  * crashing or hanging kernel must not cost the whole time budget. */
 #define RUNNER_MAX_FAILURES 2
 
+/* The cost pass's command line of variant V of K on P (argv has room for
+ * 10 entries; SEED and BEST_OF are its storage). */
+static void cost_argv(const struct kernel_info *k, size_t v, const struct kernel_paramset *p,
+		      const struct run_options *o, char **argv, char *seed, size_t seed_size)
+{
+	size_t n = 0;
+	snprintf(seed, seed_size, "%llu", (unsigned long long)o->seed);
+	argv[n++] = k->path;
+	argv[n++] = "--variant";
+	argv[n++] = (char *)k->variants[v];
+	argv[n++] = "--params";
+	argv[n++] = p->name;
+	argv[n++] = "--seed";
+	argv[n++] = seed;
+	/* one repetition: the dumps would add up over best_of repetitions */
+	if (o->best_of > 0 || kernel_paramset_best_of(p) > 1) {
+		argv[n++] = "--best-of";
+		argv[n++] = "1";
+	}
+	argv[n] = NULL;
+}
+
+/* The cost pass of one group (cost_pass.h): COST_RUNS samples of every
+ * item that did not fail, taken in parallel after the timed rounds; round
+ * r of the batch gets the cost of sample r mod COST_RUNS, so the
+ * baseline's samples show how much the cost varied. */
+static void run_cost(const struct runner_side *sides, const size_t *item_side,
+		     const size_t *item_variant, const int *failures, size_t n,
+		     size_t first_round)
+{
+	const struct run_options *o = sides[0].o;
+	int runs = o->cost_runs > 0 ? o->cost_runs : 1;
+	size_t count = 0;
+	struct cost_job *jobs = calloc(n * (size_t)runs + 1, sizeof *jobs);
+	char **argvs = calloc((n * (size_t)runs + 1) * 10, sizeof *argvs);
+	char (*seeds)[32] = calloc(n * (size_t)runs + 1, sizeof *seeds);
+	if (!jobs || !argvs || !seeds)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		for (int rep = 0; failures[i] < RUNNER_MAX_FAILURES && rep < runs; rep++) {
+			const struct runner_side *sd = &sides[item_side[i]];
+			cost_argv(sd->k, item_variant[i], sd->p, sd->o, argvs + count * 10,
+				  seeds[count], sizeof seeds[count]);
+			jobs[count].argv = argvs + count * 10;
+			jobs[count].env = (char *const *)sd->o->env;
+			jobs[count].timeout_seconds = 5 * sd->o->timeout_seconds;
+			count++;
+		}
+	cost_pass_run(jobs, count, 0);
+	for (size_t i = 0, j = 0; i < n; i++) {
+		if (failures[i] >= RUNNER_MAX_FAILURES)
+			continue;
+		const struct runner_side *sd = &sides[item_side[i]];
+		const struct cost_job *mine = &jobs[j];
+		j += (size_t)runs;
+		int failed = 0;
+		for (int rep = 0; rep < runs; rep++)
+			if (mine[rep].ret) {
+				result_add_problem(sd->r, sd->k->name, sd->k->variants[item_variant[i]],
+						   sd->p->name, "cost sample", mine[rep].why);
+				failed = 1;
+				break;
+			}
+		for (int round = 0; !failed && round < o->rounds; round++) {
+			const struct record *rec = &mine[round % runs].rec;
+			for (size_t m = 0; m < rec->metric_count; m++)
+				put_sample(sd->r, sd->k, item_variant[i], sd->p->name, &rec->metrics[m],
+					   first_round + (size_t)round);
+		}
+	}
+out:
+	for (size_t i = 0; jobs && i < count; i++)
+		record_free(&jobs[i].rec);
+	free(jobs);
+	free(argvs);
+	free(seeds);
+}
+
+
 int runner_warmup_stable(const double *prev, const double *cur, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -299,6 +379,8 @@ int runner_run_sides(const struct runner_side *sides, size_t side_count,
 		if (failures[i] < RUNNER_MAX_FAILURES)
 			run_counted(sd->k, item_variant[i], sd->p, sd->o, sd->r, first_round);
 	}
+	if (o->cost && !cost_pass_unavailable())
+		run_cost(sides, item_side, item_variant, failures, n, first_round);
 	for (size_t s = 0; s < side_count; s++)
 		pad_group(&sides[s], first_round);
 out:

@@ -9,6 +9,7 @@
 
 #include "allocator.h"
 #include "backend.h"
+#include "cost_pass.h"
 #include "discover.h"
 #include "expect_eval.h"
 #include "platform.h"
@@ -69,6 +70,23 @@ static void record_environment(struct session *s)
 	s->r.ctx.tunables = strdup(tunables ? tunables : "");
 }
 
+/* The cost pass's part of the context, and its one `unavailable:` line
+ * when it was asked for and cannot run. Returns 0 or -ENOMEM. */
+static int session_cost_context(struct session *s)
+{
+	const char *why = cost_pass_unavailable();
+	if (!s->o.cost) {
+		free(s->r.ctx.cost_tool);
+		free(s->r.ctx.cost_cpu);
+		s->r.ctx.cost_tool = strdup("");
+		s->r.ctx.cost_cpu = strdup("off: --no-cost");
+		return s->r.ctx.cost_tool && s->r.ctx.cost_cpu ? 0 : -ENOMEM;
+	}
+	if (why)
+		result_add_problem(&s->r, NULL, NULL, NULL, "cost pass", why);
+	return cost_pass_context(&s->r.ctx, (char *const *)s->o.env);
+}
+
 int session_context(struct session *s, const char *self_dir)
 {
 	if (!s->o.baseline_dir) {
@@ -91,6 +109,10 @@ int session_context(struct session *s, const char *self_dir)
 	}
 	if (backend_context(&s->r.ctx, s->o.backend)) {
 		fprintf(stderr, "gate: cannot record the backend: out of memory\n");
+		return 2;
+	}
+	if (session_cost_context(s)) {
+		fprintf(stderr, "gate: cannot record the cost pass: out of memory\n");
 		return 2;
 	}
 	s->r.ctx.tier = strdup(s->o.tier_name);

@@ -127,6 +127,22 @@ static void finish(struct spawn_output *o, int status)
 	}
 }
 
+/* A pipe whose ends no other child inherits: the cost pass spawns from
+ * several threads at once, and a write end leaked into another thread's
+ * child would keep this one's pipe open until that child exits. */
+static int pipe_cloexec(int fds[2])
+{
+#ifdef __linux__
+	return pipe2(fds, O_CLOEXEC);
+#else
+	if (pipe(fds))
+		return -1;
+	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+	fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+	return 0;
+#endif
+}
+
 int spawn_run(char *const argv[], char *const env[], double timeout_seconds,
 	      struct spawn_output *o)
 {
@@ -138,7 +154,7 @@ int spawn_run(char *const argv[], char *const env[], double timeout_seconds,
 	err.buf = malloc(SPAWN_OUTPUT_MAX + 1);
 	if (!out.buf || !err.buf)
 		goto fail;
-	if (pipe(out_pipe) || pipe(err_pipe)) {
+	if (pipe_cloexec(out_pipe) || pipe_cloexec(err_pipe)) {
 		ret = -errno;
 		goto fail;
 	}

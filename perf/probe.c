@@ -30,18 +30,21 @@
 #include "counters.h"
 #include "params.h"
 #include "probe.h"
+#include "probe_internal.h"
 
-/* Callgrind client requests (docs/counters.md): collection is switched on
- * around the outermost region only. Outside valgrind a request is a few
- * instructions; without the header (configure.py says so) they are none. */
+/* The cost pass (docs/counters.md, "The cost pass"): the kernel runs under
+ * valgrind --tool=callgrind --instr-atstart=no. Callgrind instruments while
+ * any region is open, in every thread, and each time the set of open
+ * regions changes the probe dumps the cost since the last change under a
+ * label naming that set (probe_cost_mark), so that the runner adds every
+ * interval to every region that was open during it. Outside valgrind each
+ * mark is one RUNNING_ON_VALGRIND request, a few instructions; without the
+ * header (configure.py says so) none. */
 #if defined(GATE_HAVE_CALLGRIND) && defined(__has_include)
 #if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>
-#define PROBE_COLLECT_TOGGLE() CALLGRIND_TOGGLE_COLLECT
+#define PROBE_COST 1
 #endif
-#endif
-#ifndef PROBE_COLLECT_TOGGLE
-#define PROBE_COLLECT_TOGGLE() ((void)0)
 #endif
 
 #define PROBE_MAX_REGIONS 16
@@ -90,6 +93,7 @@ static struct {
 	unsigned repetition;               /* the one running, from 0 */
 	bool running;                      /* counters open, variant running */
 	int cpu_count_used;                /* the value gate_cpu_count() gave; 0: not asked */
+	int threads_used;                  /* most threads of a gate_parallel_region; 0: none */
 	struct probe_region regions[PROBE_MAX_REGIONS];
 	size_t region_count;
 	struct probe_frame stack[PROBE_MAX_DEPTH];
@@ -171,6 +175,12 @@ int gate_cpu_count(void)
 	return probe.cpu_count_used;
 }
 
+void probe_threads_used(int threads)
+{
+	if (threads > probe.threads_used)
+		probe.threads_used = threads;
+}
+
 /* gate_consume: the call is opaque to the kernel's translation unit (the
  * probe is a separate object), so what P points to must exist; the empty
  * asm with a memory clobber tells the compiler here that P escapes. No
@@ -203,6 +213,46 @@ __attribute__((noinline)) void gate_region_mark_begin(void)
 __attribute__((noinline)) void gate_region_mark_end(void)
 {
 	__asm__ __volatile__("" : : : "memory");
+}
+
+#ifdef PROBE_COST
+/* The label of a cost dump: "allocgate" then "/NAME" for each of the
+ * first DEPTH open regions, outermost first (the unnamed region's NAME is
+ * empty). Fixed storage: no allocation inside a region. */
+static const char *probe_cost_label(size_t depth)
+{
+	static char label[16 + PROBE_MAX_DEPTH * PROBE_NAME_SIZE];
+	size_t n = strlen(strcpy(label, "allocgate"));
+	for (size_t i = 0; i < depth; i++) {
+		label[n++] = '/';
+		n += strlen(strcpy(label + n, probe.stack[i].region->name));
+	}
+	return label;
+}
+#endif
+
+/* The set of open regions changed from the first DEPTH_BEFORE frames of
+ * the stack to the first probe.depth: under the cost pass, dump the cost
+ * of the interval that ends (if any region was open during it), then start
+ * instrumenting when the first region opened, stop when the last closed.
+ * START_INSTRUMENTATION also empties the simulated caches, so every
+ * outermost region starts cold: deterministic, and documented. */
+static void probe_cost_mark(size_t depth_before)
+{
+#ifdef PROBE_COST
+	if (!RUNNING_ON_VALGRIND)
+		return;
+	if (depth_before > 0)
+		CALLGRIND_DUMP_STATS_AT(probe_cost_label(depth_before));
+	if (depth_before == 0) {
+		CALLGRIND_START_INSTRUMENTATION;
+		CALLGRIND_ZERO_STATS;
+	} else if (probe.depth == 0) {
+		CALLGRIND_STOP_INSTRUMENTATION;
+	}
+#else
+	(void)depth_before;
+#endif
 }
 
 /* Region NAME ("" for the unnamed one), added on first use. */
@@ -241,21 +291,20 @@ void gate_region_begin(const char *name)
 	if (probe.depth == 1)
 		gate_region_mark_begin();
 	counters_begin(&f->start);
-	if (probe.depth == 1)
-		PROBE_COLLECT_TOGGLE();
+	probe_cost_mark(probe.depth - 1);
 }
 
 void gate_region_end(void)
 {
 	struct counters_snapshot stop;
-	if (probe.depth == 1)
-		PROBE_COLLECT_TOGGLE();
-	counters_end(&stop);
-	if (probe.depth == 1)
-		gate_region_mark_end();
 	if (probe.depth == 0)
 		probe_bug("gate_region_end() without gate_region_begin()");
-	struct probe_frame *f = &probe.stack[--probe.depth];
+	probe.depth--;
+	probe_cost_mark(probe.depth + 1);
+	counters_end(&stop);
+	if (probe.depth == 0)
+		gate_region_mark_end();
+	struct probe_frame *f = &probe.stack[probe.depth];
 	counters_add(&f->region->totals, &f->start, &stop);
 	alloc_count_end(&f->heap_start, &f->region->heap);
 	probe.last = f->region;
@@ -280,9 +329,12 @@ static void probe_metric_check(const char *name, const char *unit,
 	if (!name || !probe_is_identifier(name, false, PROBE_NAME_SIZE))
 		probe_bug("gate_metric: bad name '%s' (expected [A-Za-z0-9_]+, at most "
 			  "%d characters)", name ? name : "(null)", PROBE_NAME_SIZE - 1);
-	if (counter_lookup(name, &id) == 0 || !strcmp(name, "cpu_count"))
+	if (counter_lookup(name, &id) == 0 || !strcmp(name, "cpu_count") ||
+	    !strcmp(name, "threads"))
 		probe_bug("gate_metric: '%s' is a %s the probe reports itself", name,
-			  strcmp(name, "cpu_count") ? "counter" : "metric (gate_cpu_count)");
+			  counter_lookup(name, &id) == 0 ? "counter"
+			  : name[0] == 'c' ? "metric (gate_cpu_count)"
+					   : "metric (gate_parallel_region)");
 	if (!unit || !probe_is_identifier(unit, false, PROBE_UNIT_SIZE))
 		probe_bug("gate_metric %s: bad unit '%s' (expected [A-Za-z0-9_]+, e.g. "
 			  "count, bytes)", name, unit ? unit : "(null)");
@@ -409,6 +461,10 @@ static void probe_print_sample(void)
 	}
 	if (probe.cpu_count_used)
 		printf("metric cpu_count exact count %d\n", probe.cpu_count_used);
+	/* a threaded sample says so: its cost counts move with the threads'
+	 * interleaving, and the gate allows for it (gates/compare.c) */
+	if (probe.threads_used)
+		printf("metric threads exact count %d\n", probe.threads_used);
 	/* once per counter, not per region: the machine cannot give it */
 	for (int i = 0; i < COUNTER_COUNT; i++) {
 		const char *why = counters_unavailable((enum counter_id)i);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "probe.h"
+#include "probe_internal.h"
 
 int gate_parallel_region(const char *name, void *(*worker)(void *), void *jobs,
 			 size_t job_size, int threads)
@@ -12,6 +13,7 @@ int gate_parallel_region(const char *name, void *(*worker)(void *), void *jobs,
 	int started = 0, err = 0;
 	if (!handles)
 		return -1;
+	probe_threads_used(threads);
 	gate_region_begin(name);
 	for (; started < threads; started++) {
 		err = pthread_create(&handles[started], NULL, worker,

@@ -594,3 +594,118 @@ Test(compare, counted_pass_timing_series_are_not_tested)
 	cr_expect_eq(cur.series[0].verdict, VERDICT_SKIPPED);
 	cr_expect(strstr(cur.series[0].note, "counted pass"), "%s", cur.series[0].note);
 }
+
+/* ---- the cost pass (compare_cost): tolerance from the baseline's own
+ * cost samples, 0.2% at least ---- */
+
+/* A cost series: the baseline's samples BASE_V (N), the run's value NOW. */
+static struct series *cost_series(const char *metric, const double *base_v, size_t n, double now)
+{
+	add(&base, "k", "a", metric, "instructions", METRIC_EXACT, base_v, n, 1.0);
+	add(&cur, "k", "a", metric, "instructions", METRIC_EXACT, &now, 1, 1.0);
+	compare_run(&cur, &base, &o, false);
+	return result_find_series(&cur, "k", "a", "p", metric);
+}
+
+Test(compare, cost_identical_baseline_allows_a_fifth_of_a_percent)
+{
+	static const double b[3] = { 1000000, 1000000, 1000000 };
+	/* allowed 0.2% of 1,000,000 = 2,000: +1,999 passes, on other hardware too */
+	struct series *s = cost_series("cost_instructions", b, 3, 1001999);
+	cr_expect_eq(s->verdict, VERDICT_PASS, "%s", s->note ? s->note : "");
+	cr_expect_float_eq(s->tolerance, 0.002, 1e-12);
+}
+
+Test(compare, cost_one_percent_more_fails_on_other_hardware)
+{
+	static const double b[3] = { 1000000, 1000000, 1000000 };
+	struct series *s = cost_series("alloc.cost_instructions", b, 3, 1010000);
+	cr_expect_eq(s->verdict, VERDICT_FAIL);
+	cr_expect_str_eq(s->note, "cost changed: 1000000 -> 1010000");
+}
+
+Test(compare, cost_spread_of_the_baseline_widens_the_tolerance)
+{
+	/* spread 10,000: allowed max(2,000, 3 x 10,000) = 30,000 */
+	static const double b[3] = { 1000000, 1010000, 1005000 };
+	struct series *s = cost_series("cost_est_cycles", b, 3, 1034000);
+	cr_expect_eq(s->verdict, VERDICT_PASS, "median 1005000, +29000: %s",
+		     s->note ? s->note : "");
+	result_free(&cur);
+	result_free(&base);
+	memset(&cur, 0, sizeof cur);
+	memset(&base, 0, sizeof base);
+	s = cost_series("cost_est_cycles", b, 3, 1036000);
+	cr_expect_eq(s->verdict, VERDICT_FAIL, "+31000 > 30000");
+}
+
+Test(compare, cost_of_zero_calls_fails_on_the_first_call)
+{
+	static const double b[3] = { 0, 0, 0 };
+	struct series *s = cost_series("cost_malloc_calls", b, 3, 1);
+	cr_expect_eq(s->verdict, VERDICT_FAIL);
+}
+
+Test(compare, cost_misses_have_a_floor)
+{
+	/* misses: 10% of 500 = 50, plus 64 for one thread: 114 */
+	static const double b[3] = { 500, 500, 500 };
+	struct series *s = cost_series("cost_ll_misses", b, 3, 614);
+	cr_expect_eq(s->verdict, VERDICT_PASS);
+	result_free(&cur);
+	result_free(&base);
+	memset(&cur, 0, sizeof cur);
+	memset(&base, 0, sizeof base);
+	s = cost_series("cost_ll_misses", b, 3, 615);
+	cr_expect_eq(s->verdict, VERDICT_FAIL);
+}
+
+Test(compare, cost_of_a_threaded_sample_allows_per_thread_slack)
+{
+	static const double b[3] = { 1000000, 1000000, 1000000 };
+	static const double four = 4;
+	add(&base, "k", "a", "threads", "count", METRIC_EXACT, &four, 1, 1.0);
+	add(&cur, "k", "a", "threads", "count", METRIC_EXACT, &four, 1, 1.0);
+	/* 2,000 + 4 x 4,096 = 18,384 */
+	struct series *s = cost_series("cost_malloc_instructions", b, 3, 1018384);
+	cr_expect_eq(s->verdict, VERDICT_PASS, "%s", s->note ? s->note : "");
+	s = result_find_series(&cur, "k", "a", "p", "cost_malloc_instructions");
+	cr_expect_float_eq(s->tolerance, 0.018384, 1e-9);
+}
+
+Test(compare, cost_threaded_calls_stay_exact)
+{
+	static const double b[3] = { 80000, 80000, 80000 };
+	static const double eight = 8;
+	add(&base, "k", "a", "threads", "count", METRIC_EXACT, &eight, 1, 1.0);
+	add(&cur, "k", "a", "threads", "count", METRIC_EXACT, &eight, 1, 1.0);
+	/* calls get no per-thread slack: 0.2% of 80,000 = 160 */
+	struct series *s = cost_series("cost_malloc_calls", b, 3, 80161);
+	cr_expect_eq(s->verdict, VERDICT_FAIL);
+}
+
+Test(compare, cost_that_varied_too_much_is_advisory)
+{
+	/* spread 40,000 on 1,000,000: 3 x 4% = 12% > 10% */
+	static const double b[3] = { 980000, 1000000, 1020000 };
+	struct series *s = cost_series("cost_instructions", b, 3, 2000000);
+	cr_expect_eq(s->verdict, VERDICT_SKIPPED);
+	cr_expect(s->advisory);
+	cr_expect(strstr(s->note, "advisory: the baseline's cost samples differ by up to 4.0%"),
+		  "%s", s->note);
+}
+
+Test(compare, a_changed_cost_key_skips_cost_series_only)
+{
+	static const double b[3] = { 1000, 1000, 1000 };
+	base.ctx.cost_tool = strdup("valgrind-3.18.1");
+	cur.ctx.cost_tool = strdup("valgrind-3.19.0");
+	add(&base, "k", "a", "heap_calls", "count", METRIC_EXACT, b, 3, 1.0);
+	add(&cur, "k", "a", "heap_calls", "count", METRIC_EXACT, b, 3, 2.0);
+	struct series *s = cost_series("cost_instructions", b, 3, 5000);
+	cr_expect_eq(s->verdict, VERDICT_SKIPPED);
+	cr_expect(strstr(s->note, "cost key changed since the baseline (valgrind "
+			 "\"valgrind-3.18.1\" -> \"valgrind-3.19.0\"): cost not compared"),
+		  "%s", s->note);
+	cr_expect_eq(result_find_series(&cur, "k", "a", "p", "heap_calls")->verdict, VERDICT_FAIL);
+}

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "baseline.h"
+#include "cost_pass.h"
 #include "digest.h"
 #include "e2e_fixture.h"
 #include "source_line.h"
@@ -266,14 +267,24 @@ Test(e2e, other_hardware_skips_timing_but_gates_exact_counts)
 	struct spawn_output out;
 	make_baseline();
 	move_baseline_to_other_hardware();
+	/* without the cost pass nothing sees a slowdown that allocates no more */
 	int code = gate(&out, "--kernel", "toy", "--quick", "--env", "TOY_SLOWDOWN_PERCENT=900",
-			NULL);
-	cr_expect_eq(code, 0, "a 10x slowdown on other hardware is not compared: exit %d\n%s",
+			"--no-cost", NULL);
+	cr_expect_eq(code, 0, "a 10x slowdown on other hardware is not timed: exit %d\n%s",
 		     code, out.out);
 	cr_expect(strstr(out.out, "hardware changed since the baseline (CPU model: Other CPU 9000"),
 		  "%s", out.out);
 	cr_expect(strstr(out.out, "run ./gate --update-baseline"), "%s", out.out);
 	spawn_output_free(&out);
+	/* with it (where valgrind runs), the slowdown's instructions are counted */
+	if (!cost_pass_unavailable()) {
+		code = gate(&out, "--kernel", "toy", "--quick", "--env", "TOY_SLOWDOWN_PERCENT=900",
+			    NULL);
+		cr_expect_eq(code, 1, "the cost pass gates any hardware: exit %d\n%s", code,
+			     out.out);
+		cr_expect(strstr(out.out, "cost_instructions: "), "%s", out.out);
+		spawn_output_free(&out);
+	}
 	code = gate(&out, "--kernel", "toy", "--quick", "--env", "TOY_EXTRA_ALLOC=1", NULL);
 	cr_expect_eq(code, 1, "exact counts are compared on any hardware: exit %d\n%s", code,
 		     out.out);
