@@ -517,6 +517,13 @@ def main(argv):
         stem = os.path.splitext(os.path.basename(src))[0]
         bench += w.build(platform.exe("%s/bench/%s" % (bd, stem)), "link",
                          objects([src]) + [probe_lib])
+        if stem == "probe_region_bench":   # its counted build too
+            obj = "%s/obj/bench-counted/%s.o" % (bd, stem)
+            w.build(obj, "cc", src, implicit=["perf/alloc_count.h"],
+                    variables={"extra_cflags": ("/FIperf/alloc_count.h" if platform.is_msvc()
+                                                else "-include perf/alloc_count.h")})
+            bench += w.build(platform.exe("%s/bench/%s-counted" % (bd, stem)), "link",
+                             [obj, probe_lib])
     w.build("bench", "phony", bench)
     tests = []
     if criterion and jansson:
@@ -528,6 +535,13 @@ def main(argv):
                         test_objs + [gate_lib, probe_lib],
                         implicit=gate + test_kernels,
                         variables={"extra_libs": "$criterion_libs $jansson_libs"})
+    if tests and platform.name == "linux":
+        # tests/preload/*.c: LD_PRELOAD libraries the suite injects into the
+        # kernels (a deadlocking free, tests/test_e2e_budget.c)
+        w.rule("solink", "$cc -shared -fPIC $cflags -o $out $in", description="SO $out")
+        for src in sources("tests/preload/*.c", platform):
+            stem = os.path.splitext(os.path.basename(src))[0]
+            test_kernels += w.build("%s/tests/preload/lib%s.so" % (bd, stem), "solink", src)
     w.build("tests", "phony", tests + test_kernels)
     w.build("all", "phony", targets + tests + test_kernels)
     w.default(targets)

@@ -77,6 +77,8 @@ static int parse(struct ab_state *st, int argc, char **argv)
 		fprintf(stderr, "gate ab: --json: %s; nothing was run\n", err);
 		return 2;
 	}
+	st->shared.deadline_seconds = options_deadline(&st->shared);
+	st->shared.deadline_at = st->s.started + st->shared.deadline_seconds;
 	if (ab_options_for_side(&st->shared, &st->side_a, &st->a_options) ||
 	    ab_options_for_side(&st->shared, &st->side_b, &s->o)) {
 		fprintf(stderr, "gate ab: out of memory\n");

@@ -23,7 +23,9 @@ struct cost_job {
 	double timeout_seconds;      /* for the whole valgrind process */
 	struct record rec;           /* out: the cost metrics, "[REGION.]cost_*" */
 	char why[512];               /* out: why it failed */
-	int ret;                     /* out: 0, or a negative errno */
+	int ret;                     /* out: 0, or a negative errno: -ENODATA when the
+				      * kernel has no cost markers (built without
+				      * <valgrind/callgrind.h>, or before the cost pass) */
 };
 
 /* Why the cost pass cannot run here (no valgrind, a sanitizer build, an

@@ -276,9 +276,10 @@ static int read_dumps(struct cost_job *job, const char *dir)
 		ret = -EINVAL;
 	}
 	if (!ret && !dumps) {
-		snprintf(job->why, sizeof job->why, "no region was dumped: the kernel was built "
-			 "without the cost markers (rebuild it with <valgrind/callgrind.h> installed)");
-		ret = -EINVAL;
+		snprintf(job->why, sizeof job->why, "%s was built without the cost markers (no "
+			 "region was dumped; rebuild it with <valgrind/callgrind.h> installed)",
+			 job->argv[0]);
+		ret = -ENODATA;
 	}
 	for (size_t i = 0; !ret && i < rs->n; i++)
 		ret = region_metrics(&job->rec, &rs->r[i]);

@@ -59,7 +59,11 @@ void options_usage(void *fp)
 	      "                           3 with --update-baseline: the baseline's own drift)\n"
 	      "  --warmup N|auto          discarded rounds first (default 1; auto: until two\n"
 	      "                           rounds agree within 10% on every variant, at most 5)\n"
-	      "  --timeout SECONDS        per sample (default 60)\n"
+	      "  --timeout SECONDS        per sample (default 60); a variant whose sample\n"
+	      "                           timed out or crashed is not sampled again\n"
+	      "  --deadline SECONDS       for the whole run: then it stops sampling, reports\n"
+	      "                           what it measured and exits 4 (default: 150 s for\n"
+	      "                           --quick, 900 s, 7200 s for --full; times --runs)\n"
 	      "  --best-of K              a timed sample is the fastest of K runs of the\n"
 	      "                           variant in one process (default: the parameter\n"
 	      "                           set's best_of, else 1): docs/noise.md\n"
@@ -77,7 +81,9 @@ void options_usage(void *fp)
 	      "  --no-aslr                run kernels without address-space randomisation\n"
 	      "  --no-thp                 run kernels without transparent huge pages (Linux)\n"
 	      "  --no-color               no colour (also NO_COLOR=1)\n"
-	      "  -v, --verbose            print each sample as it is taken\n", f);
+	      "  --details                the terminal report lists every series (default:\n"
+	      "                           one row per variant, unchanged counts folded)\n"
+	      "  -v, --verbose            print each sample as it is taken (and --details)\n", f);
 }
 
 static int bad(const char *flag, const char *value, const char *why)
@@ -98,6 +104,16 @@ static int parse_number(const char *flag, const char *s, double lo, double hi, d
 	}
 	*out = v;
 	return 0;
+}
+
+double options_deadline(const struct run_options *o)
+{
+	if (o->deadline_seconds > 0)
+		return o->deadline_seconds;
+	double per_batch = o->tier == GATE_TIER_QUICK ? OPTIONS_DEADLINE_QUICK
+			   : o->tier == GATE_TIER_FULL ? OPTIONS_DEADLINE_FULL
+						       : OPTIONS_DEADLINE_DEFAULT;
+	return per_batch * (o->runs > 1 ? o->runs : 1);
 }
 
 const char *options_env_problem(const char *value)
@@ -256,6 +272,8 @@ static int parse_valued(struct run_options *o, const char *flag, const char *v)
 	}
 	if (!strcmp(flag, "--timeout"))
 		return parse_number(flag, v, 0.1, 86400, &o->timeout_seconds);
+	if (!strcmp(flag, "--deadline"))
+		return parse_number(flag, v, 1, 7 * 86400, &o->deadline_seconds);
 	if (!strcmp(flag, "--min-effect")) {
 		if (parse_number(flag, v, 0, 1000, &x))
 			return -1;
@@ -285,6 +303,8 @@ int options_parse(struct run_options *o, int argc, char **argv)
 			o->no_aslr = true;
 		} else if (!strcmp(a, "--no-thp")) {
 			o->no_thp = true;
+		} else if (!strcmp(a, "--details")) {
+			o->details = true;
 		} else if (!strcmp(a, "--no-cost") || !strcmp(a, "--cost")) {
 			o->cost = a[2] == 'c';
 		} else if (!strcmp(a, "--no-color")) {

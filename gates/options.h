@@ -25,12 +25,15 @@ struct run_options {
 	int runs;                    /* independent batches (--runs); 0 = 1, or 3 when updating */
 	int warmup;                  /* discarded rounds before them, or OPTIONS_WARMUP_AUTO */
 	double timeout_seconds;      /* per sample */
+	double deadline_seconds;     /* --deadline: the whole run's; 0: the tier's default */
+	double deadline_at;          /* runner_now() past which no sample starts; 0: none */
 	double min_effect;           /* timing: smallest relative change that fails */
 	double exact_tolerance;      /* exact: relative tolerance */
 	double near_tolerance;       /* near-exact: relative tolerance */
 	double alpha;                /* family-wise error rate (Holm) */
 	bool fdr;                    /* --correction bh: gate ab adjusts by Benjamini-Hochberg */
-	int verbose;
+	int verbose;                 /* -v: each sample as it is taken, and --details */
+	bool details;                /* --details: every series in the terminal report */
 	const char *junit_path;      /* --junit FILE */
 	const char *markdown_path;   /* --markdown FILE */
 	const char *svg_dir;         /* --svg DIR: one chart per kernel */
@@ -47,6 +50,17 @@ struct run_options {
 	int cost_runs;               /* cost samples per variant and batch (0: 1, or
 				      * enough for 3 in all with --update-baseline) */
 };
+
+/* The default --deadline of a tier, per batch (--runs): far above a normal
+ * run (quick 13 s, default 45 s with the cost pass on a 2-core VM), below
+ * what a hanging allocator would cost (a 60 s timeout per variant). */
+#define OPTIONS_DEADLINE_QUICK 150.0
+#define OPTIONS_DEADLINE_DEFAULT 900.0
+#define OPTIONS_DEADLINE_FULL 7200.0
+
+/* The deadline of O in seconds: --deadline, else its tier's default
+ * times its batches. */
+double options_deadline(const struct run_options *o);
 
 /* --warmup auto: warm-up rounds until two in a row agree (runner.h). */
 #define OPTIONS_WARMUP_AUTO (-1)

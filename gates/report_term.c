@@ -156,20 +156,211 @@ static void print_group(FILE *f, const struct style *st, const struct run_result
 			print_expect(f, st, &r->expects[i]);
 }
 
-static void print_kernels(FILE *f, const struct style *st, const struct run_result *r)
+/* ---- the compact report (the default; --details prints print_group) ---- */
+
+/* How much a verdict says about a variant: the row shows its worst. */
+static int verdict_weight(enum verdict v)
 {
-	const char *kernel = NULL, *params = NULL;
+	switch (v) {
+	case VERDICT_FAIL:
+		return 5;
+	case VERDICT_ERROR:
+		return 4;
+	case VERDICT_INCONCLUSIVE:
+		return 3;
+	case VERDICT_IMPROVED:
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+/* Whether S of (KERNEL, PARAMS, VARIANT) belongs to the row. */
+static int in_row(const struct series *s, const char *kernel, const char *params,
+		  const char *variant)
+{
+	return !strcmp(s->kernel, kernel) && !strcmp(s->params, params) &&
+	       (!variant || !strcmp(s->variant, variant));
+}
+
+/* A series shown in full under its variant's row: it failed, changed, is
+ * inconclusive or could not be checked. */
+static int notable(const struct series *s)
+{
+	return verdict_weight(s->verdict) > 0;
+}
+
+/* Appends "  [REGION.]NAME VALUE[ CHANGE]" to BUF for every series of the
+ * row whose metric's last part is BASE (one per region). */
+static void key_figures(const struct run_result *r, const char *kernel, const char *params,
+			const char *variant, const char *base, const char *name, char *buf,
+			size_t size)
+{
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		const char *dot = strrchr(s->metric, '.');
+		if (!in_row(s, kernel, params, variant) || strcmp(dot ? dot + 1 : s->metric, base))
+			continue;
+		char value[32], change[64] = "";
+		double v = s->median;
+		if (!strcmp(s->unit, "ns") || !strcmp(s->unit, "bytes") || !(v >= 1e4))
+			report_term_value(v, s->unit, value, sizeof value);
+		else   /* a count: 3 digits are enough on the row, --details has them all */
+			snprintf(value, sizeof value, v >= 1e9 ? "%.3gG" : v >= 1e6 ? "%.3gM" : "%.3gk",
+				 v >= 1e9 ? v / 1e9 : v >= 1e6 ? v / 1e6 : v / 1e3);
+		if (s->has_baseline && isfinite(s->change) && s->verdict != VERDICT_SKIPPED &&
+		    fabs(s->change) >= 0.0005)
+			snprintf(change, sizeof change, " %+.1f%%", 100 * s->change);
+		size_t n = strlen(buf);
+		snprintf(buf + n, size - n, "  %.*s%s %s%s", dot ? (int)(dot - s->metric + 1) : 0,
+			 s->metric, name, value, change);
+	}
+}
+
+/* One row per variant of the group: its key figures and worst verdict,
+ * then its notable series in full. */
+static void print_rows(FILE *f, const struct style *st, const struct run_result *r,
+		       const char *kernel, const char *params, struct columns *w)
+{
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		const char *variant = s->variant;
+		int seen = 0;   /* each variant's row once, at its first series */
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = in_row(&r->series[j], kernel, params, variant);
+		if (!in_row(s, kernel, params, NULL) || seen)
+			continue;
+		enum verdict worst = VERDICT_PASS;
+		for (size_t j = i; j < r->series_count; j++)
+			if (in_row(&r->series[j], kernel, params, variant) &&
+			    verdict_weight(r->series[j].verdict) > verdict_weight(worst))
+				worst = r->series[j].verdict;
+		char figures[600] = "";
+		key_figures(r, kernel, params, variant, "wall_ns", "wall", figures, sizeof figures);
+		key_figures(r, kernel, params, variant, "heap_calls", "allocs", figures,
+			    sizeof figures);
+		key_figures(r, kernel, params, variant, "cost_instructions", "instr", figures,
+			    sizeof figures);
+		fprintf(f, "    %-*s%s  %s%s%s\n", w->variant, variant, figures,
+			verdict_color(st, worst), verdict_name(worst), st->off);
+		for (size_t j = i; j < r->series_count; j++)
+			if (in_row(&r->series[j], kernel, params, variant) && notable(&r->series[j]))
+				print_series(f, st, w, &r->series[j]);
+	}
+}
+
+/* The folded rest of a group: how many series passed unchanged, are new,
+ * advisory, or were not compared (with each reason and its count). */
+static void print_folded(FILE *f, const struct style *st, const struct run_result *r,
+			 const char *kernel, const char *params)
+{
+	enum { REASONS = 4 };
+	size_t counts = 0, timings = 0, skipped = 0, fresh = 0, advisory = 0;
+	const char *why[REASONS] = { 0 };
+	size_t why_count[REASONS] = { 0 }, other = 0;
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		if (!in_row(s, kernel, params, NULL) || notable(s))
+			continue;
+		if (s->advisory) {
+			advisory++;
+		} else if (s->verdict == VERDICT_SKIPPED) {
+			size_t k = 0;
+			skipped++;
+			while (k < REASONS && why[k] && strcmp(why[k], s->note ? s->note : ""))
+				k++;
+			if (k == REASONS) {
+				other++;
+				continue;
+			}
+			why[k] = s->note ? s->note : "";
+			why_count[k]++;
+		} else if (s->verdict == VERDICT_NEW) {
+			fresh++;
+		} else if (s->cls == METRIC_TIMING) {
+			timings++;
+		} else {
+			counts++;
+		}
+	}
+	char line[2000];
+	size_t n = (size_t)snprintf(line, sizeof line, "%zu counts unchanged", counts);
+#define FOLD_ADD(...) (n += (size_t)snprintf(line + n, n < sizeof line ? sizeof line - n : 0, \
+					       __VA_ARGS__), n = n < sizeof line ? n : sizeof line)
+	if (timings)
+		FOLD_ADD(", %zu timings within tolerance", timings);
+	if (fresh)
+		FOLD_ADD(", %zu new (no baseline)", fresh);
+	if (advisory)
+		FOLD_ADD(", %zu timings advisory", advisory);
+	if (skipped)
+		FOLD_ADD(", %zu not compared", skipped);
+	for (size_t k = 0; k < REASONS && why[k]; k++)
+		FOLD_ADD("%s%zu: %s", k ? "; " : " (", why_count[k], why[k]);
+	if (other)
+		FOLD_ADD("; %zu for other reasons", other);
+	if (why[0])
+		FOLD_ADD(")");
+#undef FOLD_ADD
+	fprintf(f, "    %s%s%s\n", st->dim, line, st->off);
+}
+
+static void print_expect_line(FILE *f, const struct style *st, const struct expect_result *e)
+{
+	char upper[16], estimate[120] = "";
+	snprintf(upper, sizeof upper, "%s", verdict_name(e->verdict));
+	for (char *c = upper; *c; c++)
+		*c = (char)(*c - 32 * (*c >= 'a' && *c <= 'z'));
+	if (isfinite(e->estimate))
+		snprintf(estimate, sizeof estimate, "  (%s %.4g [%.4g, %.4g])",
+			 e->ratio ? "ratio" : "difference", e->estimate, e->ci_low, e->ci_high);
+	fprintf(f, "    %s%-12s%s %s:%d  %s%s\n", verdict_color(st, e->verdict), upper, st->off,
+		e->file, e->line, e->expr, estimate);
+	if (e->note && e->verdict != VERDICT_PASS)
+		fprintf(f, "    %-12s %s%s%s\n", "", st->dim, e->note, st->off);
+}
+
+static void print_compact_group(FILE *f, const struct style *st, const struct run_result *r,
+				const char *kernel, const char *params)
+{
+	struct columns w = { 18, 22, 26 };
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		char change[64];
+		if (in_row(s, kernel, params, NULL)) {
+			w.variant = wider(w.variant, s->variant);
+			if (notable(s)) {
+				format_change(s, change, sizeof change);
+				w.metric = wider(w.metric, s->metric);
+				w.change = wider(w.change, change);
+			}
+		}
+	}
+	fprintf(f, "  %sparams %s%s\n", st->bold, params, st->off);
+	print_rows(f, st, r, kernel, params, &w);
+	print_folded(f, st, r, kernel, params);
+	for (size_t i = 0; i < r->expect_count; i++)
+		if (!strcmp(r->expects[i].kernel, kernel) && !strcmp(r->expects[i].params, params))
+			print_expect_line(f, st, &r->expects[i]);
+}
+
+static void print_kernels(FILE *f, const struct style *st, const struct run_result *r,
+			  int details)
+{
+	const char *kernel = NULL;
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
 		if (!kernel || strcmp(kernel, s->kernel)) {
 			kernel = s->kernel;
-			params = NULL;
 			fprintf(f, "\n%s%s%s\n", st->bold, kernel, st->off);
 		}
-		if (!params || strcmp(params, s->params)) {
-			params = s->params;
-			print_group(f, st, r, kernel, params);
-		}
+		/* series are sorted by kernel, variant, params: each group once, at
+		 * its first series */
+		int seen = 0;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = in_row(&r->series[j], s->kernel, s->params, NULL);
+		if (!seen)
+			(details ? print_group : print_compact_group)(f, st, r, kernel, s->params);
 	}
 }
 
@@ -304,7 +495,7 @@ void report_term_print(FILE *f, const struct run_result *r, const struct run_opt
 {
 	struct style st = pick_style(f, o);
 	print_header(f, &st, r, base);
-	print_kernels(f, &st, r);
+	print_kernels(f, &st, r, o->details || o->verbose);
 	print_problems(f, &st, r);
 	print_failures(f, &st, r);
 	print_method(f, &st, r, o);

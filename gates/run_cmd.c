@@ -162,6 +162,8 @@ static int setup(struct run_state *st, int argc, char **argv, const char *self_d
 	 * their spread says whether they are exact (compare.c) */
 	if (s->o.update_baseline && s->o.cost_runs == 0)
 		s->o.cost_runs = (3 + s->o.runs - 1) / s->o.runs;
+	s->o.deadline_seconds = options_deadline(&s->o);
+	s->o.deadline_at = s->started + s->o.deadline_seconds;
 	ret = session_context(s, self_dir);
 	return ret ? ret : load_baseline(st);
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backend.h"
 #include "cost_pass.h"
@@ -53,6 +54,16 @@ int runner_list_kernel(const char *path, double timeout_seconds, struct kernel_i
 	return ret;
 }
 
+/* Records run-wide problem WHAT (a refused counter) once per run. */
+static void note_once(struct run_result *r, const char *what, const char *reason)
+{
+	for (size_t i = 0; i < r->problem_count; i++)
+		if (!r->problems[i].kernel && !strcmp(r->problems[i].what, what) &&
+		    !strcmp(r->problems[i].reason, reason))
+			return;
+	result_add_problem(r, NULL, NULL, NULL, what, reason);
+}
+
 /* Records a refused counter once per run. */
 static void note_unavailable(struct run_result *r, const struct record_unavailable *u)
 {
@@ -86,6 +97,73 @@ static int put_sample(struct run_result *r, const struct kernel_info *k, size_t 
 	return series_append(s, (double)m->value);
 }
 
+/* A variant that failed once (timed out, crashed, printed garbage) is not
+ * sampled again in the run: a hanging allocator must not cost a timeout per
+ * round (docs/robustness.md, "Time budget"). */
+#define RUNNER_MAX_FAILURES 1
+
+double runner_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Seconds a sample may take: the per-sample timeout, or what is left of
+ * the run's deadline when that is less (at least 0.1). */
+static double sample_timeout(const struct run_options *o, double timeout)
+{
+	if (o->deadline_at > 0) {
+		double left = o->deadline_at - runner_now();
+		timeout = left < timeout ? left : timeout;
+	}
+	return timeout > 0.1 ? timeout : 0.1;
+}
+
+static int deadline_passed(const struct run_options *o)
+{
+	return o->deadline_at > 0 && runner_now() >= o->deadline_at;
+}
+
+/* Whether a problem of R names (KERNEL, VARIANT, PARAMS)'s failed sample. */
+static int item_failed(const struct run_result *r, const char *kernel, const char *variant,
+		       const char *params)
+{
+	for (size_t i = 0; i < r->problem_count; i++) {
+		const struct problem *p = &r->problems[i];
+		if (p->kernel && p->variant && p->params && !strcmp(p->kernel, kernel) &&
+		    !strcmp(p->variant, variant) && !strcmp(p->params, params) &&
+		    strstr(p->what, "sample") && strncmp(p->what, "A: ", 3))
+			return 1;
+	}
+	return 0;
+}
+
+/* Counts one more sample of problem (KERNEL, VARIANT, PARAMS, WHAT) not
+ * taken: its reason is "N FORMAT" with N counted here. */
+static void count_not_taken(struct run_result *r, const char *kernel, const char *variant,
+			    const char *params, const char *what, const char *format)
+{
+	char reason[300];
+	for (size_t i = 0; i < r->problem_count; i++) {
+		struct problem *p = &r->problems[i];
+		if (!p->kernel || strcmp(p->kernel, kernel) || strcmp(p->what, what) ||
+		    strcmp(p->params ? p->params : "", params) ||
+		    strcmp(p->variant ? p->variant : "", variant ? variant : ""))
+			continue;
+		unsigned long n = strtoul(p->reason, NULL, 10) + 1;
+		snprintf(reason, sizeof reason, "%lu %s", n, format);
+		char *copy = strdup(reason);
+		if (copy) {
+			free(p->reason);
+			p->reason = copy;
+		}
+		return;
+	}
+	snprintf(reason, sizeof reason, "1 %s", format);
+	result_add_problem(r, kernel, variant, params, what, reason);
+}
+
 static int sample_once(const struct kernel_info *k, const char *variant,
 		       const struct kernel_paramset *p, const struct run_options *o,
 		       struct record *rec, char *why, size_t why_size)
@@ -109,7 +187,7 @@ static int sample_once(const struct kernel_info *k, const char *variant,
 	int ret = backend_prepare(&b, o->backend, argv, (char *const *)o->env, why, why_size);
 	if (ret)
 		return ret;
-	ret = spawn_run(b.argv, (char *const *)o->env, o->timeout_seconds, &out);
+	ret = spawn_run(b.argv, (char *const *)o->env, sample_timeout(o, o->timeout_seconds), &out);
 	if (ret) {
 		backend_cleanup(&b);
 		snprintf(why, why_size, "runner: %s", strerror(-ret));
@@ -220,10 +298,6 @@ static void run_counted(const struct kernel_info *k, size_t v, const struct kern
 	record_free(&rec);
 }
 
-/* A variant that failed this often is not run again in this batch: a
- * crashing or hanging kernel must not cost the whole time budget. */
-#define RUNNER_MAX_FAILURES 2
-
 /* The cost pass's command line of variant V of K on P (argv has room for
  * 10 entries; SEED and BEST_OF are its storage). */
 static void cost_argv(const struct kernel_info *k, size_t v, const struct kernel_paramset *p,
@@ -269,7 +343,8 @@ static void run_cost(const struct runner_side *sides, const size_t *item_side,
 				  seeds[count], sizeof seeds[count]);
 			jobs[count].argv = argvs + count * 10;
 			jobs[count].env = (char *const *)sd->o->env;
-			jobs[count].timeout_seconds = 5 * sd->o->timeout_seconds;
+			/* valgrind runs 20-100x slower than the timed samples */
+			jobs[count].timeout_seconds = sample_timeout(o, 5 * sd->o->timeout_seconds);
 			count++;
 		}
 	cost_pass_run(jobs, count, 0);
@@ -280,13 +355,16 @@ static void run_cost(const struct runner_side *sides, const size_t *item_side,
 		const struct cost_job *mine = &jobs[j];
 		j += (size_t)runs;
 		int failed = 0;
-		for (int rep = 0; rep < runs; rep++)
-			if (mine[rep].ret) {
+		for (int rep = 0; rep < runs && !failed; rep++) {
+			failed = mine[rep].ret != 0;
+			/* a kernel without the markers (an old build, gate ab's side A):
+			 * no cost series, said once, not a failed sample */
+			if (mine[rep].ret == -ENODATA)
+				note_once(sd->r, "cost pass", mine[rep].why);
+			else if (failed)
 				result_add_problem(sd->r, sd->k->name, sd->k->variants[item_variant[i]],
 						   sd->p->name, "cost sample", mine[rep].why);
-				failed = 1;
-				break;
-			}
+		}
 		for (int round = 0; !failed && round < o->rounds; round++) {
 			const struct record *rec = &mine[round % runs].rec;
 			for (size_t m = 0; m < rec->metric_count; m++)
@@ -350,7 +428,13 @@ int runner_run_sides(const struct runner_side *sides, size_t side_count,
 			item_side[i] = s;
 			item_variant[i] = v;
 		}
-	int auto_warmup = o->warmup == OPTIONS_WARMUP_AUTO;
+	/* an item that failed in an earlier batch of the run stays out */
+	for (size_t i = 0; i < n; i++) {
+		const struct runner_side *sd = &sides[item_side[i]];
+		if (item_failed(sd->r, sd->k->name, sd->k->variants[item_variant[i]], sd->p->name))
+			failures[i] = RUNNER_MAX_FAILURES;
+	}
+	int auto_warmup = o->warmup == OPTIONS_WARMUP_AUTO, late = 0;
 	long warmup = auto_warmup ? RUNNER_WARMUP_MAX : o->warmup;
 	for (long round = -warmup; round < o->rounds; round++) {
 		for (size_t i = 0; i < n; i++)
@@ -359,11 +443,21 @@ int runner_run_sides(const struct runner_side *sides, size_t side_count,
 		for (size_t i = 0; i < n; i++) {
 			size_t it = order[i];
 			const struct runner_side *sd = &sides[item_side[it]];
+			const char *variant = sd->k->variants[item_variant[it]];
 			wall[it] = NAN;
-			if (failures[it] >= RUNNER_MAX_FAILURES)
-				continue;
-			if (run_sample(sd->k, item_variant[it], sd->p, sd->o, sd->r, round,
-				       first_round, &wall[it])) {
+			if (failures[it] >= RUNNER_MAX_FAILURES) {
+				count_not_taken(sd->r, sd->k->name, variant, sd->p->name,
+						"skipped", "later samples not taken: the variant "
+						"failed once (above)");
+			} else if (deadline_passed(o)) {
+				char why[160];
+				snprintf(why, sizeof why, "samples not taken: the run reached its "
+					 "deadline of %.0f s (--deadline)", o->deadline_seconds);
+				count_not_taken(sd->r, sd->k->name, NULL, sd->p->name, "deadline", why);
+				failed += !late;
+				late = 1;
+			} else if (run_sample(sd->k, item_variant[it], sd->p, sd->o, sd->r, round,
+					      first_round, &wall[it])) {
 				failures[it]++;
 				failed++;
 			}
@@ -376,10 +470,10 @@ int runner_run_sides(const struct runner_side *sides, size_t side_count,
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct runner_side *sd = &sides[item_side[i]];
-		if (failures[i] < RUNNER_MAX_FAILURES)
+		if (failures[i] < RUNNER_MAX_FAILURES && !deadline_passed(o))
 			run_counted(sd->k, item_variant[i], sd->p, sd->o, sd->r, first_round);
 	}
-	if (o->cost && !cost_pass_unavailable())
+	if (o->cost && !cost_pass_unavailable() && !deadline_passed(o))
 		run_cost(sides, item_side, item_variant, failures, n, first_round);
 	for (size_t s = 0; s < side_count; s++)
 		pad_group(&sides[s], first_round);

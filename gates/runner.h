@@ -24,6 +24,9 @@ int runner_run_params(const struct kernel_info *k, const struct kernel_paramset 
 		      const struct run_options *o, struct stats_rng *rng,
 		      struct run_result *r, size_t first_round);
 
+/* Seconds on a monotonic clock (what --deadline is measured on). */
+double runner_now(void);
+
 /* --warmup auto: two consecutive warm-up rounds agree when every one of
  * the N items (side, variant) has a wall time within this fraction of its
  * wall time in the previous round; at most this many rounds are run. */

@@ -5,6 +5,7 @@
  * timed; skipped where the pass cannot run (no valgrind, a sanitizer
  * build), which the skip message names. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,4 +141,17 @@ Test(cost_pass, parallel_jobs_each_get_their_own_result, .init = setup, .timeout
 		cr_expect_eq(calls, i % 2 ? 4000 : 1000, "job %d", i);
 		record_free(&jobs[i].rec);
 	}
+}
+
+Test(cost_pass, a_program_without_the_markers_is_named, .init = setup, .timeout = 300)
+{
+	need_cost_pass();
+	/* any program that never opens a region: a kernel built without
+	 * <valgrind/callgrind.h>, or before the cost pass (gate ab's side A) */
+	char *argv[] = { "/bin/true", NULL };
+	struct cost_job job = { .argv = argv, .timeout_seconds = 300 };
+	cost_pass_run(&job, 1, 1);
+	cr_expect_eq(job.ret, -ENODATA);
+	cr_expect(strstr(job.why, "/bin/true was built without the cost markers"), "%s", job.why);
+	cr_expect_eq(job.rec.metric_count, 0);
 }

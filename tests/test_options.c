@@ -334,3 +334,19 @@ Test(options, bad_shard, .init = cr_redirect_stderr)
 	fflush(stderr);
 	cr_expect_stderr_neq_str("");
 }
+
+Test(options, the_deadline_follows_the_tier_and_the_batches)
+{
+	struct run_options o;
+	char *quick[] = { "--quick" }, *given[] = { "--deadline", "12.5" };
+	options_defaults(&o);
+	o.runs = 1;
+	cr_expect_float_eq(options_deadline(&o), OPTIONS_DEADLINE_DEFAULT, 1e-9);
+	o.runs = 3;
+	cr_expect_float_eq(options_deadline(&o), 3 * OPTIONS_DEADLINE_DEFAULT, 1e-9);
+	cr_assert_eq(options_parse(&o, 1, quick), 0);
+	o.runs = 1;
+	cr_expect_float_eq(options_deadline(&o), OPTIONS_DEADLINE_QUICK, 1e-9);
+	cr_assert_eq(options_parse(&o, 2, given), 0);
+	cr_expect_float_eq(options_deadline(&o), 12.5, 1e-9);
+}

@@ -76,6 +76,7 @@ static long verdict_column(const char *out, const char *needle)
 Test(report_term, a_long_metric_name_keeps_its_group_in_line)
 {
 	struct run_result r;
+	opts.details = true;   /* the full table (the compact rows have no columns) */
 	fixture_build(&r);
 	struct series *s = result_add_series(&r, "toy", "single", "small",
 					     "alloc.heap_blocks_allocated", "count", METRIC_EXACT);
@@ -94,6 +95,41 @@ Test(report_term, a_long_metric_name_keeps_its_group_in_line)
 	cr_expect_eq(verdict_column(out, "alloc.heap_blocks_allocated"), header, "%s", out);
 	cr_expect_eq(verdict_column(out, " allocs "), header, "%s", out);
 	cr_expect_eq(verdict_column(out, " wall_ns "), header, "%s", out);
+	free(out);
+	result_free(&r);
+}
+
+/* The compact report (the default): one row per variant with its key
+ * figures and worst verdict, the failing series in full under it, the
+ * rest folded into one line that counts them and names each reason. */
+Test(report_term, the_compact_report_folds_what_passed)
+{
+	struct run_result r;
+	fixture_build(&r);
+	struct series *s = result_add_series(&r, "toy", "single", "small", "heap_calls", "count",
+					     METRIC_EXACT);
+	cr_assert_not_null(s);
+	series_append(s, 100000);
+	s->median = s->baseline_median = 100000;
+	s->has_baseline = true;
+	s->change = 0;
+	s->verdict = VERDICT_PASS;
+	s = result_add_series(&r, "toy", "single", "small", "page_faults", "count", METRIC_NEAR);
+	cr_assert_not_null(s);
+	series_append(s, 12);
+	s->median = 12;
+	s->verdict = VERDICT_SKIPPED;
+	s->note = strdup("the parameter set runs a thread per core");
+	char *out = fixture_render(render, &r, NULL);
+	cr_expect(strstr(out, "allocs 100k"), "the key figure of the row\n%s", out);
+	cr_expect(!strstr(out, "heap_calls"), "an unchanged count listed\n%s", out);
+	cr_expect(strstr(out, "2 counts unchanged"), "this one and the fixture's\n%s", out);
+	cr_expect(strstr(out, "(1: the parameter set runs a thread per core)"), "%s", out);
+	cr_expect(strstr(out, "tests/kernels/toy.c:64"), "the failure is still named\n%s", out);
+	free(out);
+	opts.details = true;
+	out = fixture_render(render, &r, NULL);
+	cr_expect(strstr(out, "heap_calls"), "--details lists every series\n%s", out);
 	free(out);
 	result_free(&r);
 }
