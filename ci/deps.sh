@@ -21,6 +21,9 @@ gate_deps_missing() {
 		pkg-config --exists jansson || missing="$missing libjansson-dev"
 		if [ "${1:-}" = tests ]; then
 			pkg-config --exists criterion || missing="$missing libcriterion-dev"
+			# a real JUnit consumer for tests/test_junit_consumers.c
+			/usr/bin/python3 -c 'import junitparser' 2>/dev/null ||
+				missing="$missing python3-junitparser"
 		fi
 	else
 		missing="$missing libjansson-dev"

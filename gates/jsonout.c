@@ -145,7 +145,7 @@ static int put_comparison(json_t *obj, const struct series *s)
 	bad |= json_object_set_new(obj, "confirmed",
 				   s->confirmed < 0 ? json_null() : json_boolean(s->confirmed));
 	bad |= json_object_set_new(obj, "confirm_change", jsonout_number(s->confirm_change));
-	bad |= json_object_set_new(obj, "verdict", json_string(verdict_name(s->verdict)));
+	bad |= json_object_set_new(obj, "verdict", json_string(series_verdict_name(s->verdict)));
 	bad |= json_object_set_new(obj, "note", jsonout_string(s->note));
 	return bad;
 }

@@ -44,6 +44,12 @@ int list_main(int argc, char **argv, const char *self_dir)
 	char dir[4096], err[1024];
 	snprintf(dir, sizeof dir, "%s/kernels", self_dir);
 	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			printf("usage: gate list [--kernel-dir DIR]\n"
+			       "  the kernels (default: next to the gate binary), each with its\n"
+			       "  variants, parameter sets and expectations with file:line\n");
+			return 0;
+		}
 		if (!strcmp(argv[i], "--kernel-dir") && i + 1 < argc) {
 			snprintf(dir, sizeof dir, "%s", argv[++i]);
 		} else {

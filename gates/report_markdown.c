@@ -44,7 +44,8 @@ static void print_summary(FILE *f, const struct run_result *r)
 	fputs(r->comparison ? ", " : ", baseline ", f);
 	md(f, r->comparison ? r->comparison : r->baseline_path ? r->baseline_path : "none");
 	fputs(".\n\n", f);
-	fprintf(f, "| | total | pass | fail | inconclusive | improved | new | skipped | error |\n"
+	fprintf(f, "| | total | pass | fail | inconclusive | improved | new | not compared / "
+		   "skipped | error |\n"
 		   "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	fprintf(f, "| series | %zu | %zu | %zu | %zu | %zu | %zu | %zu | %zu |\n", r->series_count,
 		sv[VERDICT_PASS], sv[VERDICT_FAIL], sv[VERDICT_INCONCLUSIVE], sv[VERDICT_IMPROVED],
@@ -78,12 +79,31 @@ static void print_list(FILE *f, const struct run_result *r, enum verdict v, cons
 		md(f, text);
 		fputc('\n', f);
 	}
-	for (size_t i = 0; v == VERDICT_FAIL && i < r->series_count; i++) {
+	for (size_t i = 0; v != VERDICT_ERROR && i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
 		if (s->verdict != v)
 			continue;
 		if (!any++)
 			fprintf(f, "\n### %s\n\n", title);
+		report_text_series(s, text, sizeof text);
+		fprintf(f, "- `%s:%d` ", s->file ? s->file : "?", s->line);
+		md(f, text);
+		fputc('\n', f);
+	}
+}
+
+/* The advisory series (drift too large to gate: shown, never failing),
+ * outside the collapsed table. */
+static void print_advisory(FILE *f, const struct run_result *r)
+{
+	char text[2048];
+	int any = 0;
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		if (!s->advisory)
+			continue;
+		if (!any++)
+			fputs("\n### Advisory (not gated)\n\n", f);
 		report_text_series(s, text, sizeof text);
 		fprintf(f, "- `%s:%d` ", s->file ? s->file : "?", s->line);
 		md(f, text);
@@ -131,7 +151,7 @@ static void print_series_row(FILE *f, const struct series *s)
 		fprintf(f, "%+.1f%%", 100 * s->change);
 	if (s->ci_low == s->ci_low && s->ci_high == s->ci_high)
 		fprintf(f, " [%+.1f%%, %+.1f%%]", 100 * (s->ci_low - 1), 100 * (s->ci_high - 1));
-	fprintf(f, " | %s |\n", verdict_name(s->verdict));
+	fprintf(f, " | %s |\n", series_verdict_name(s->verdict));
 }
 
 static void print_table(FILE *f, const struct run_result *r)
@@ -155,7 +175,8 @@ void report_markdown_print(FILE *f, const struct run_result *r, const void *arg)
 	(void)arg;
 	print_summary(f, r);
 	print_list(f, r, VERDICT_FAIL, "What broke");
-	print_list(f, r, VERDICT_INCONCLUSIVE, "Inconclusive expectations");
+	print_list(f, r, VERDICT_INCONCLUSIVE, "Inconclusive");
+	print_advisory(f, r);
 	print_list(f, r, VERDICT_ERROR, "Expectations that could not be checked");
 	print_problems(f, r);
 	print_table(f, r);

@@ -106,7 +106,7 @@ static void print_series(FILE *f, const struct style *st, const struct columns *
 	format_change(s, change, sizeof change);
 	fprintf(f, "    %-*s %-*s %11s %11s  %-*s %s%s%s\n", w->variant, s->variant, w->metric,
 		s->metric, now, s->has_baseline ? was : "-", w->change, change,
-		verdict_color(st, s->verdict), verdict_name(s->verdict), st->off);
+		verdict_color(st, s->verdict), series_verdict_name(s->verdict), st->off);
 	if (s->note && s->verdict != VERDICT_PASS && s->verdict != VERDICT_NEW)
 		fprintf(f, "    %s%-*s %s%s\n", st->dim, w->variant, "", s->note, st->off);
 }

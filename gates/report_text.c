@@ -13,6 +13,8 @@ static const char *series_word(enum verdict v)
 	case VERDICT_IMPROVED: return "improvement";
 	case VERDICT_INCONCLUSIVE: return "inconclusive";
 	case VERDICT_PASS: return "unchanged";
+	case VERDICT_SKIPPED: return "not compared";
+	case VERDICT_NEW: return "new (no baseline)";
 	default: return verdict_name(v);
 	}
 }

@@ -44,6 +44,11 @@ const char *metric_class_name(enum metric_class c)
 	return class_names[c];
 }
 
+const char *series_verdict_name(enum verdict v)
+{
+	return v == VERDICT_SKIPPED ? "not compared" : verdict_name(v);
+}
+
 int metric_class_parse(const char *name, enum metric_class *out)
 {
 	size_t i;

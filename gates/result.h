@@ -25,6 +25,11 @@ enum verdict {
 /* Name of a verdict as used in reports and JSON ("pass", "fail", ...). */
 const char *verdict_name(enum verdict v);
 
+/* The word for a series' verdict: verdict_name, but "not compared" for
+ * VERDICT_SKIPPED (the terminal, markdown, JUnit and JSON all say so; an
+ * expectation that does not apply is "skipped"). */
+const char *series_verdict_name(enum verdict v);
+
 /* Name of a metric class ("exact", "near", "timing"); class_parse returns
  * 0 and sets *out, or -1 for an unknown name. */
 const char *metric_class_name(enum metric_class c);

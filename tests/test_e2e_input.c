@@ -181,3 +181,14 @@ Test(e2e_input, baseline_with_nan_literal_exits_2)
 	cr_expect(strstr(o.err, name) != NULL, "the file is not named: %s", o.err);
 	expect_rejected(&o, status, "invalid JSON", name);
 }
+
+Test(e2e_input, list_help_is_help)
+{
+	struct spawn_output out;
+	char *args[] = { gate_path, "list", "--help", NULL };
+	cr_assert_eq(spawn_run(args, NULL, 60, &out), 0);
+	cr_expect(out.status == SPAWN_EXITED && out.exit_code == 0, "exit %d: %s", out.exit_code,
+		  out.err);
+	cr_expect(strstr(out.out, "usage: gate list"), "%s", out.out);
+	spawn_output_free(&out);
+}

@@ -9,7 +9,7 @@ static const char golden[] =
 	"## allocgate: \xe2\x9d\x8c FAIL\n\n"
 	"Platform `linux-x86_64-glibc`, quick tier, commit abc1234, baseline "
 	"baselines/linux-x86_64-glibc.json.\n\n"
-	"| | total | pass | fail | inconclusive | improved | new | skipped | error |\n"
+	"| | total | pass | fail | inconclusive | improved | new | not compared / skipped | error |\n"
 	"|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
 	"| series | 3 | 1 | 1 | 0 | 0 | 1 | 0 | 0 |\n"
 	"| expectations | 2 | 0 | 1 | 1 | 0 | 0 | 0 | 0 |\n\n"
@@ -19,7 +19,7 @@ static const char golden[] =
 	"twice.wall_ns (estimate 3, interval [2.5, 3.5], 9 rounds)\n"
 	"- `tests/kernels/toy.c:64` regression toy/single/small wall_ns: 1 ms -&gt; 3 ms (+200.0%); "
 	"p = 0.001, 100% &amp; &lt;confirmed&gt;\n\n"
-	"### Inconclusive expectations\n\n"
+	"### Inconclusive\n\n"
 	"- `tests/kernels/toy.c:79` expectation inconclusive on small: twice.allocs == 2 \\* "
 	"single.allocs (estimate 1, interval [0.5, 1.5], 9 rounds); line one line two, 50%\n\n"
 	"### Problems\n\n"
@@ -60,5 +60,27 @@ Test(report_markdown, appends_to_step_summary)
 	cr_expect(strstr(head, "## allocgate"), "%s", head);
 	fclose(f);
 	remove(path);
+	result_free(&r);
+}
+
+/* Advisory series (never gated) are listed outside the collapsed table. */
+Test(report_markdown, advisory_series_are_listed_outside_the_table)
+{
+	struct run_result r;
+	fixture_build(&r);
+	struct series *s = result_add_series(&r, "toy", "twice", "small", "task_clock_ns", "ns",
+					     METRIC_TIMING);
+	cr_assert_not_null(s);
+	series_append(s, 2e6);
+	s->median = 2e6;
+	s->verdict = VERDICT_SKIPPED;
+	s->advisory = true;
+	s->note = strdup("advisory: the baseline's batches differ by up to 40%");
+	char *md = fixture_render(report_markdown_print, &r, NULL);
+	const char *list = strstr(md, "### Advisory (not gated)");
+	const char *table = strstr(md, "<details>");
+	cr_expect(list && table && list < table, "%s", md);
+	cr_expect(strstr(md, "not compared toy/twice/small task_clock_ns"), "%s", md);
+	free(md);
 	result_free(&r);
 }
