@@ -74,6 +74,38 @@ gate_optional_ensure() {
 	return 0
 }
 
+# gate_allocator_ensure ARGS...: for each --allocator, --a-allocator or
+# --b-allocator NAME among ARGS (jemalloc, mimalloc, tcmalloc) whose Debian
+# library is missing, installs it as root like the other dependencies; as
+# another user the gate itself names the package. Never fails.
+gate_allocator_ensure() {
+	[ "$(uname -s)" = Linux ] || return 0
+	want=""
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--allocator | --a-allocator | --b-allocator) [ $# -gt 1 ] && want="$want $2" ;;
+		--allocator=* | --a-allocator=* | --b-allocator=*) want="$want ${1#*=}" ;;
+		esac
+		shift
+	done
+	pkgs=""
+	for name in $want; do
+		case "$name" in
+		jemalloc) lib=libjemalloc.so.2 pkg=libjemalloc2 ;;
+		mimalloc) lib=libmimalloc.so.2 pkg=libmimalloc2.0 ;;
+		tcmalloc) lib=libtcmalloc_minimal.so.4 pkg=libtcmalloc-minimal4 ;;
+		*) continue ;;
+		esac
+		ldconfig -p 2>/dev/null | grep -q "$lib" || pkgs="$pkgs $pkg"
+	done
+	[ -n "$pkgs" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 || return 0
+	echo "gate: installing$pkgs (apt-get)" >&2
+	{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq --no-install-recommends $pkgs; } >/dev/null 2>&1 ||
+		echo "gate: apt-get install$pkgs failed" >&2
+	return 0
+}
+
 # gate_build ROOT [ninja targets...]: configure if needed and build quietly;
 # the compiler's output is shown only when the build fails.
 gate_build() {

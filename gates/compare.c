@@ -278,8 +278,12 @@ static int group_ran(const struct run_result *cur, const struct series *b)
 
 static void report_missing(struct run_result *cur, const struct run_result *base)
 {
+	/* a run without the cost pass (--no-cost, no valgrind) measures none */
+	bool cost_ran = cur->ctx.cost_tool && *cur->ctx.cost_tool;
 	for (size_t i = 0; i < base->series_count; i++) {
 		const struct series *b = &base->series[i];
+		if (!cost_ran && cost_metric(b->metric))
+			continue;
 		if (group_ran(cur, b) &&
 		    !result_find_series(cur, b->kernel, b->variant, b->params, b->metric))
 			result_add_problem(cur, b->kernel, b->variant, b->params, b->metric,
@@ -335,7 +339,8 @@ void compare_run(struct run_result *cur, const struct run_result *base,
 	const char *cost_changed = NULL;
 	if (!timed)
 		return;
-	if (base && !platform_same_cost_key(&base->ctx, &cur->ctx, why, sizeof why)) {
+	if (base && cur->ctx.cost_tool && *cur->ctx.cost_tool &&
+	    !platform_same_cost_key(&base->ctx, &cur->ctx, why, sizeof why)) {
 		snprintf(cost_note, sizeof cost_note, "cost key changed since the baseline (%s): "
 			 "cost not compared", why);
 		cost_changed = cost_note;

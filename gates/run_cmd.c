@@ -121,7 +121,8 @@ static void compare(struct run_state *st)
 			s->r.baseline_note = strdup(note);
 		}
 	}
-	if (st->have_base && !platform_same_cost_key(&st->base.ctx, &s->r.ctx, why, sizeof why)) {
+	if (st->have_base && s->r.ctx.cost_tool && *s->r.ctx.cost_tool &&
+	    !platform_same_cost_key(&st->base.ctx, &s->r.ctx, why, sizeof why)) {
 		char note[1400];
 		snprintf(note, sizeof note, "%s%scost key changed since the baseline (%s): cost not "
 			 "compared; run ./gate --update-baseline", s->r.baseline_note ?

@@ -192,3 +192,36 @@ Test(e2e_input, list_help_is_help)
 	cr_expect(strstr(out.out, "usage: gate list"), "%s", out.out);
 	spawn_output_free(&out);
 }
+
+/* A baseline without its context block, or without platform, is accepted
+ * (docs/robustness.md): no context means unknown hardware and software
+ * (counts compared, timing and cost not), no platform means the platform
+ * its file name says. Both are recorded, then edited, here. */
+Test(e2e_input, a_baseline_without_context_or_platform_is_accepted, .timeout = 300)
+{
+	struct spawn_output out;
+	char cmd[1200];
+	int code = gate(&out, "--update-baseline", "--runs", "1", "--no-cost", "--best-of", "1",
+			NULL);
+	cr_assert_eq(code, 0, "%s", out.out);
+	spawn_output_free(&out);
+	snprintf(cmd, sizeof cmd, "cd '%s' && python3 -c \"import json; b = json.load(open('%s.json'));"
+		 " del b['context']; json.dump(b, open('%s.json', 'w'))\"", tmpdir, this_key,
+		 this_key);
+	cr_assert_eq(system(cmd), 0);
+	code = gate(&out, "--no-cost", "--best-of", "1", "--env", "TOY_EXTRA_ALLOC=1", NULL);
+	cr_expect_eq(code, 1, "counts are still compared: exit %d\n%s", code, out.out);
+	cr_expect(strstr(out.out, "hardware changed since the baseline (CPU model: unknown"),
+		  "%s", out.out);
+	spawn_output_free(&out);
+	code = gate(&out, "--update-baseline", "--runs", "1", "--no-cost", "--best-of", "1", NULL);
+	cr_assert(code == 0 || code == 1, "%s", out.out);
+	spawn_output_free(&out);
+	snprintf(cmd, sizeof cmd, "cd '%s' && python3 -c \"import json; b = json.load(open('%s.json'));"
+		 " del b['platform']; json.dump(b, open('%s.json', 'w'))\"", tmpdir, this_key,
+		 this_key);
+	cr_assert_eq(system(cmd), 0);
+	code = gate(&out, "--no-cost", "--best-of", "1", "--min-effect", "1000", NULL);
+	cr_expect_eq(code, 0, "no platform: this file's: exit %d\n%s", code, out.out);
+	spawn_output_free(&out);
+}
