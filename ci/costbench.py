@@ -46,6 +46,8 @@ GATE = os.path.join(BUILD, "gate")
 TOY_KERNELS = os.path.join(BUILD, "tests", "kernels")
 LIBDIR = "/usr/lib/x86_64-linux-gnu"
 
+FAILED_EXPECTATIONS = []   # file:line of every failing expectation, in run order
+
 CHANGES = {
     "tcache": ("GLIBC_TUNABLES=glibc.malloc.tcache_count=0", False),
     "arena": ("GLIBC_TUNABLES=glibc.malloc.arena_max=1", False),
@@ -89,9 +91,10 @@ def run(cmd, json_path):
                 classes.add(metric_class(s))
             elif s.get("verdict") == "improved":
                 classes.add("improved " + metric_class(s))
-        for e in result.get("expectations", result.get("expects", [])):
+        for e in result.get("expectations", []):
             if e.get("verdict") == "fail":
                 classes.add("expectation")
+                FAILED_EXPECTATIONS.append("%s:%s" % (e.get("file"), e.get("line")))
     except (OSError, ValueError):
         classes.add("no result")
     return p.returncode, classes
@@ -164,6 +167,8 @@ def false_alarms(args, tmp):
     print("false alarms: mode %s, %s tier, %d unchanged runs: %d failing; exit codes %s; "
           "failing metric classes %s" % (args.mode, args.tier, args.runs, failing,
                                         sorted(codes.items()), sorted(by.items()) or "none"))
+    if FAILED_EXPECTATIONS:
+        print("failing expectations: %s" % ", ".join(FAILED_EXPECTATIONS))
 
 
 def timed(args, tmp):

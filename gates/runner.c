@@ -125,7 +125,9 @@ static int deadline_passed(const struct run_options *o)
 	return o->deadline_at > 0 && runner_now() >= o->deadline_at;
 }
 
-/* Whether a problem of R names (KERNEL, VARIANT, PARAMS)'s failed sample. */
+/* Whether a problem of R names (KERNEL, VARIANT, PARAMS)'s failed timed or
+ * counted sample ("sample N", "warm-up sample", "counted sample"; not a
+ * cost sample, whose failure under valgrind says nothing of a native run). */
 static int item_failed(const struct run_result *r, const char *kernel, const char *variant,
 		       const char *params)
 {
@@ -133,7 +135,8 @@ static int item_failed(const struct run_result *r, const char *kernel, const cha
 		const struct problem *p = &r->problems[i];
 		if (p->kernel && p->variant && p->params && !strcmp(p->kernel, kernel) &&
 		    !strcmp(p->variant, variant) && !strcmp(p->params, params) &&
-		    strstr(p->what, "sample") && strncmp(p->what, "A: ", 3))
+		    (!strncmp(p->what, "sample", 6) || !strcmp(p->what, "warm-up sample") ||
+		     !strcmp(p->what, "counted sample")))
 			return 1;
 	}
 	return 0;
