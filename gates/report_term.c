@@ -313,7 +313,7 @@ static void print_expect_line(FILE *f, const struct style *st, const struct expe
 		*c = (char)(*c - 32 * (*c >= 'a' && *c <= 'z'));
 	if (isfinite(e->estimate))
 		snprintf(estimate, sizeof estimate, "  (%s %.4g [%.4g, %.4g])",
-			 e->ratio ? "ratio" : "difference", e->estimate, e->ci_low, e->ci_high);
+			 e->ratio ? "lhs/rhs" : "lhs-rhs", e->estimate, e->ci_low, e->ci_high);
 	fprintf(f, "    %s%-12s%s %s:%d  %s%s\n", verdict_color(st, e->verdict), upper, st->off,
 		e->file, e->line, e->expr, estimate);
 	if (e->note && e->verdict != VERDICT_PASS)
