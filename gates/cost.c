@@ -61,17 +61,33 @@ size_t cost_prefix(const char *valgrind, const char *out_file, char *out_arg,
 }
 
 /* The entry point whose symbol is NAME (up to END), or -1. A versioned
- * name ("free@@GLIBC_2.2.5") counts as its base name. */
-static int entry_of(const char *name, const char *end)
+ * name ("free@@GLIBC_2.2.5") counts as its base name. The allocators' own
+ * names (je_, mi_, tc_, __libc_) count only in a shared library (IN_LIBRARY):
+ * a kernel may have a function of that name (thread_cache's tc_free). */
+static int entry_of(const char *name, const char *end, int in_library)
 {
 	const char *at = memchr(name, '@', (size_t)(end - name));
 	size_t len = (size_t)((at ? at : end) - name);
 	for (int e = 0; e < COST_ENTRIES; e++)
-		for (int i = 0; cost_entry_symbols[e][i]; i++)
-			if (strlen(cost_entry_symbols[e][i]) == len &&
-			    !strncmp(cost_entry_symbols[e][i], name, len))
+		for (int i = 0; cost_entry_symbols[e][i]; i++) {
+			const char *sym = cost_entry_symbols[e][i];
+			int prefixed = strchr(sym, '_') != NULL &&
+				       strcmp(sym, "posix_memalign") && strcmp(sym, "aligned_alloc");
+			if (strlen(sym) == len && !strncmp(sym, name, len) &&
+			    (!prefixed || in_library))
 				return e;
+		}
 	return -1;
+}
+
+/* Whether the object path P (to END) is a shared library ("....so",
+ * "....so.6"): not the kernel's own executable. */
+static int is_library(const char *p, const char *end)
+{
+	for (const char *q = p; q + 3 <= end; q++)
+		if (!strncmp(q, ".so", 3) && (q + 3 == end || q[3] == '.'))
+			return 1;
+	return 0;
 }
 
 /* End of the line starting at P (its '\n' or the final NUL). */
@@ -132,6 +148,8 @@ struct cost_parse {
 	int columns;
 	int caller_entry;      /* entry point of the current fn=, -1 if none */
 	int callee_entry;      /* of the last cfn= */
+	int ob_library;        /* the current ob= is a shared library */
+	int cob_library;       /* the callee's object (cob=, else ob=) is one */
 	int pending_calls;     /* a calls= line was read: the next cost line is inclusive */
 	uint64_t calls;
 	int have_events, have_totals;
@@ -178,11 +196,17 @@ int cost_parse_dump(const char *text, struct cost_dump *d, char *err, size_t err
 			st.have_events = st.col[COST_IR] >= 0;
 		} else if (!strncmp(p, "totals:", 7)) {
 			cost_totals(&st, d, p + 7, end);
+		} else if (!strncmp(p, "ob=", 3)) {
+			st.ob_library = st.cob_library = is_library(p + 3, end);
+		} else if (!strncmp(p, "cob=", 4)) {
+			st.cob_library = is_library(p + 4, end);
 		} else if (!strncmp(p, "fn=", 3)) {
-			st.caller_entry = entry_of(p + 3, end);
+			st.caller_entry = entry_of(p + 3, end, st.ob_library);
 			st.pending_calls = 0;
+			st.cob_library = st.ob_library;
 		} else if (!strncmp(p, "cfn=", 4)) {
-			st.callee_entry = entry_of(p + 4, end);
+			st.callee_entry = entry_of(p + 4, end, st.cob_library);
+			st.cob_library = st.ob_library;   /* cob= names one call's callee */
 		} else if (!strncmp(p, "calls=", 6)) {
 			uint64_t v[2];
 			st.pending_calls = numbers(p + 6, end, v, 2) >= 1;

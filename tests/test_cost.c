@@ -163,3 +163,29 @@ Test(cost, metric_names_and_the_command_line)
 	cr_expect(instr_off && fixed_ll && out);
 	cr_expect_str_eq(cost_entry_name(COST_FREE), "free");
 }
+
+Test(cost, an_allocators_own_names_count_only_in_a_library)
+{
+	/* thread_cache.c has a static tc_free of its own: not tcmalloc's */
+	static const char text[] = "events: Ir\n"
+				   "ob=/work/build/kernels/thread_cache\n"
+				   "fn=worker\n"
+				   "1 10\n"
+				   "cfn=tc_free\n"
+				   "calls=7 50\n"
+				   "2 70\n"
+				   "cob=/usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4\n"
+				   "cfn=tc_free\n"
+				   "calls=2 60\n"
+				   "3 40\n"
+				   "cfn=free\n"
+				   "calls=1 61\n"
+				   "4 9\n"
+				   "totals: 129\n";
+	struct cost_dump d;
+	char err[128];
+	cr_assert_eq(cost_parse_dump(text, &d, err, sizeof err), 0, "%s", err);
+	/* the library's tc_free (2 calls) and the plain free (1): not the kernel's 7 */
+	cr_expect_eq(d.calls[COST_FREE], 3);
+	cr_expect_eq(d.entry_ir[COST_FREE], 49);
+}
