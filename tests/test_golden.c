@@ -1,0 +1,233 @@
+/* test_golden.c: every renderer's output of fixed results, byte for byte.
+ *
+ * The inputs are result files of real runs on the 2-core VM (tests/golden/
+ * README.md says which commands wrote them) and the hand-built result of
+ * tests/report_fixture.h; the expected outputs sit next to them. A change
+ * of the code that moves one byte of the terminal, JSON, JUnit, markdown,
+ * GitHub annotation, SVG or diff output fails here. When a change of the
+ * output is intended, regenerate with
+ *   ALLOCGATE_GOLDEN_UPDATE=1 build/tests/unit --filter 'golden/ *' (no space)
+ * and review the diff of tests/golden/ in the commit. */
+#include "report_fixture.h"
+
+#include <errno.h>
+
+#include "diff.h"
+#include "report_github.h"
+#include "report_json.h"
+#include "report_junit.h"
+#include "report_markdown.h"
+#include "report_svg.h"
+#include "report_term.h"
+#include "results_load.h"
+
+#define GOLDEN_DIR "tests/golden/"
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	for (;;) {
+		if (n + 4096 + 1 > cap) {
+			cap = 2 * cap + 8192;
+			buf = realloc(buf, cap);
+			cr_assert_not_null(buf);
+		}
+		size_t got = fread(buf + n, 1, 4096, f);
+		n += got;
+		if (got < 4096)
+			break;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* Compares TEXT with the golden file NAME (or writes it under
+ * ALLOCGATE_GOLDEN_UPDATE=1), naming the first line that differs. */
+static void expect_golden(const char *name, const char *text)
+{
+	char path[512];
+	snprintf(path, sizeof path, GOLDEN_DIR "%s", name);
+	const char *update = getenv("ALLOCGATE_GOLDEN_UPDATE");
+	if (update && !strcmp(update, "1")) {
+		FILE *f = fopen(path, "wb");
+		cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+		fputs(text, f);
+		cr_assert_eq(fclose(f), 0);
+		return;
+	}
+	size_t len;
+	char *want = slurp(path, &len);
+	cr_assert_not_null(want, "%s: %s (regenerate: ALLOCGATE_GOLDEN_UPDATE=1)", path,
+			   strerror(errno));
+	if (strcmp(want, text)) {
+		const char *a = want, *b = text;
+		int line = 1;
+		while (*a && *a == *b) {
+			line += *a == '\n';
+			a++, b++;
+		}
+		const char *ea = strchr(a, '\n'), *eb = strchr(b, '\n');
+		cr_expect_fail("%s differs at line %d:\n  want: %.*s\n  got:  %.*s", path, line,
+			       (int)(ea ? ea - a : (long)strlen(a)), a,
+			       (int)(eb ? eb - b : (long)strlen(b)), b);
+	}
+	free(want);
+}
+
+static void load(const char *name, struct run_result *r)
+{
+	char path[512], err[1024];
+	snprintf(path, sizeof path, GOLDEN_DIR "%s", name);
+	cr_assert_eq(results_load(path, r, err, sizeof err), 0, "%s", err);
+}
+
+static char *render_term(const struct run_result *r, bool details)
+{
+	struct run_options o;
+	options_defaults(&o);
+	o.no_color = true;
+	o.details = details;
+	FILE *f = tmpfile();
+	cr_assert(f);
+	report_term_print(f, r, &o, NULL);
+	long n = ftell(f);
+	char *buf = calloc((size_t)n + 1, 1);
+	rewind(f);
+	cr_assert(fread(buf, 1, (size_t)n, f) == (size_t)n);
+	fclose(f);
+	return buf;
+}
+
+static void github(FILE *f, const struct run_result *r, const void *arg)
+{
+	(void)arg;
+	report_github_print(f, r);
+}
+
+/* NAME's renderings against the golden files NAME.term, .details,
+ * .junit.xml, .md, .github and NAME.KERNEL.svg for its first kernel. */
+static void check_renderings(const char *name, const struct run_result *r)
+{
+	char file[256];
+	char *out = render_term(r, false);
+	snprintf(file, sizeof file, "%s.term", name);
+	expect_golden(file, out);
+	free(out);
+	out = render_term(r, true);
+	snprintf(file, sizeof file, "%s.details", name);
+	expect_golden(file, out);
+	free(out);
+	out = fixture_render(report_junit_print, r, NULL);
+	snprintf(file, sizeof file, "%s.junit.xml", name);
+	expect_golden(file, out);
+	free(out);
+	out = fixture_render(report_markdown_print, r, NULL);
+	snprintf(file, sizeof file, "%s.md", name);
+	expect_golden(file, out);
+	free(out);
+	out = fixture_render(github, r, NULL);
+	snprintf(file, sizeof file, "%s.github", name);
+	expect_golden(file, out);
+	free(out);
+	cr_assert_gt(r->series_count, 0);
+	const char *kernel = r->series[0].kernel;
+	out = fixture_render(report_svg_print, r, kernel);
+	snprintf(file, sizeof file, "%s.%s.svg", name, kernel);
+	expect_golden(file, out);
+	free(out);
+}
+
+/* R written by report_json_write and compared with the golden file
+ * GOLDEN: a loaded result file writes back byte for byte. */
+static void check_json(const char *golden, const struct run_result *r)
+{
+	char path[] = "/tmp/allocgate-golden-XXXXXX", err[1024];
+	int fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	close(fd);
+	cr_assert_eq(report_json_write(path, r, err, sizeof err), 0, "%s", err);
+	size_t len;
+	char *out = slurp(path, &len);
+	remove(path);
+	cr_assert_not_null(out);
+	expect_golden(golden, out);
+	free(out);
+}
+
+static void check_file(const char *name)
+{
+	struct run_result r;
+	char file[256];
+	snprintf(file, sizeof file, "%s.json", name);
+	load(file, &r);
+	check_renderings(name, &r);
+	if (!getenv("ALLOCGATE_GOLDEN_UPDATE"))  /* the input is its own golden file */
+		check_json(file, &r);
+	result_free(&r);
+}
+
+Test(golden, run_against_the_baseline)
+{
+	check_file("run");
+}
+
+Test(golden, perturbed_run_with_regressions)
+{
+	check_file("perturbed");
+}
+
+Test(golden, ab_comparison)
+{
+	check_file("ab");
+}
+
+Test(golden, hand_built_result)
+{
+	struct run_result r;
+	fixture_build(&r);
+	r.series[0].p_value = 0.001;
+	check_renderings("fixture", &r);
+	check_json("fixture.json.out", &r);
+	free(r.comparison);
+	r.comparison = strdup("B (GLIBC_TUNABLES=x) against A");
+	check_renderings("fixture-ab", &r);
+	result_free(&r);
+}
+
+Test(golden, diff_of_two_results)
+{
+	struct run_result a, b;
+	struct diff d;
+	load("resize.json", &a);
+	load("perturbed.json", &b);
+	cr_assert_eq(diff_compute(&a, &b, &d), 0);
+	FILE *f = tmpfile();
+	cr_assert(f);
+	diff_print_text(f, &d, "resize.json", &a.ctx, "perturbed.json", &b.ctx);
+	long n = ftell(f);
+	char *buf = calloc((size_t)n + 1, 1);
+	rewind(f);
+	cr_assert(fread(buf, 1, (size_t)n, f) == (size_t)n);
+	fclose(f);
+	expect_golden("resize-perturbed.diff", buf);
+	free(buf);
+	diff_drop_unchanged(&d);
+	f = tmpfile();
+	diff_print_text(f, &d, "resize.json", &a.ctx, "perturbed.json", &b.ctx);
+	n = ftell(f);
+	buf = calloc((size_t)n + 1, 1);
+	rewind(f);
+	cr_assert(fread(buf, 1, (size_t)n, f) == (size_t)n);
+	fclose(f);
+	expect_golden("resize-perturbed.changed.diff", buf);
+	free(buf);
+	diff_free(&d);
+	result_free(&a);
+	result_free(&b);
+}
