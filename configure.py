@@ -298,7 +298,7 @@ def toolchain_flags(args, platform):
         cflags += " -Werror"
     # The same sources give the same executables in any checkout: the
     # baseline's drift history follows a kernel executable by its bytes
-    # (gates/history.h), and debug info and __FILE__ would otherwise hold
+    # (gates/decide/history.h), and debug info and __FILE__ would otherwise hold
     # the checkout's absolute path.
     root = os.path.dirname(os.path.abspath(__file__))
     cflags += " " + shlex.quote("-ffile-prefix-map=%s=." % root).replace("$", "$$")
@@ -481,13 +481,13 @@ def main(argv):
     lib = "%s/lib%s.lib" if platform.is_msvc() else "%s/lib%s.a"
     probe_lib = w.build(lib % (bd, "probe"), "ar",
                         objects(sources("perf/*.c", platform, exclude=bpf_srcs)))[0]
-    gate_srcs = sources("gates/*.c", platform, exclude=("gates/main.c",))
+    gate_srcs = sources("gates/*/*.c", platform, exclude=("gates/cli/main.c",))
     gate_lib, gate = None, []
     if jansson:
         gate_lib = w.build(lib % (bd, "gate"), "ar",
                            objects(gate_srcs, "$jansson_cflags $gate_defines"))[0]
         gate = w.build(platform.exe("%s/gate" % bd), "link",
-                       objects(["gates/main.c"], "$jansson_cflags $gate_defines") + [gate_lib],
+                       objects(["gates/cli/main.c"], "$jansson_cflags $gate_defines") + [gate_lib],
                        variables={"extra_libs": "$jansson_libs"})
     targets = list(gate)
     if bpf:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """ci/costbench.py: the cost pass's benchmark (docs/cost.md).
 
-Measures, on this machine, what the cost pass (gates/cost_pass.h) adds to a
+Measures, on this machine, what the cost pass (gates/sample/cost_pass.h) adds to a
 regression gate whose timing cannot be compared:
 
   detect   real allocator changes and injected work, each a `gate run` (or a

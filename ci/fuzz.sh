@@ -21,8 +21,9 @@ flags="-g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined"
 flags="$flags -fno-sanitize-recover=undefined -fno-omit-frame-pointer -Igates -Iperf"
 # The parsers and what they use (not the whole runner: a file being
 # edited elsewhere in gates/ does not stop the fuzzing).
-srcs="gates/baseline.c gates/record.c gates/expr.c gates/kernel_info.c gates/result.c
-	gates/jsonout.c gates/lines.c gates/atomic_file_posix.c"
+srcs="gates/store/baseline.c gates/sample/record.c gates/decide/expr.c
+	gates/sample/kernel_info.c gates/core/result.c gates/store/jsonout.c gates/core/lines.c
+	gates/os/atomic_file_posix.c"
 jansson=$(pkg-config --cflags --libs jansson) || { echo "ci/fuzz.sh: jansson not found" >&2; exit 2; }
 status=0
 for t in $targets; do

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "spawn.h"
+#include "sample/spawn.h"
 
 static char tmpdir[256], gate_path[512], kernel_dir[512];
 

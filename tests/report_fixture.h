@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "result.h"
+#include "core/result.h"
 
 /* toy/single/small wall_ns regressed 1 ms -> 3 ms (file toy.c:64), an
  * unchanged exact count, a new series, a violated expectation (toy.c:78),
@@ -30,7 +30,7 @@ static inline void fixture_build(struct run_result *r)
 	struct series *s = result_add_series(r, "toy", "single", "small", "wall_ns", "ns",
 					     METRIC_TIMING);
 	for (int i = 0; i < 3; i++)
-		series_append(s, slow[i]);
+		result_series_append(s, slow[i]);
 	s->file = strdup("tests/kernels/toy.c");
 	s->line = 64;
 	s->median = 3e6;
@@ -42,7 +42,7 @@ static inline void fixture_build(struct run_result *r)
 	s->verdict = VERDICT_FAIL;
 	s->note = strdup("p = 0.001, 100% & <confirmed>");
 	s = result_add_series(r, "toy", "single", "small", "allocs", "count", METRIC_EXACT);
-	series_append(s, 100);
+	result_series_append(s, 100);
 	s->file = strdup("tests/kernels/toy.c");
 	s->line = 64;
 	s->median = 100;
@@ -53,7 +53,7 @@ static inline void fixture_build(struct run_result *r)
 	s->verdict = VERDICT_PASS;
 	s = result_add_series(r, "toy", "twice", "small", "wall_ns", "ns", METRIC_TIMING);
 	for (int i = 0; i < 3; i++)
-		series_append(s, fast[i]);
+		result_series_append(s, fast[i]);
 	s->median = 1e6;
 	s->change = s->ci_low = s->ci_high = NAN;
 	s->verdict = VERDICT_NEW;

@@ -1,4 +1,4 @@
-/* test_ab_options.c: gates/ab_options.c, the side options of `gate ab`:
+/* test_ab_options.c: gates/cli/ab_options.c, the side options of `gate ab`:
  * split from the shared ones in both flag forms, refused combinations,
  * and each side's environment. */
 #include <criterion/criterion.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ab_options.h"
+#include "cli/ab_options.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))
 

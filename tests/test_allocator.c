@@ -1,12 +1,12 @@
-/* test_allocator.c: gates/allocator.c: names, keys and resolution. */
+/* test_allocator.c: gates/sample/allocator.c: names, keys and resolution. */
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "allocator.h"
-#include "options.h"
+#include "sample/allocator.h"
+#include "cli/run_options.h"
 
 Test(allocator, default_names)
 {
@@ -37,7 +37,7 @@ Test(allocator, platform_key)
 	cr_assert_eq(allocator_context(&ctx, "/opt/My.Alloc/libMy-Alloc.so"), 0);
 	cr_expect_str_eq(ctx.platform_key, "linux-x86_64-glibc-libmy_alloc");
 	cr_expect_str_eq(ctx.allocator, "libMy-Alloc");
-	context_free(&ctx);
+	result_context_free(&ctx);
 }
 
 Test(allocator, resolve_errors)

@@ -1,10 +1,10 @@
 /* test_backend.c: the counter backends that wrap a sample
- * (gates/backend_posix.c). The instructions under callgrind are the cost
+ * (gates/os/backend_posix.c). The instructions under callgrind are the cost
  * pass now (tests/test_cost_pass.c). */
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "backend.h"
+#include "sample/backend.h"
 
 Test(backend, perf_leaves_the_command_alone)
 {

@@ -1,5 +1,5 @@
-/* test_baseline.c: gates/baseline.c (load, save, strict checks) and the
- * atomic write it goes through (gates/atomic_file_posix.c). Every file is
+/* test_baseline.c: gates/store/baseline.c (load, save, strict checks) and the
+ * atomic write it goes through (gates/os/atomic_file_posix.c). Every file is
  * written into a fresh mkdtemp directory, removed after each test. */
 #include <dirent.h>
 #include <errno.h>
@@ -13,8 +13,8 @@
 #include <criterion/parameterized.h>
 #include <jansson.h>
 
-#include "baseline.h"
-#include "jsonout.h"
+#include "store/baseline.h"
+#include "store/jsonout.h"
 
 static char dir[256];
 
@@ -117,7 +117,7 @@ static void add(struct run_result *r, const char *kernel, const char *variant,
 
 	cr_assert_not_null(s);
 	for (i = 0; i < n; i++)
-		cr_assert_eq(series_append(s, samples[i]), 0);
+		cr_assert_eq(result_series_append(s, samples[i]), 0);
 	s->median = samples[0];
 }
 

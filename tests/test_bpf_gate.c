@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "record.h"
-#include "spawn.h"
+#include "sample/record.h"
+#include "sample/spawn.h"
 
 static char bd[256];
 

@@ -1,4 +1,4 @@
-/* test_compare.c: gates/compare.c, every series of a run against its
+/* test_compare.c: gates/decide/compare.c, every series of a run against its
  * baseline by metric class (compare.h). The samples are fixed numbers and
  * every threshold, median and p-value below is worked out by hand. */
 #include <criterion/criterion.h>
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "result.h"
+#include "decide/compare.h"
+#include "core/result.h"
 
 #define N 9
 
@@ -43,7 +43,7 @@ static struct series *add(struct run_result *r, const char *kernel, const char *
 	struct series *s = result_add_series(r, kernel, variant, "p", metric, unit, cls);
 	cr_assert_not_null(s);
 	for (size_t i = 0; i < n; i++)
-		cr_assert_eq(series_append(s, values[i] * factor), 0);
+		cr_assert_eq(result_series_append(s, values[i] * factor), 0);
 	return s;
 }
 
@@ -367,7 +367,7 @@ Test(compare, baseline_series_of_a_group_that_did_not_run_is_no_problem)
 	add(&base, "other", "a", "wall_ns", "ns", METRIC_TIMING, base_ns, N, 1.0);
 	struct series *q = result_add_series(&base, "k", "a", "q", "wall_ns", "ns", METRIC_TIMING);
 	cr_assert_not_null(q);
-	cr_assert_eq(series_append(q, 1000), 0);
+	cr_assert_eq(result_series_append(q, 1000), 0);
 	add(&cur, "k", "a", "wall_ns", "ns", METRIC_TIMING, base_ns, N, 1.0);
 	compare_run(&cur, &base, &o, true);
 
@@ -392,7 +392,7 @@ Test(compare, holm_only_the_one_real_effect_fails)
 	for (size_t i = 0; i < 10; i++) {
 		const struct series *s = result_find_series(&cur, "k", variants[i], "p", "wall_ns");
 		cr_expect_eq(s->verdict, i == 7 ? VERDICT_FAIL : VERDICT_PASS, "%s: %s", variants[i],
-			     verdict_name(s->verdict));
+			     result_verdict_name(s->verdict));
 	}
 	/* Holm: the smallest of 10 p-values is multiplied by 10. */
 	cr_expect_str_eq(result_find_series(&cur, "k", "v7", "p", "wall_ns")->note,

@@ -1,4 +1,4 @@
-/* test_compare_ab.c: gates/compare_ab.c, B against A on paired rounds,
+/* test_compare_ab.c: gates/decide/compare_ab.c, B against A on paired rounds,
  * with hand-made samples: drift that hits both sides cancels, a shift that
  * hits B fails, a slower A is an improvement, counts compare exactly, and
  * a confirmation batch settles a timing regression. Nothing is timed. */
@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compare_ab.h"
-#include "options.h"
-#include "result.h"
+#include "decide/compare_ab.h"
+#include "cli/run_options.h"
+#include "core/result.h"
 
 /* Adds series (toy, VARIANT, small, METRIC) of class CLS to R with the N
  * samples V scaled by FACTOR. */
@@ -20,7 +20,7 @@ static struct series *add(struct run_result *r, const char *variant, const char 
 					     cls == METRIC_TIMING ? "ns" : "count", cls);
 	cr_assert(s);
 	for (size_t i = 0; i < n; i++)
-		cr_assert(series_append(s, v[i] * factor) == 0);
+		cr_assert(result_series_append(s, v[i] * factor) == 0);
 	return s;
 }
 

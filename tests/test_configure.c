@@ -98,7 +98,7 @@ Test(configure, clang_cl_gets_msvc_rules)
 		"command = $cc /nologo $in /Fe$out /link $ldflags $extra_libs $libs\n",
 		"jansson_libs = /LIBPATH:/opt/jansson/lib jansson.lib\n",
 		"\"/DGATE_VERSION=\\\"",
-		"/b/obj/gates/spawn_windows.obj: cc gates/spawn_windows.c\n",
+		"/b/obj/gates/os/spawn_windows.obj: cc gates/os/spawn_windows.c\n",
 		"/b/gate.exe: link ",
 		"/b/libgate.lib",
 		"/b/tests/kernels/toy.exe: link ",

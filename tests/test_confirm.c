@@ -1,9 +1,9 @@
-/* test_confirm.c: gates/confirm.c, when a second batch confirms a timing
+/* test_confirm.c: gates/decide/confirm.c, when a second batch confirms a timing
  * regression (confirm_consistent); hand-computed cases. */
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "confirm.h"
+#include "decide/confirm.h"
 
 Test(confirm, agreeing_batches_confirm)
 {

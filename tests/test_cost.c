@@ -1,11 +1,11 @@
-/* test_cost.c: the cost pass's pure parts (gates/cost.c): callgrind dump
+/* test_cost.c: the cost pass's pure parts (gates/sample/cost_dump.c): callgrind dump
  * files written by hand in callgrind's format, with the figures worked out
  * by hand; the dump labels of perf/probe.c; the estimated-cycles model. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <string.h>
 
-#include "cost.h"
+#include "sample/cost_dump.h"
 
 /* A dump as callgrind writes it with --cache-sim=yes --compress-strings=no
  * --compress-pos=no: main calls malloc twice (inclusive 120 Ir) and free

@@ -1,4 +1,4 @@
-/* test_cost_pass.c: the cost pass (gates/cost_pass_posix.c) on the test
+/* test_cost_pass.c: the cost pass (gates/os/cost_pass_posix.c) on the test
  * kernel tests/kernels/threads.c, whose work is known: every thread of a
  * region is counted (started inside it or already running), named regions
  * add up to the whole, entry-point calls are exact. Counts only, nothing
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cost_pass.h"
+#include "sample/cost_pass.h"
 
 static char kernel[512];
 

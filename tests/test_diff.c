@@ -1,12 +1,12 @@
-/* test_diff.c: gates/diff.c and diff_text.c on golden inputs (tests/data/diff). */
+/* test_diff.c: gates/decide/diff.c and diff_text.c on golden inputs (tests/data/diff). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "baseline.h"
-#include "diff.h"
+#include "store/baseline.h"
+#include "decide/diff.h"
 
 static struct run_result diff_a, diff_b;
 static struct diff diff_d;

@@ -12,12 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "baseline.h"
-#include "cost_pass.h"
-#include "digest.h"
+#include "store/baseline.h"
+#include "sample/cost_pass.h"
+#include "core/digest.h"
 #include "e2e_fixture.h"
 #include "source_line.h"
-#include "spawn.h"
+#include "sample/spawn.h"
 
 static void setup(void)
 {

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 
 #include "e2e_fixture.h"
-#include "spawn.h"
+#include "sample/spawn.h"
 
 static void setup(void)
 {

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "e2e_fixture.h"
-#include "spawn.h"
+#include "sample/spawn.h"
 
 static char preload[700], json_path[700];
 

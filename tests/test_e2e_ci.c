@@ -15,7 +15,7 @@
 
 #include "e2e_fixture.h"
 #include "source_line.h"
-#include "spawn.h"
+#include "sample/spawn.h"
 
 static void setup(void)
 {

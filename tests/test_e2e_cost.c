@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cost_pass.h"
+#include "sample/cost_pass.h"
 #include "e2e_fixture.h"
-#include "spawn.h"
+#include "sample/spawn.h"
 
 static char baseline[600];
 

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "spawn.h"
+#include "sample/spawn.h"
 
 static int paranoid(void)
 {

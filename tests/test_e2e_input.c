@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "baseline.h"
-#include "platform.h"
+#include "store/baseline.h"
+#include "core/platform.h"
 #include "e2e_fixture.h"
-#include "spawn.h"
+#include "sample/spawn.h"
 
 static char this_key[128];
 
@@ -24,7 +24,7 @@ static void setup(void)
 	e2e_prepare("input");
 	cr_assert_eq(platform_context(&ctx), 0);
 	snprintf(this_key, sizeof this_key, "%s", ctx.platform_key);
-	context_free(&ctx);
+	result_context_free(&ctx);
 }
 
 TestSuite(e2e_input, .init = setup, .fini = e2e_cleanup);

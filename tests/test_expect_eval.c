@@ -1,4 +1,4 @@
-/* test_expect_eval.c: gates/expect_eval.c, declared expectations decided
+/* test_expect_eval.c: gates/decide/expect_eval.c, declared expectations decided
  * on paired per-round values by the distribution-free interval of their
  * median. Every estimate and bound below is worked out by hand from the
  * rounds; nothing is measured.
@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expect_eval.h"
-#include "result.h"
+#include "decide/expect_eval.h"
+#include "core/result.h"
 
 #define ROUNDS 9
 #define LEVEL 0.95
@@ -60,7 +60,7 @@ static struct series *add(const char *kernel, const char *variant, const char *p
 					     METRIC_TIMING);
 	cr_assert_not_null(s);
 	for (size_t i = 0; i < n; i++)
-		cr_assert_eq(series_append(s, values[i]), 0);
+		cr_assert_eq(result_series_append(s, values[i]), 0);
 	return s;
 }
 
@@ -185,7 +185,7 @@ ParameterizedTest(struct verdict_case *c, expect_eval, verdict_of_each_operator,
 	expect_close(x->ci_low, lows[c->data]);
 	expect_close(x->ci_high, highs[c->data]);
 	cr_expect_eq(x->verdict, c->want, "%s on data set %d: verdict %s, want %s", c->expr,
-		     (int)c->data, verdict_name(x->verdict), verdict_name(c->want));
+		     (int)c->data, result_verdict_name(x->verdict), result_verdict_name(c->want));
 }
 
 /* ---- difference mode: the rhs is not positive in every round ---- */

@@ -1,4 +1,4 @@
-/* test_expr.c: gates/expr.c, the expectation grammar of expr.h: parsing,
+/* test_expr.c: gates/decide/expr.c, the expectation grammar of expr.h: parsing,
  * references, evaluation, and the messages for malformed input. */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expr.h"
+#include "decide/expr.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

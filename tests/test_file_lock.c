@@ -1,4 +1,4 @@
-/* test_file_lock.c: gates/file_lock_posix.c, the one-writer-at-a-time lock
+/* test_file_lock.c: gates/os/file_lock_posix.c, the one-writer-at-a-time lock
  * of a baseline. flock(2) locks belong to an open file description, so two
  * acquisitions in this one process contend exactly as two processes do. */
 #include <criterion/criterion.h>
@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "file_lock.h"
+#include "store/file_lock.h"
 
 static char dir[256], path[320];
 

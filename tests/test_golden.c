@@ -12,14 +12,14 @@
 
 #include <errno.h>
 
-#include "diff.h"
-#include "report_github.h"
-#include "report_json.h"
-#include "report_junit.h"
-#include "report_markdown.h"
-#include "report_svg.h"
-#include "report_term.h"
-#include "results_load.h"
+#include "decide/diff.h"
+#include "report/report_github.h"
+#include "report/report_json.h"
+#include "report/report_junit.h"
+#include "report/report_markdown.h"
+#include "report/report_svg.h"
+#include "report/report_term.h"
+#include "store/results_load.h"
 
 #define GOLDEN_DIR "tests/golden/"
 

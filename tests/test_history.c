@@ -1,4 +1,4 @@
-/* test_history.c: gates/history.c and gates/digest.c, the drift history a
+/* test_history.c: gates/decide/history.c and gates/core/digest.c, the drift history a
  * baseline keeps of its earlier recordings: when it is carried (same kernel
  * executable, hardware and software), what it holds (earlier batch medians,
  * the most recent HISTORY_MAX) and the FNV-1a digest that tells "the same
@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "digest.h"
-#include "history.h"
+#include "core/digest.h"
+#include "decide/history.h"
 
 /* ---- digest ---- */
 
@@ -77,7 +77,7 @@ static struct series *add(struct run_result *r, enum metric_class cls, const cha
 	struct series *s = result_add_series(r, "k", "v", "p", "wall_ns", "ns", cls);
 	cr_assert_not_null(s);
 	for (size_t i = 0; i < n; i++)
-		cr_assert_eq(series_append(s, v[i]), 0);
+		cr_assert_eq(result_series_append(s, v[i]), 0);
 	s->batches = batches;
 	s->kernel_digest = digest ? strdup(digest) : NULL;
 	return s;

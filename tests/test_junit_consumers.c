@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "e2e_fixture.h"
-#include "spawn.h"
+#include "sample/spawn.h"
 
 static int gate(struct spawn_output *out, ...)
 {

@@ -1,4 +1,4 @@
-/* test_kernel_info.c: gates/kernel_info.c, the strict parser of a kernel's
+/* test_kernel_info.c: gates/sample/kernel_info.c, the strict parser of a kernel's
  * `--list` output (docs/protocol.md, "--list"), its comma lists and tiers. */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel_info.h"
+#include "sample/kernel_info.h"
 #include "probe.h"
 
 #define PATH "build/kernels/resize"
@@ -123,13 +123,13 @@ Test(kernel_info, variant_source_falls_back_to_the_kernel_line)
 	int line = -1;
 
 	cr_assert_eq(kernel_info_parse(PATH, with_sources, &k, err, sizeof err), 0, "%s", err);
-	cr_expect_str_eq(kernel_variant_source(&k, 0, &line), "kernels/resize.c");
+	cr_expect_str_eq(kernel_info_variant_source(&k, 0, &line), "kernels/resize.c");
 	cr_expect_eq(line, 199);
-	cr_expect_str_eq(kernel_variant_source(&k, 1, &line), "kernels/resize.c");
+	cr_expect_str_eq(kernel_info_variant_source(&k, 1, &line), "kernels/resize.c");
 	cr_expect_eq(line, 247, "the kernel's GATE_KERNEL line");
-	cr_expect_str_eq(kernel_variant_source(&k, 2, &line), "kernels/resize_copy.c");
+	cr_expect_str_eq(kernel_info_variant_source(&k, 2, &line), "kernels/resize_copy.c");
 	cr_expect_eq(line, 12);
-	cr_expect_str_eq(kernel_variant_source(&k, 3, &line), "kernels/resize.c",
+	cr_expect_str_eq(kernel_info_variant_source(&k, 3, &line), "kernels/resize.c",
 			 "an index past the variants gets the kernel's line");
 	cr_expect_eq(line, 247);
 	kernel_info_free(&k);
@@ -143,7 +143,7 @@ Test(kernel_info, variant_source_is_null_without_any_source_line)
 
 	cr_assert_eq(kernel_info_parse(PATH, protocol_example, &k, err, sizeof err), 0, "%s", err);
 	cr_expect_null(k.file);
-	cr_expect_null(kernel_variant_source(&k, 0, &line));
+	cr_expect_null(kernel_info_variant_source(&k, 0, &line));
 	cr_expect_eq(line, 0);
 	kernel_info_free(&k);
 }
@@ -273,57 +273,57 @@ Test(kernel_info, long_bad_line_is_quoted_shortened)
 
 Test(kernel_info, list_has_null_means_every_name)
 {
-	cr_expect(kernel_list_has(NULL, "resize"));
-	cr_expect(kernel_list_has(NULL, ""));
+	cr_expect(kernel_info_list_has(NULL, "resize"));
+	cr_expect(kernel_info_list_has(NULL, ""));
 }
 
 Test(kernel_info, list_has_single_name)
 {
-	cr_expect(kernel_list_has("linux", "linux"));
-	cr_expect_not(kernel_list_has("linux", "windows"));
-	cr_expect_not(kernel_list_has("", "linux"));
+	cr_expect(kernel_info_list_has("linux", "linux"));
+	cr_expect_not(kernel_info_list_has("linux", "windows"));
+	cr_expect_not(kernel_info_list_has("", "linux"));
 }
 
 Test(kernel_info, list_has_comma_lists)
 {
-	cr_expect(kernel_list_has("linux,darwin,windows", "linux"));
-	cr_expect(kernel_list_has("linux,darwin,windows", "darwin"));
-	cr_expect(kernel_list_has("linux,darwin,windows", "windows"));
-	cr_expect_not(kernel_list_has("linux,darwin,windows", "freebsd"));
+	cr_expect(kernel_info_list_has("linux,darwin,windows", "linux"));
+	cr_expect(kernel_info_list_has("linux,darwin,windows", "darwin"));
+	cr_expect(kernel_info_list_has("linux,darwin,windows", "windows"));
+	cr_expect_not(kernel_info_list_has("linux,darwin,windows", "freebsd"));
 }
 
 Test(kernel_info, list_has_never_matches_prefixes)
 {
-	cr_expect_not(kernel_list_has("smaller", "small"));
-	cr_expect_not(kernel_list_has("small", "smaller"));
-	cr_expect_not(kernel_list_has("smaller,large", "small"));
-	cr_expect_not(kernel_list_has("large,smaller", "small"));
-	cr_expect_not(kernel_list_has("small,large", "smal"));
-	cr_expect_not(kernel_list_has("xsmall", "small"), "nor suffixes");
-	cr_expect(kernel_list_has("smaller,small", "small"));
+	cr_expect_not(kernel_info_list_has("smaller", "small"));
+	cr_expect_not(kernel_info_list_has("small", "smaller"));
+	cr_expect_not(kernel_info_list_has("smaller,large", "small"));
+	cr_expect_not(kernel_info_list_has("large,smaller", "small"));
+	cr_expect_not(kernel_info_list_has("small,large", "smal"));
+	cr_expect_not(kernel_info_list_has("xsmall", "small"), "nor suffixes");
+	cr_expect(kernel_info_list_has("smaller,small", "small"));
 }
 
 Test(kernel_info, tier_bits)
 {
-	cr_expect_eq(kernel_tier_bit("quick"), (unsigned)GATE_TIER_QUICK);
-	cr_expect_eq(kernel_tier_bit("default"), (unsigned)GATE_TIER_DEFAULT);
-	cr_expect_eq(kernel_tier_bit("full"), (unsigned)GATE_TIER_FULL);
-	cr_expect_eq(kernel_tier_bit("Full"), 0u);
-	cr_expect_eq(kernel_tier_bit("quicker"), 0u);
-	cr_expect_eq(kernel_tier_bit(""), 0u);
+	cr_expect_eq(kernel_info_tier_bit("quick"), (unsigned)GATE_TIER_QUICK);
+	cr_expect_eq(kernel_info_tier_bit("default"), (unsigned)GATE_TIER_DEFAULT);
+	cr_expect_eq(kernel_info_tier_bit("full"), (unsigned)GATE_TIER_FULL);
+	cr_expect_eq(kernel_info_tier_bit("Full"), 0u);
+	cr_expect_eq(kernel_info_tier_bit("quicker"), 0u);
+	cr_expect_eq(kernel_info_tier_bit(""), 0u);
 }
 
 Test(kernel_platform, os_lists_and_core_conditions)
 {
 	char why[160] = "";
-	cr_expect_eq(kernel_platform_applies(NULL, "linux", 2, why, sizeof why), 1);
-	cr_expect_eq(kernel_platform_applies("linux,windows", "linux", 2, why, sizeof why), 1);
-	cr_expect_eq(kernel_platform_applies("windows", "linux", 2, why, sizeof why), 0);
-	cr_expect_eq(kernel_platform_applies("cores>=4", "linux", 4, why, sizeof why), 1);
-	cr_expect_eq(kernel_platform_applies("cores>=4", "linux", 2, why, sizeof why), -1);
+	cr_expect_eq(kernel_info_platform_applies(NULL, "linux", 2, why, sizeof why), 1);
+	cr_expect_eq(kernel_info_platform_applies("linux,windows", "linux", 2, why, sizeof why), 1);
+	cr_expect_eq(kernel_info_platform_applies("windows", "linux", 2, why, sizeof why), 0);
+	cr_expect_eq(kernel_info_platform_applies("cores>=4", "linux", 4, why, sizeof why), 1);
+	cr_expect_eq(kernel_info_platform_applies("cores>=4", "linux", 2, why, sizeof why), -1);
 	cr_expect_str_eq(why, "declared for machines with at least 4 cores; this one has 2");
-	cr_expect_eq(kernel_platform_applies("windows,cores>=4", "linux", 2, NULL, 0), 0,
+	cr_expect_eq(kernel_info_platform_applies("windows,cores>=4", "linux", 2, NULL, 0), 0,
 		     "another OS is not a skipped condition");
-	cr_expect_eq(kernel_platform_applies("linux,cores>=8", "linux", 16, NULL, 0), 1);
-	cr_expect_eq(kernel_platform_applies("lin", "linux", 2, NULL, 0), 0, "no prefix match");
+	cr_expect_eq(kernel_info_platform_applies("linux,cores>=8", "linux", 16, NULL, 0), 1);
+	cr_expect_eq(kernel_info_platform_applies("lin", "linux", 2, NULL, 0), 0, "no prefix match");
 }

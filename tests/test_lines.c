@@ -1,11 +1,11 @@
-/* test_lines.c: gates/lines.c, the helpers of the strict line formats of
+/* test_lines.c: gates/core/lines.c, the helpers of the strict line formats of
  * docs/protocol.md: splitting lines and fields in place, identifiers and
  * unsigned integers. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lines.h"
+#include "core/lines.h"
 
 /* ---- lines_next ---- */
 

@@ -1,4 +1,4 @@
-/* test_options.c: gates/options.c, the flags of `gate run`: defaults,
+/* test_options.c: gates/cli/run_options.c, the flags of `gate run`: defaults,
  * tiers and their rounds, both flag forms, validation and its messages. */
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "options.h"
+#include "cli/run_options.h"
 #include "probe.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))

@@ -1,4 +1,4 @@
-/* test_platform.c: gates/platform.c (key, hardware comparison) and
+/* test_platform.c: gates/core/platform.c (key, hardware comparison) and
  * platform_context on the machine running the tests. */
 #include <errno.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
-#include "platform.h"
+#include "core/platform.h"
 
 struct key_case {
 	char os[32], arch[32], libc[32];
@@ -131,7 +131,7 @@ Test(platform, context_of_this_machine)
 	cr_expect_eq(strlen(c.started_at), 20);
 	cr_expect_eq(c.started_at[10], 'T');
 	cr_expect_eq(c.started_at[19], 'Z');
-	context_free(&c);
+	result_context_free(&c);
 }
 
 Test(platform, context_replaces_earlier_values)
@@ -143,7 +143,7 @@ Test(platform, context_replaces_earlier_values)
 	cr_assert_eq(platform_context(&c), 0);
 	cr_expect_str_eq(c.os, "linux");
 	cr_expect_str_eq(c.commit, "abc123"); /* not a machine fact: left alone */
-	context_free(&c);
+	result_context_free(&c);
 }
 
 Test(platform_software, diff_names_each_changed_field)

@@ -1,4 +1,4 @@
-/* test_record.c: gates/record.c, the strict parser of one sample record
+/* test_record.c: gates/sample/record.c, the strict parser of one sample record
  * (docs/protocol.md, "One sample"): a valid record and a table of invalid
  * ones, each with the line number and reason its error must give. */
 #include <criterion/criterion.h>
@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "record.h"
+#include "sample/record.h"
 
 #define HEADER "allocgate-sample 1\n"
 

@@ -1,9 +1,9 @@
-/* test_report_github.c: gates/report_github.c: the annotation lines of a
+/* test_report_github.c: gates/report/report_github.c: the annotation lines of a
  * hand-built run_result (golden), and the escaping GitHub requires. */
 #include <criterion/criterion.h>
 
 #include "report_fixture.h"
-#include "report_github.h"
+#include "report/report_github.h"
 
 static void render(FILE *f, const struct run_result *r, const void *arg)
 {

@@ -1,4 +1,4 @@
-/* test_report_json.c: gates/report_json.c: the --json result file, its
+/* test_report_json.c: gates/report/report_json.c: the --json result file, its
  * fields, null for NaN, and that baseline_load reads it back. */
 #include <dirent.h>
 #include <errno.h>
@@ -10,8 +10,8 @@
 #include <criterion/criterion.h>
 #include <jansson.h>
 
-#include "baseline.h"
-#include "report_json.h"
+#include "store/baseline.h"
+#include "report/report_json.h"
 
 static char dir[256];
 static char path[512];
@@ -49,7 +49,7 @@ static void fill(struct run_result *r)
 	s = result_add_series(r, "resize", "realloc_grow", "2MB", "wall_ns", "ns", METRIC_TIMING);
 	cr_assert_not_null(s);
 	for (i = 0; i < 4; i++)
-		cr_assert_eq(series_append(s, wall[i]), 0);
+		cr_assert_eq(result_series_append(s, wall[i]), 0);
 	s->median = 1500;
 	s->has_baseline = true;
 	s->baseline_median = 1000;
@@ -63,7 +63,7 @@ static void fill(struct run_result *r)
 	s = result_add_series(r, "resize", "realloc_grow", "2MB", "realloc_moved", "count",
 			      METRIC_EXACT);
 	cr_assert_not_null(s);
-	cr_assert_eq(series_append(s, 0), 0);
+	cr_assert_eq(result_series_append(s, 0), 0);
 	e = result_add_expect(r);
 	cr_assert_not_null(e);
 	e->kernel = strdup("resize");

@@ -1,10 +1,10 @@
-/* test_report_junit.c: gates/report_junit.c on a hand-built run_result:
+/* test_report_junit.c: gates/report/report_junit.c on a hand-built run_result:
  * the golden XML, and a real XML parser (python3's xml.etree) reading it
  * with the failures, their numbers and file/line in it. */
 #include <criterion/criterion.h>
 
 #include "report_fixture.h"
-#include "report_junit.h"
+#include "report/report_junit.h"
 
 static const char golden[] =
 	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

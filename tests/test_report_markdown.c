@@ -1,9 +1,9 @@
-/* test_report_markdown.c: gates/report_markdown.c on a hand-built
+/* test_report_markdown.c: gates/report/report_markdown.c on a hand-built
  * run_result (golden), and appending to a step summary. */
 #include <criterion/criterion.h>
 
 #include "report_fixture.h"
-#include "report_markdown.h"
+#include "report/report_markdown.h"
 
 static const char golden[] =
 	"## allocgate: \xe2\x9d\x8c FAIL\n\n"
@@ -71,7 +71,7 @@ Test(report_markdown, advisory_series_are_listed_outside_the_table)
 	struct series *s = result_add_series(&r, "toy", "twice", "small", "task_clock_ns", "ns",
 					     METRIC_TIMING);
 	cr_assert_not_null(s);
-	series_append(s, 2e6);
+	result_series_append(s, 2e6);
 	s->median = 2e6;
 	s->verdict = VERDICT_SKIPPED;
 	s->advisory = true;

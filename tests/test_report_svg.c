@@ -1,10 +1,10 @@
-/* test_report_svg.c: gates/report_svg.c: a chart of a hand-built run is
+/* test_report_svg.c: gates/report/report_svg.c: a chart of a hand-built run is
  * well-formed XML (python3's parser) with a dot per sample, a median bar
  * per row, the baseline line, no script; one file per kernel. */
 #include <criterion/criterion.h>
 
 #include "report_fixture.h"
-#include "report_svg.h"
+#include "report/report_svg.h"
 
 Test(report_svg, chart_of_a_kernel)
 {
@@ -38,7 +38,7 @@ Test(report_svg, one_file_per_kernel)
 	fixture_build(&r);
 	struct series *s = result_add_series(&r, "other/kind", "v", "p", "free.wall_ns", "ns",
 					     METRIC_TIMING);
-	series_append(s, 5);
+	result_series_append(s, 5);
 	s->median = 5;
 	s->verdict = VERDICT_NEW;
 	cr_expect_eq(report_svg_write_dir(dir, &r, err, sizeof err), 2, "%s", err);

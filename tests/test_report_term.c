@@ -1,9 +1,9 @@
-/* test_report_term.c: gates/report_term.c, the terminal report rendered
+/* test_report_term.c: gates/report/report_term.c, the terminal report rendered
  * from a hand-built result (tests/report_fixture.h): the failing series by
  * file and line, the method legend naming the test, the correction and
  * where the tolerance comes from, and the count of advisory timing series. */
 #include "report_fixture.h"
-#include "report_term.h"
+#include "report/report_term.h"
 
 static struct run_options opts;
 
@@ -29,7 +29,7 @@ Test(report_term, names_the_failure_the_method_and_advisory_series)
 	struct series *s = result_add_series(&r, "toy", "twice", "big", "wall_ns", "ns",
 					     METRIC_TIMING);
 	cr_assert_not_null(s);
-	series_append(s, 5e6);
+	result_series_append(s, 5e6);
 	s->median = 5e6;
 	s->verdict = VERDICT_SKIPPED;
 	s->advisory = true;
@@ -81,7 +81,7 @@ Test(report_term, a_long_metric_name_keeps_its_group_in_line)
 	struct series *s = result_add_series(&r, "toy", "single", "small",
 					     "alloc.heap_blocks_allocated", "count", METRIC_EXACT);
 	cr_assert_not_null(s);
-	series_append(s, 100000);
+	result_series_append(s, 100000);
 	s->median = 100000;
 	s->verdict = VERDICT_NEW;
 	s = &r.series[0];  /* a change wider than its column's header */
@@ -109,14 +109,14 @@ Test(report_term, the_compact_report_folds_what_passed)
 	struct series *s = result_add_series(&r, "toy", "single", "small", "heap_calls", "count",
 					     METRIC_EXACT);
 	cr_assert_not_null(s);
-	series_append(s, 100000);
+	result_series_append(s, 100000);
 	s->median = s->baseline_median = 100000;
 	s->has_baseline = true;
 	s->change = 0;
 	s->verdict = VERDICT_PASS;
 	s = result_add_series(&r, "toy", "single", "small", "page_faults", "count", METRIC_NEAR);
 	cr_assert_not_null(s);
-	series_append(s, 12);
+	result_series_append(s, 12);
 	s->median = 12;
 	s->verdict = VERDICT_SKIPPED;
 	s->note = strdup("the parameter set runs a thread per core");

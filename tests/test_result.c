@@ -1,22 +1,22 @@
-/* test_result.c: gates/result.c: names, growing arrays, order, freeing. */
+/* test_result.c: gates/core/result.c: names, growing arrays, order, freeing. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <criterion/criterion.h>
 
-#include "result.h"
+#include "core/result.h"
 
 Test(result, verdict_names)
 {
-	cr_expect_str_eq(verdict_name(VERDICT_PASS), "pass");
-	cr_expect_str_eq(verdict_name(VERDICT_FAIL), "fail");
-	cr_expect_str_eq(verdict_name(VERDICT_INCONCLUSIVE), "inconclusive");
-	cr_expect_str_eq(verdict_name(VERDICT_IMPROVED), "improved");
-	cr_expect_str_eq(verdict_name(VERDICT_NEW), "new");
-	cr_expect_str_eq(verdict_name(VERDICT_SKIPPED), "skipped");
-	cr_expect_str_eq(verdict_name(VERDICT_ERROR), "error");
-	cr_expect_str_eq(verdict_name((enum verdict)99), "unknown");
+	cr_expect_str_eq(result_verdict_name(VERDICT_PASS), "pass");
+	cr_expect_str_eq(result_verdict_name(VERDICT_FAIL), "fail");
+	cr_expect_str_eq(result_verdict_name(VERDICT_INCONCLUSIVE), "inconclusive");
+	cr_expect_str_eq(result_verdict_name(VERDICT_IMPROVED), "improved");
+	cr_expect_str_eq(result_verdict_name(VERDICT_NEW), "new");
+	cr_expect_str_eq(result_verdict_name(VERDICT_SKIPPED), "skipped");
+	cr_expect_str_eq(result_verdict_name(VERDICT_ERROR), "error");
+	cr_expect_str_eq(result_verdict_name((enum verdict)99), "unknown");
 }
 
 Test(result, metric_class_names_round_trip)
@@ -27,14 +27,14 @@ Test(result, metric_class_names_round_trip)
 	size_t i;
 
 	for (i = 0; i < 3; i++) {
-		cr_expect_str_eq(metric_class_name(all[i]), names[i]);
-		cr_assert_eq(metric_class_parse(names[i], &c), 0);
+		cr_expect_str_eq(result_class_name(all[i]), names[i]);
+		cr_assert_eq(result_class_parse(names[i], &c), 0);
 		cr_expect_eq(c, all[i]);
 	}
-	cr_expect_eq(metric_class_parse("Exact", &c), -1);
-	cr_expect_eq(metric_class_parse("near-exact", &c), -1);
-	cr_expect_eq(metric_class_parse("", &c), -1);
-	cr_expect_eq(metric_class_parse(NULL, &c), -1);
+	cr_expect_eq(result_class_parse("Exact", &c), -1);
+	cr_expect_eq(result_class_parse("near-exact", &c), -1);
+	cr_expect_eq(result_class_parse("", &c), -1);
+	cr_expect_eq(result_class_parse(NULL, &c), -1);
 }
 
 Test(result, add_series_copies_strings_and_starts_uncompared)
@@ -83,7 +83,7 @@ Test(result, arrays_grow_past_their_first_capacity)
 	}
 	s = &r.series[57];
 	for (i = 0; i < 1000; i++)
-		cr_assert_eq(series_append(s, (double)i), 0);
+		cr_assert_eq(result_series_append(s, (double)i), 0);
 	cr_expect_eq(s->sample_count, 1000);
 	for (i = 0; i < 1000; i++)
 		cr_assert_eq(s->samples[i], (double)i);
@@ -151,7 +151,7 @@ Test(result, free_zeroes_everything)
 
 	memset(&zero, 0, sizeof(zero));
 	cr_assert_not_null(result_add_series(&r, "k", "v", "p", "m", "u", METRIC_EXACT));
-	cr_assert_eq(series_append(&r.series[0], 1.0), 0);
+	cr_assert_eq(result_series_append(&r.series[0], 1.0), 0);
 	r.ctx.os = strdup("linux");
 	r.baseline_path = strdup("baselines/x.json");
 	result_free(&r);

@@ -1,12 +1,12 @@
-/* test_results_load.c: gates/results_load.c: a --json result reads back
+/* test_results_load.c: gates/store/results_load.c: a --json result reads back
  * into the same run_result, and malformed result files are rejected with
  * the file and field named. */
 #include <criterion/criterion.h>
 #include <errno.h>
 
 #include "report_fixture.h"
-#include "report_json.h"
-#include "results_load.h"
+#include "report/report_json.h"
+#include "store/results_load.h"
 
 static char path[64];
 

@@ -1,10 +1,10 @@
-/* test_runner.c: the pure decision of gates/runner.c: when --warmup auto
+/* test_runner.c: the pure decision of gates/sample/runner.c: when --warmup auto
  * stops warming up (two consecutive rounds agree within 10%). The rounds
  * themselves are covered end to end (tests/test_e2e*.c). */
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "runner.h"
+#include "sample/runner.h"
 
 Test(runner, warmup_rounds_agree_within_ten_percent)
 {

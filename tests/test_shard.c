@@ -1,10 +1,10 @@
-/* test_shard.c: gates/shard.c: group g goes to shard (g mod N) + 1; the
+/* test_shard.c: gates/sample/shard.c: group g goes to shard (g mod N) + 1; the
  * shards are disjoint and cover every group of the tier once. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
 #include "probe.h"
-#include "shard.h"
+#include "sample/shard.h"
 
 Test(shard, modulo_assignment)
 {

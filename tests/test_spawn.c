@@ -1,4 +1,4 @@
-/* test_spawn.c: the environment control of gates/spawn_posix.c, seen from
+/* test_spawn.c: the environment control of gates/os/spawn_posix.c, seen from
  * inside the child: --pin-cpu's affinity, --no-aslr's personality and
  * --no-thp's prctl, read back from /proc/self/status by the child itself. */
 #include <criterion/criterion.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "spawn.h"
+#include "sample/spawn.h"
 
 /* Runs `/bin/grep -E PATTERN /proc/self/status` as a child (spawn_run
  * takes a path, no PATH search); its output in OUT. */

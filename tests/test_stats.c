@@ -1,4 +1,4 @@
-/* test_stats.c: gates/stats.c against published tables, hand computations
+/* test_stats.c: gates/decide/stats.c against published tables, hand computations
  * and brute-force enumeration. Nothing here is timed; every sample comes
  * from fixed data or a fixed seed. */
 #include <criterion/criterion.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "decide/stats.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

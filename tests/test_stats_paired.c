@@ -1,4 +1,4 @@
-/* test_stats_paired.c: the Wilcoxon signed-rank test (gates/stats_paired.c)
+/* test_stats_paired.c: the Wilcoxon signed-rank test (gates/decide/stats_paired.c)
  * against the published critical values, hand counts and brute-force
  * enumeration of the 2^n sign patterns. Nothing here is timed. */
 #include <criterion/criterion.h>
@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "stats.h"
+#include "decide/stats.h"
 
 /* N differences with magnitudes 1..N, negative where bit r-1 of MASK is set. */
 static void signed_ranks_of(double *d, size_t n, uint64_t mask)

@@ -1,11 +1,11 @@
-/* test_unavailable.c: gates/unavailable.c, one `unavailable:` line per
+/* test_unavailable.c: gates/report/unavailable.c, one `unavailable:` line per
  * cause (the reasons are those perf/counters_linux.c gives). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "unavailable.h"
+#include "report/unavailable.h"
 
 #define PARANOID " (perf_event_paranoid=3; run as root or sysctl kernel.perf_event_paranoid=1)"
 #define TRACEFS " (tracefs not mounted on /sys/kernel/tracing, or a kernel without " \

@@ -1,4 +1,4 @@
-/* test_update.c: gates/update.c, `--update-baseline`: refusal after failed
+/* test_update.c: gates/store/update.c, `--update-baseline`: refusal after failed
  * samples, one writer at a time, stale temporary files of a killed writer
  * removed, series written by another updater meanwhile kept, and the drift
  * history carried from one recording of the same executable to the next. */
@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "baseline.h"
-#include "file_lock.h"
-#include "update.h"
+#include "store/baseline.h"
+#include "store/file_lock.h"
+#include "store/update.h"
 
 static char dir[256], path[320];
 
@@ -53,7 +53,7 @@ static void one(struct run_result *r, const char *kernel, double value)
 	struct series *s = result_add_series(r, kernel, "v", "p", "wall_ns", "ns", METRIC_TIMING);
 	cr_assert_not_null(s);
 	for (int i = 0; i < 3; i++)
-		cr_assert_eq(series_append(s, value + i), 0);
+		cr_assert_eq(result_series_append(s, value + i), 0);
 	s->median = value + 1;
 }
 

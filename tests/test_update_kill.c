@@ -19,8 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "baseline.h"
-#include "update.h"
+#include "store/baseline.h"
+#include "store/update.h"
 
 #define KILLS 240
 #define SERIES 400     /* enough JSON (~100 KiB) for kills to land mid-write */
@@ -55,7 +55,7 @@ static void make_run(struct run_result *r, int generation)
 						     METRIC_TIMING);
 		cr_assert_not_null(s);
 		for (int j = 0; j < 15; j++)
-			cr_assert_eq(series_append(s, 1000.0 * (generation + 1) + i + j / 8.0), 0);
+			cr_assert_eq(result_series_append(s, 1000.0 * (generation + 1) + i + j / 8.0), 0);
 		s->median = 1000.0 * (generation + 1) + i + 1;
 	}
 }

@@ -1,7 +1,7 @@
 /* test_windows_cross.c: the Windows counter backend end to end, where this
  * machine can: builds the test kernel with mingw-w64 through configure.py
  * --host x86_64-w64-mingw32 (kernels and probe only; the gate itself under
- * wine is test_windows_gate.c), runs it under wine, parses its record (gates/record.c) and checks
+ * wine is test_windows_gate.c), runs it under wine, parses its record (gates/sample/record.c) and checks
  * that every Windows counter is either a plausible metric or unavailable
  * with a reason. Wine emulates cycles and page faults: they must come out
  * unavailable, never as numbers to gate on. Skipped with the reason when
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "record.h"
+#include "sample/record.h"
 #include "wine_fixture.h"
 
 static const char *const kernels[] = {

@@ -1,4 +1,4 @@
-/* fuzz_baseline.c: gates/baseline.c, the baseline and result JSON loader
+/* fuzz_baseline.c: gates/store/baseline.c, the baseline and result JSON loader
  * (a file anyone can edit, commit or hand over). baseline_load opens a
  * path, so the input goes into a memory file reached through /proc
  * (Linux), without touching the disk. */
@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "baseline.h"
+#include "store/baseline.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,11 +1,11 @@
-/* fuzz_expr.c: gates/expr.c, the GATE_EXPECT expression parser and its
+/* fuzz_expr.c: gates/decide/expr.c, the GATE_EXPECT expression parser and its
  * evaluator (every reference looks up a value, some fail: NaN paths). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "expr.h"
+#include "decide/expr.h"
 #include "fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

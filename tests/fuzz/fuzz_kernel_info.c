@@ -1,9 +1,9 @@
-/* fuzz_kernel_info.c: gates/kernel_info.c, a kernel's `--list` output. */
+/* fuzz_kernel_info.c: gates/sample/kernel_info.c, a kernel's `--list` output. */
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "fuzz_input.h"
-#include "kernel_info.h"
+#include "sample/kernel_info.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -17,9 +17,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (kernel_info_parse("build/kernels/fuzz", text, &k, err, sizeof err) == 0) {
 		for (size_t v = 0; v < k.variant_count; v++)
-			(void)kernel_variant_source(&k, v, &line);
+			(void)kernel_info_variant_source(&k, v, &line);
 		for (size_t e = 0; e < k.expect_count; e++)
-			(void)kernel_list_has(k.expects[e].params, "p");
+			(void)kernel_info_list_has(k.expects[e].params, "p");
 		kernel_info_free(&k);
 	} else if (!err[0]) {
 		abort();

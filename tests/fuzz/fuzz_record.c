@@ -1,10 +1,10 @@
-/* fuzz_record.c: gates/record.c, a kernel's sample record, which the gate
+/* fuzz_record.c: gates/sample/record.c, a kernel's sample record, which the gate
  * reads from a process that may crash, print garbage or flood. */
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "fuzz_input.h"
-#include "record.h"
+#include "sample/record.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

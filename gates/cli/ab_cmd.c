@@ -1,0 +1,233 @@
+/* ab_cmd.c: `gate ab`: side B against side A, both measured in the same
+ * shuffled rounds (compare_ab.h says why that beats a stored baseline on a
+ * drifting machine). A and B differ by what the user says: an environment
+ * variable, an allocator, or a kernel directory built from another commit.
+ * No baseline is read or written. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/ab_options.h"
+#include "store/atomic_file.h"
+#include "cli/commands.h"
+#include "decide/compare_ab.h"
+#include "decide/confirm.h"
+#include "sample/runner.h"
+#include "cli/session.h"
+#include "sample/shard.h"
+
+struct ab_state {
+	struct session s;              /* side B: its options, kernels and result */
+	struct ab_side_options side_a, side_b;
+	struct run_options shared;     /* the options both sides share */
+	struct run_options a_options;  /* shared + side A's environment */
+	char a_dir[4096];
+	struct kernel_info *a_kernels;
+	size_t a_count;
+	struct run_result a;           /* side A's samples */
+	char **rest;
+};
+
+static const struct kernel_info *find_kernel(const struct kernel_info *k, size_t n,
+					     const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(k[i].name, name))
+			return &k[i];
+	return NULL;
+}
+
+static const struct kernel_paramset *find_params(const struct kernel_info *k, const char *name)
+{
+	for (size_t i = 0; k && i < k->paramset_count; i++)
+		if (!strcmp(k->paramsets[i].name, name))
+			return &k->paramsets[i];
+	return NULL;
+}
+
+/* Parses the command line into ST; returns 0, -1 after --help, or 2. */
+static int parse(struct ab_state *st, int argc, char **argv)
+{
+	struct session *s = &st->s;
+	int rest_count;
+	for (int i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			ab_options_usage(stdout);
+			return -1;
+		}
+	options_defaults(&st->shared);
+	/* Paired rounds cancel the drift that forces 25% against a stored
+	 * baseline (docs/noise.md); 3% is the smallest change worth a failure. */
+	st->shared.min_effect = 0.03;
+	st->rest = calloc((size_t)argc + 1, sizeof *st->rest);
+	if (!st->rest || ab_options_split(argc, argv, &st->side_a, &st->side_b, st->rest,
+					  &rest_count))
+		return 2;
+	if (options_parse(&st->shared, rest_count, st->rest) || ab_options_check(&st->shared))
+		return 2;
+	/* Twice the tier's rounds plus one (default tier: 31): the power of the
+	 * paired test grows with the rounds, and on this VM's per-process noise
+	 * 9 rounds caught +10% in 30% of runs, 31 rounds in 10 of 10
+	 * (docs/noise.md). --rounds still says otherwise. */
+	if (!st->shared.rounds_given && !st->shared.backend)
+		st->shared.rounds = 2 * st->shared.rounds + 1;
+	st->shared.runs = 1;
+	char err[1024];
+	if (st->shared.json_path && atomic_file_check(st->shared.json_path, err, sizeof err)) {
+		fprintf(stderr, "gate ab: --json: %s; nothing was run\n", err);
+		return 2;
+	}
+	st->shared.deadline_seconds = options_deadline(&st->shared);
+	st->shared.deadline_at = st->s.started + st->shared.deadline_seconds;
+	if (ab_options_for_side(&st->shared, &st->side_a, &st->a_options) ||
+	    ab_options_for_side(&st->shared, &st->side_b, &s->o)) {
+		fprintf(stderr, "gate ab: out of memory\n");
+		return 2;
+	}
+	return 0;
+}
+
+static int setup(struct ab_state *st, const char *self_dir)
+{
+	struct session *s = &st->s;
+	int ret = session_context(s, self_dir);   /* B's environment is the one recorded */
+	if (ret)
+		return ret;
+	if (st->side_a.kernel_dir)
+		snprintf(st->a_dir, sizeof st->a_dir, "%s", st->side_a.kernel_dir);
+	else if (st->shared.kernel_dir)
+		snprintf(st->a_dir, sizeof st->a_dir, "%s", st->shared.kernel_dir);
+	else
+		snprintf(st->a_dir, sizeof st->a_dir, "%s/kernels", self_dir);
+	ret = session_list_kernels(s, s->kernel_dir, &s->r, &s->kernels, &s->kernel_count);
+	if (!ret)
+		ret = session_list_kernels(s, st->a_dir, &s->r, &st->a_kernels, &st->a_count);
+	if (ret)
+		return ret;
+	char a[1400], b[1400], text[3000];
+	ab_options_describe(&st->side_a, st->a_dir, a, sizeof a);
+	ab_options_describe(&st->side_b, s->kernel_dir, b, sizeof b);
+	snprintf(text, sizeof text, "A/B: B (%s) against A (%s), measured in the same shuffled "
+		 "rounds", b, a);
+	s->r.comparison = strdup(text);
+	return 0;
+}
+
+/* Runs group (K, P) of B together with the same group of A, if A has it. */
+static int run_group(struct ab_state *st, const struct kernel_info *k,
+		     const struct kernel_paramset *p, struct stats_rng *rng,
+		     struct run_result *b, struct run_result *a)
+{
+	const struct kernel_info *ka = find_kernel(st->a_kernels, st->a_count, k->name);
+	const struct kernel_paramset *pa = find_params(ka, p->name);
+	struct runner_side sides[2] = { { ka, pa, &st->a_options, a }, { k, p, &st->s.o, b } };
+	if (!ka || !pa) {
+		result_add_problem(b, k->name, NULL, p->name, "A/B",
+				   ka ? "A's kernel has no such parameter set: B measured alone"
+				      : "no such kernel among A's: B measured alone");
+		return runner_run_sides(&sides[1], 1, rng, 0);
+	}
+	const char *va = pa->values ? pa->values : "", *vb = p->values ? p->values : "";
+	if (strcmp(va, vb)) {
+		/* e.g. a pull request that changed the work or best_of: compared
+		 * all the same, and said, since the timing is not like for like */
+		char why[700];
+		snprintf(why, sizeof why, "the parameter set differs between A (%s) and B (%s): "
+			 "timing compares different work", va, vb);
+		result_add_problem(b, k->name, NULL, p->name, "A/B", why);
+	}
+	return runner_run_sides(sides, 2, rng, 0);
+}
+
+static void take_samples(struct ab_state *st)
+{
+	struct session *s = &st->s;
+	struct stats_rng rng;
+	stats_rng_seed(&rng, s->o.seed);
+	size_t total = session_count_groups(s), done = 0;
+	for (size_t k = 0; k < s->kernel_count; k++) {
+		const struct kernel_info *ki = &s->kernels[k];
+		for (size_t p = 0; p < ki->paramset_count; p++) {
+			if (!(ki->paramsets[p].tiers & s->o.tier))
+				continue;
+			fprintf(stderr, "gate ab: [%zu/%zu] %s %s\n", ++done, total, ki->name,
+				ki->paramsets[p].name);
+			s->sample_failures += run_group(st, ki, &ki->paramsets[p], &rng, &s->r, &st->a);
+		}
+	}
+}
+
+/* A's failed samples are problems of the report too, marked as A's. */
+static void take_problems_of_a(struct run_result *b, const struct run_result *a)
+{
+	for (size_t i = 0; i < a->problem_count; i++) {
+		const struct problem *p = &a->problems[i];
+		char what[200];
+		if (!p->kernel)
+			continue;   /* a refused counter: the same machine refuses it for B */
+		snprintf(what, sizeof what, "A: %s", p->what);
+		result_add_problem(b, p->kernel, p->variant, p->params, what, p->reason);
+	}
+}
+
+/* Every group with a timing regression runs once more, both sides. */
+static void confirm(struct ab_state *st)
+{
+	struct session *s = &st->s;
+	struct stats_rng rng;
+	/* only timing is confirmed: the cost pass is not taken again */
+	s->o.cost = false;
+	st->a_options.cost = false;
+	stats_rng_seed(&rng, s->o.seed ^ 0x9e3779b97f4a7c15ull);
+	for (size_t k = 0; k < s->kernel_count; k++) {
+		const struct kernel_info *ki = &s->kernels[k];
+		for (size_t p = 0; p < ki->paramset_count; p++) {
+			const struct kernel_paramset *ps = &ki->paramsets[p];
+			if (!(ps->tiers & s->o.tier) || !confirm_suspect(&s->r, ki->name, ps->name))
+				continue;
+			fprintf(stderr, "gate ab: confirming %s %s in a fresh batch\n", ki->name,
+				ps->name);
+			struct run_result b2, a2;
+			memset(&b2, 0, sizeof b2);
+			memset(&a2, 0, sizeof a2);
+			s->sample_failures += run_group(st, ki, ps, &rng, &b2, &a2);
+			compare_ab_settle(&s->r, &st->a, &b2, &a2, ki->name, ps->name, &s->o);
+			result_free(&b2);
+			result_free(&a2);
+		}
+	}
+}
+
+int ab_main(int argc, char **argv, const char *self_dir)
+{
+	struct ab_state st;
+	memset(&st, 0, sizeof st);
+	struct session *s = &st.s;
+	s->started = session_now();
+	int ret = parse(&st, argc, argv);
+	if (!ret)
+		ret = setup(&st, self_dir);
+	if (ret)
+		goto out;
+	shard_apply(s->kernels, s->kernel_count, s->o.tier, s->o.shard_index, s->o.shard_count);
+	take_samples(&st);
+	take_problems_of_a(&s->r, &st.a);
+	session_check_expectations(s);
+	compare_ab_run(&s->r, &st.a, &s->o);
+	confirm(&st);
+	ret = session_report(s, &st.a);
+out:
+	session_free(s);
+	for (size_t k = 0; k < st.a_count; k++)
+		kernel_info_free(&st.a_kernels[k]);
+	free(st.a_kernels);
+	result_free(&st.a);
+	free(st.a_options.env);
+	free(st.shared.env);
+	if (st.shared.kernels != s->o.kernels)   /* else session_free freed it */
+		free(st.shared.kernels);
+	ab_options_free(&st.side_a);
+	ab_options_free(&st.side_b);
+	free(st.rest);
+	return ret < 0 ? 0 : ret;
+}

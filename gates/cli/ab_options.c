@@ -1,0 +1,163 @@
+/* ab_options.c: the side options of `gate ab` (ab_options.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/ab_options.h"
+#include "sample/allocator.h"
+
+void ab_options_usage(void *fp)
+{
+	fputs("usage: gate ab [options]  (B against A, measured in the same rounds)\n"
+	      "  --a-env KEY=VALUE        variable for side A's kernel processes (repeatable)\n"
+	      "  --b-env KEY=VALUE        the same for side B\n"
+	      "  --a-allocator NAME|PATH  preload jemalloc, mimalloc, tcmalloc or a library\n"
+	      "  --b-allocator NAME|PATH  into that side's kernels (default: none, glibc)\n"
+	      "  --a-kernel-dir DIR       that side's kernel executables, e.g. a build of the\n"
+	      "  --b-kernel-dir DIR       base commit (default: --kernel-dir)\n"
+	      "  --min-effect PERCENT     smallest timing change that fails (default 3)\n"
+	      "  --rounds N               measured rounds (default: twice the tier's plus one,\n"
+	      "                           31 for the default tier, 19 for --quick and --full)\n"
+	      "and the options of gate run except --update-baseline, --require-baseline,\n"
+	      "--baseline-dir and --runs (no baseline is read or written).\n"
+	      "Both sides identical (an A/A run) measures the gate's own false alarms.\n", fp);
+}
+
+static int bad(const char *flag, const char *value, const char *why)
+{
+	fprintf(stderr, "gate ab: %s %s: %s\n", flag, value ? value : "", why);
+	return -1;
+}
+
+static int add_env(struct ab_side_options *s, const char *flag, const char *value)
+{
+	const char *why = options_env_problem(value);
+	if (why)
+		return bad(flag, value, why);
+	const char **env = realloc(s->env, (s->env_count + 2) * sizeof *env);
+	if (!env)
+		return bad(flag, value, "out of memory");
+	s->env = env;
+	env[s->env_count++] = value;
+	env[s->env_count] = NULL;
+	return 0;
+}
+
+static int set_allocator(struct ab_side_options *s, const char *flag, const char *v)
+{
+	char path[4096], why[512];
+	if (!v || !*v)
+		return bad(flag, v, "expected glibc, jemalloc, mimalloc, tcmalloc or a path");
+	if (allocator_is_default(v)) {
+		s->allocator = NULL;
+		s->preload[0] = '\0';
+		return 0;
+	}
+	if (allocator_resolve(v, path, sizeof path, why, sizeof why) ||
+	    allocator_preload_env(path, s->preload, sizeof s->preload))
+		return bad(flag, v, why);
+	s->allocator = v;
+	return 0;
+}
+
+/* Handles side flag FLAG ("--a-env", ...) with VALUE; 1 if not a side flag. */
+static int side_flag(struct ab_side_options *a, struct ab_side_options *b, const char *flag,
+		     const char *value)
+{
+	if (strncmp(flag, "--a-", 4) && strncmp(flag, "--b-", 4))
+		return 1;
+	struct ab_side_options *s = flag[2] == 'a' ? a : b;
+	const char *what = flag + 4;
+	if (!strcmp(what, "env"))
+		return add_env(s, flag, value);
+	if (!strcmp(what, "allocator"))
+		return set_allocator(s, flag, value);
+	if (!strcmp(what, "kernel-dir")) {
+		if (!value || !*value)
+			return bad(flag, value, "expected a directory");
+		s->kernel_dir = value;
+		return 0;
+	}
+	return bad(flag, "", "unknown side option (--a-env, --a-allocator, --a-kernel-dir and "
+		   "their --b- forms)");
+}
+
+int ab_options_split(int argc, char **argv, struct ab_side_options *a,
+		     struct ab_side_options *b, char **rest, int *rest_count)
+{
+	a->name = 'a';
+	b->name = 'b';
+	*rest_count = 0;
+	for (int i = 0; i < argc; i++) {
+		const char *arg = argv[i], *eq = strchr(arg, '=');
+		char flag[32];
+		if (strncmp(arg, "--a-", 4) && strncmp(arg, "--b-", 4)) {
+			rest[(*rest_count)++] = argv[i];
+			continue;
+		}
+		const char *value;
+		if (eq && (size_t)(eq - arg) < sizeof flag) {
+			snprintf(flag, sizeof flag, "%.*s", (int)(eq - arg), arg);
+			value = eq + 1;
+		} else {
+			snprintf(flag, sizeof flag, "%s", arg);
+			value = i + 1 < argc ? argv[++i] : NULL;
+		}
+		if (side_flag(a, b, flag, value))
+			return -1;
+	}
+	rest[*rest_count] = NULL;
+	return 0;
+}
+
+int ab_options_check(const struct run_options *o)
+{
+	const char *flag = o->update_baseline ? "--update-baseline"
+			 : o->require_baseline ? "--require-baseline"
+			 : o->baseline_dir ? "--baseline-dir" : o->runs ? "--runs" : NULL;
+	if (!flag)
+		return 0;
+	fprintf(stderr, "gate ab: %s: not with gate ab, which compares B with A measured in the "
+		"same rounds and reads or writes no baseline (use gate run)\n", flag);
+	return -1;
+}
+
+int ab_options_for_side(const struct run_options *shared, const struct ab_side_options *s,
+			struct run_options *out)
+{
+	*out = *shared;
+	size_t n = shared->env_count + s->env_count + 1;
+	out->env = calloc(n + 1, sizeof *out->env);
+	if (!out->env)
+		return -1;
+	out->env_count = 0;
+	for (size_t i = 0; i < shared->env_count; i++)
+		out->env[out->env_count++] = shared->env[i];
+	for (size_t i = 0; i < s->env_count; i++)
+		out->env[out->env_count++] = s->env[i];
+	if (s->preload[0])
+		out->env[out->env_count++] = s->preload;
+	out->env[out->env_count] = NULL;
+	if (s->kernel_dir)
+		out->kernel_dir = s->kernel_dir;
+	if (s->allocator)
+		out->allocator = s->allocator;
+	return 0;
+}
+
+void ab_options_describe(const struct ab_side_options *s, const char *kernel_dir, char *buf,
+			 size_t size)
+{
+	size_t n = (size_t)snprintf(buf, size, "kernels %s", kernel_dir);
+	for (size_t i = 0; i < s->env_count && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? " " : ", env ", s->env[i]);
+	if (s->allocator && n < size)
+		snprintf(buf + n, size - n, ", allocator %s", s->allocator);
+}
+
+void ab_options_free(struct ab_side_options *s)
+{
+	free(s->env);
+	s->env = NULL;
+	s->env_count = 0;
+}

@@ -1,0 +1,105 @@
+/* discover.c: finds kernel executables (every regular executable file of
+ * the kernel directory; the build puts only kernels there). */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/discover.h"
+
+void discover_self_dir(const char *argv0, char *out, size_t size)
+{
+	const char *slash = strrchr(argv0, '/');
+#ifdef _WIN32
+	const char *back = strrchr(argv0, '\\');
+	if (back && (!slash || back > slash))
+		slash = back;
+#endif
+	if (!slash)
+		snprintf(out, size, ".");
+	else
+		snprintf(out, size, "%.*s", (int)(slash - argv0), argv0);
+}
+
+void discover_baseline_dir(const char *self_dir, char *out, size_t size)
+{
+	const char *slash = strrchr(self_dir, '/');
+	const char *last = slash ? slash + 1 : self_dir;
+	if (strncmp(last, "build", 5))
+		snprintf(out, size, "%s/baselines", self_dir);
+	else if (!slash)
+		snprintf(out, size, "baselines");
+	else
+		snprintf(out, size, "%.*s/baselines", (int)(slash - self_dir), self_dir);
+}
+
+void discover_kernel_name(const char *path, char *out, size_t size)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t len = strlen(base);
+	if (len > 4 && !strcmp(base + len - 4, ".exe"))
+		len -= 4;
+	snprintf(out, size, "%.*s", (int)len, base);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int is_kernel(const char *path, const char *name)
+{
+	struct stat st;
+	if (name[0] == '.' || stat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	size_t len = strlen(name);
+	if (len > 2 && (!strcmp(name + len - 2, ".o") || !strcmp(name + len - 2, ".d")))
+		return 0;
+#ifdef _WIN32
+	return len > 4 && !strcmp(name + len - 4, ".exe");
+#else
+	return access(path, X_OK) == 0;
+#endif
+}
+
+int discover_kernels(const char *dir, char ***out)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return -errno;
+	char **list = NULL;
+	int count = 0;
+	struct dirent *ent;
+	while ((ent = readdir(d))) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
+		if (!is_kernel(path, ent->d_name))
+			continue;
+		char **grown = realloc(list, (count + 2) * sizeof *grown);
+		if (!grown || !(grown[count] = strdup(path))) {
+			list = grown ? grown : list;
+			list[count] = NULL;
+			closedir(d);
+			discover_free(list);
+			return -ENOMEM;
+		}
+		list = grown;
+		list[++count] = NULL;
+	}
+	closedir(d);
+	if (list)
+		qsort(list, count, sizeof *list, by_name);
+	*out = list;
+	return count;
+}
+
+void discover_free(char **list)
+{
+	for (size_t i = 0; list && list[i]; i++)
+		free(list[i]);
+	free(list);
+}

@@ -1,0 +1,79 @@
+/* list_cmd.c: `gate list`: what every kernel has, read from the kernels. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/discover.h"
+#include "probe.h"
+#include "sample/runner.h"
+
+static void tiers_text(unsigned tiers, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s%s%s%s", tiers & GATE_TIER_QUICK ? "quick" : "",
+		 (tiers & GATE_TIER_QUICK) && (tiers & ~GATE_TIER_QUICK) ? "," : "",
+		 tiers & GATE_TIER_DEFAULT ? "default" : "",
+		 (tiers & GATE_TIER_DEFAULT) && (tiers & GATE_TIER_FULL) ? "," : "",
+		 tiers & GATE_TIER_FULL ? "full" : "");
+}
+
+static void print_kernel(const struct kernel_info *k)
+{
+	char tiers[64];
+	printf("%s: %s\n  variants:", k->name, k->summary);
+	for (size_t i = 0; i < k->variant_count; i++)
+		printf(" %s", k->variants[i]);
+	printf("\n  parameter sets:\n");
+	for (size_t i = 0; i < k->paramset_count; i++) {
+		tiers_text(k->paramsets[i].tiers, tiers, sizeof tiers);
+		printf("    %-14s %-20s %s\n", k->paramsets[i].name, tiers, k->paramsets[i].values);
+	}
+	printf("  expectations:\n");
+	for (size_t i = 0; i < k->expect_count; i++) {
+		const struct kernel_expect *e = &k->expects[i];
+		printf("    %s:%d  %s", e->file, e->line, e->expr);
+		if (e->platforms || e->params)
+			printf("  [on %s, params %s]", e->platforms ? e->platforms : "all",
+			       e->params ? e->params : "all");
+		printf("\n");
+	}
+}
+
+int list_main(int argc, char **argv, const char *self_dir)
+{
+	char dir[4096], err[1024];
+	snprintf(dir, sizeof dir, "%s/kernels", self_dir);
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			printf("usage: gate list [--kernel-dir DIR]\n"
+			       "  the kernels (default: next to the gate binary), each with its\n"
+			       "  variants, parameter sets and expectations with file:line\n");
+			return 0;
+		}
+		if (!strcmp(argv[i], "--kernel-dir") && i + 1 < argc) {
+			snprintf(dir, sizeof dir, "%s", argv[++i]);
+		} else {
+			fprintf(stderr, "gate list: unknown option '%s' (usage: gate list "
+				"[--kernel-dir DIR])\n", argv[i]);
+			return 2;
+		}
+	}
+	char **paths = NULL;
+	int n = discover_kernels(dir, &paths), ret = 0;
+	if (n < 0) {
+		fprintf(stderr, "gate list: kernel directory %s: cannot be read\n", dir);
+		return 2;
+	}
+	for (int i = 0; i < n; i++) {
+		struct kernel_info k;
+		if (runner_list_kernel(paths[i], 30, &k, err, sizeof err)) {
+			fprintf(stderr, "gate list: %s\n", err);
+			ret = 4;
+			continue;
+		}
+		print_kernel(&k);
+		kernel_info_free(&k);
+	}
+	discover_free(paths);
+	return ret;
+}

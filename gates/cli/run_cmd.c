@@ -1,0 +1,198 @@
+/* run_cmd.c: `gate run`: load the baseline, take the samples, check the
+ * expectations, compare, report, and maybe store the new baseline. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/atomic_file.h"
+#include "store/baseline.h"
+#include "cli/commands.h"
+#include "decide/compare.h"
+#include "decide/confirm.h"
+#include "sample/cost_dump.h"
+#include "core/platform.h"
+#include "sample/runner.h"
+#include "cli/session.h"
+#include "sample/shard.h"
+#include "store/update.h"
+
+struct run_state {
+	struct session s;
+	struct run_result base;
+	int have_base;
+	char baseline_path[4096];
+};
+
+/* Loads this platform's baseline; returns 0, or 2 (bad input). */
+static int load_baseline(struct run_state *st)
+{
+	struct session *s = &st->s;
+	char err[1024];
+	snprintf(st->baseline_path, sizeof st->baseline_path, "%s/%s.json", s->o.baseline_dir,
+		 s->r.ctx.platform_key);
+	if (s->o.update_baseline && atomic_file_check(st->baseline_path, err, sizeof err)) {
+		fprintf(stderr, "gate: --update-baseline: %s; nothing was run\n", err);
+		return 2;
+	}
+	int ret = baseline_load(st->baseline_path, &st->base, err, sizeof err);
+	if (ret == -ENOENT) {
+		if (s->o.require_baseline) {
+			fprintf(stderr, "gate: no baseline for platform %s: %s does not exist "
+				"(--require-baseline); create it with ./gate --update-baseline\n",
+				s->r.ctx.platform_key, st->baseline_path);
+			return 2;
+		}
+		return 0;
+	}
+	if (ret) {
+		fprintf(stderr, "gate: malformed baseline: %s\n", err);
+		return 2;
+	}
+	if (st->base.ctx.platform_key && strcmp(st->base.ctx.platform_key, s->r.ctx.platform_key)) {
+		fprintf(stderr, "gate: baseline %s: platform: \"%s\", not this machine's \"%s\" "
+			"(a file of another platform?); nothing was run\n", st->baseline_path,
+			st->base.ctx.platform_key, s->r.ctx.platform_key);
+		return 2;
+	}
+	st->have_base = 1;
+	s->r.baseline_path = strdup(st->baseline_path);
+	return 0;
+}
+
+/* Whether the finite samples of S are not all the same. */
+static int series_varies(const struct series *s)
+{
+	double first = NAN;
+	for (size_t i = 0; i < s->sample_count; i++) {
+		if (isnan(s->samples[i]))
+			continue;
+		if (isnan(first))
+			first = s->samples[i];
+		else if (s->samples[i] != first)
+			return 1;
+	}
+	return 0;
+}
+
+/* Batch-major: every (kernel, params) once per batch, so that the batches
+ * of one group are minutes apart and their spread shows the machine's drift. */
+static void take_samples(struct session *s)
+{
+	struct stats_rng rng;
+	stats_rng_seed(&rng, s->o.seed);
+	size_t total = session_count_groups(s) * (size_t)s->o.runs, done = 0;
+	for (int b = 0; b < s->o.runs; b++) {
+		for (size_t k = 0; k < s->kernel_count; k++) {
+			const struct kernel_info *ki = &s->kernels[k];
+			for (size_t p = 0; p < ki->paramset_count; p++) {
+				if (!(ki->paramsets[p].tiers & s->o.tier))
+					continue;
+				fprintf(stderr, "gate: [%zu/%zu] %s %s\n", ++done, total, ki->name,
+					ki->paramsets[p].name);
+				s->sample_failures += runner_run_params(
+					ki, &ki->paramsets[p], &s->o, &rng, &s->r,
+					(size_t)b * (size_t)s->o.rounds);
+			}
+		}
+	}
+	for (size_t i = 0; i < s->r.series_count; i++) {
+		struct series *x = &s->r.series[i];
+		x->batches = (size_t)s->o.runs;
+		/* a cost count whose samples differ is near-exact: the baseline
+		 * records the determinism measured (compare.c gates by it) */
+		if (cost_metric(x->metric) && series_varies(x))
+			x->cls = METRIC_NEAR;
+	}
+}
+
+static void compare(struct run_state *st)
+{
+	struct session *s = &st->s;
+	int same = 1;
+	char why[512] = "";
+	if (st->have_base) {
+		same = platform_same_hardware(&st->base.ctx, &s->r.ctx, why, sizeof why);
+		if (!same) {
+			char note[700];
+			snprintf(note, sizeof note, "hardware changed since the baseline (%s): timing "
+				 "not compared; run ./gate --update-baseline", why);
+			s->r.baseline_note = strdup(note);
+		}
+	}
+	if (st->have_base && s->r.ctx.cost_tool && *s->r.ctx.cost_tool &&
+	    !platform_same_cost_key(&st->base.ctx, &s->r.ctx, why, sizeof why)) {
+		char note[1400];
+		snprintf(note, sizeof note, "%s%scost key changed since the baseline (%s): cost not "
+			 "compared; run ./gate --update-baseline", s->r.baseline_note ?
+			 s->r.baseline_note : "", s->r.baseline_note ? "\n" : "", why);
+		free(s->r.baseline_note);
+		s->r.baseline_note = strdup(note);
+	}
+	if (st->have_base && platform_software_diff(&st->base.ctx, &s->r.ctx, why, sizeof why)) {
+		/* not a verdict: what a person should know when reading one */
+		char note[1200];
+		snprintf(note, sizeof note, "%s%ssoftware differs from the baseline's: %s",
+			 s->r.baseline_note ? s->r.baseline_note : "",
+			 s->r.baseline_note ? "\n" : "", why);
+		free(s->r.baseline_note);
+		s->r.baseline_note = strdup(note);
+	}
+	compare_run(&s->r, st->have_base ? &st->base : NULL, &s->o, same);
+	if (st->have_base && same)
+		s->sample_failures += confirm_regressions(s->kernels, s->kernel_count, &s->o,
+							  &s->r, &st->base);
+}
+
+static int setup(struct run_state *st, int argc, char **argv, const char *self_dir)
+{
+	struct session *s = &st->s;
+	options_defaults(&s->o);
+	int ret = options_parse(&s->o, argc, argv);
+	if (ret)
+		return ret < 0 ? 2 : -1;
+	char err[1024];
+	if (s->o.json_path && atomic_file_check(s->o.json_path, err, sizeof err)) {
+		fprintf(stderr, "gate: --json: %s; nothing was run\n", err);
+		return 2;
+	}
+	if (s->o.runs == 0)
+		s->o.runs = s->o.update_baseline ? 3 : 1;
+	/* a baseline's cost series record at least three cost samples, so that
+	 * their spread says whether they are exact (compare.c) */
+	if (s->o.update_baseline && s->o.cost_runs == 0)
+		s->o.cost_runs = (3 + s->o.runs - 1) / s->o.runs;
+	s->o.deadline_seconds = options_deadline(&s->o);
+	s->o.deadline_at = s->started + s->o.deadline_seconds;
+	ret = session_context(s, self_dir);
+	return ret ? ret : load_baseline(st);
+}
+
+int run_main(int argc, char **argv, const char *self_dir)
+{
+	struct run_state st;
+	memset(&st, 0, sizeof st);
+	struct session *s = &st.s;
+	s->started = session_now();
+	int ret = setup(&st, argc, argv, self_dir);
+	if (ret == 0)
+		ret = session_list_kernels(s, s->kernel_dir, &s->r, &s->kernels, &s->kernel_count);
+	if (ret)
+		goto out;
+	shard_apply(s->kernels, s->kernel_count, s->o.tier, s->o.shard_index, s->o.shard_count);
+	take_samples(s);
+	session_check_expectations(s);
+	compare(&st);
+	ret = session_report(s, st.have_base ? &st.base : NULL);
+	if (s->o.update_baseline) {
+		int u = update_baseline(&s->r, st.have_base ? &st.base : NULL, st.baseline_path,
+					s->sample_failures);
+		if (u)
+			ret = u;
+	}
+out:
+	session_free(s);
+	result_free(&st.base);
+	return ret < 0 ? 0 : ret;
+}

@@ -1,0 +1,284 @@
+/* session.c: the parts of a gate run that `gate run` and `gate ab` share
+ * (session.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sample/allocator.h"
+#include "sample/backend.h"
+#include "sample/cost_pass.h"
+#include "cli/discover.h"
+#include "decide/expect_eval.h"
+#include "core/platform.h"
+#include "report/report_json.h"
+#include "report/report_outputs.h"
+#include "report/report_term.h"
+#include "sample/runner.h"
+#include "cli/session.h"
+#include "sample/spawn.h"
+#include "store/update.h"
+
+double session_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static char *join_env(const struct run_options *o)
+{
+	size_t len = 1;
+	for (size_t i = 0; i < o->env_count; i++)
+		len += strlen(o->env[i]) + 1;
+	char *s = calloc(len, 1);
+	for (size_t i = 0; s && i < o->env_count; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, o->env[i]);
+	}
+	return s;
+}
+
+/* The environment control in force: pinning, ASLR, malloc tunables. */
+static void record_environment(struct session *s)
+{
+	char buf[64];
+	spawn_configure(s->o.pin_cpu, s->o.no_aslr, s->o.no_thp);
+	snprintf(buf, sizeof buf, s->o.pin_cpu >= 0 ? "cpu %d" : "none", s->o.pin_cpu);
+	s->r.ctx.pinning = strdup(buf);
+	if (s->o.backend)   /* its counts would add up over repetitions */
+		snprintf(buf, sizeof buf, "1 (--backend %s)", s->o.backend);
+	else
+		snprintf(buf, sizeof buf, s->o.best_of ? "%d (--best-of)" : "per parameter set",
+			 s->o.best_of);
+	s->r.ctx.best_of = strdup(buf);
+	if (s->o.no_aslr) {
+		free(s->r.ctx.aslr);
+		s->r.ctx.aslr = strdup("off (--no-aslr)");
+	}
+	if (s->o.no_thp) {
+		free(s->r.ctx.thp);
+		s->r.ctx.thp = strdup("off for the kernels (--no-thp)");
+	}
+	const char *tunables = getenv("GLIBC_TUNABLES");
+	for (size_t i = 0; i < s->o.env_count; i++)
+		if (!strncmp(s->o.env[i], "GLIBC_TUNABLES=", 15))
+			tunables = s->o.env[i] + 15;
+	s->r.ctx.tunables = strdup(tunables ? tunables : "");
+}
+
+/* The cost pass's part of the context, and its one `unavailable:` line
+ * when it was asked for and cannot run. Returns 0 or -ENOMEM. */
+static int session_cost_context(struct session *s)
+{
+	const char *why = cost_pass_unavailable();
+	if (!s->o.cost) {
+		free(s->r.ctx.cost_tool);
+		free(s->r.ctx.cost_cpu);
+		s->r.ctx.cost_tool = strdup("");
+		s->r.ctx.cost_cpu = strdup("off: --no-cost");
+		return s->r.ctx.cost_tool && s->r.ctx.cost_cpu ? 0 : -ENOMEM;
+	}
+	if (why)
+		result_add_problem(&s->r, NULL, NULL, NULL, "cost pass", why);
+	return cost_pass_context(&s->r.ctx, (char *const *)s->o.env);
+}
+
+int session_context(struct session *s, const char *self_dir)
+{
+	if (!s->o.baseline_dir) {
+		discover_baseline_dir(self_dir, s->default_baseline_dir,
+				      sizeof s->default_baseline_dir);
+		s->o.baseline_dir = s->default_baseline_dir;
+	}
+	if (s->o.kernel_dir)
+		snprintf(s->kernel_dir, sizeof s->kernel_dir, "%s", s->o.kernel_dir);
+	else
+		snprintf(s->kernel_dir, sizeof s->kernel_dir, "%s/kernels", self_dir);
+	if (platform_context(&s->r.ctx)) {
+		fprintf(stderr, "gate: cannot read this machine's description: out of memory\n");
+		return 2;
+	}
+	s->r.ctx.env = join_env(&s->o);
+	if (allocator_context(&s->r.ctx, s->o.allocator)) {
+		fprintf(stderr, "gate: cannot record the allocator: out of memory\n");
+		return 2;
+	}
+	if (backend_context(&s->r.ctx, s->o.backend)) {
+		fprintf(stderr, "gate: cannot record the backend: out of memory\n");
+		return 2;
+	}
+	if (session_cost_context(s)) {
+		fprintf(stderr, "gate: cannot record the cost pass: out of memory\n");
+		return 2;
+	}
+	s->r.ctx.tier = strdup(s->o.tier_name);
+	s->r.ctx.seed = (long long)s->o.seed;
+	record_environment(s);
+	/* The commit measured: set by ./gate from git, or by GitHub Actions. */
+	const char *commit = getenv("ALLOCGATE_COMMIT");
+	if (!commit || !*commit)
+		commit = getenv("GITHUB_SHA");
+	free(s->r.ctx.commit);
+	s->r.ctx.commit = commit && *commit ? strdup(commit) : NULL;
+	if (s->r.ctx.commit && strlen(s->r.ctx.commit) > 64)  /* no strndup on mingw */
+		s->r.ctx.commit[64] = '\0';
+	return 0;
+}
+
+static int wanted(const struct run_options *o, const char *name)
+{
+	if (!o->kernel_count)
+		return 1;
+	for (size_t i = 0; i < o->kernel_count; i++)
+		if (!strcmp(o->kernels[i], name))
+			return 1;
+	return 0;
+}
+
+/* Checks that every --kernel names a kernel; returns 0 or 2. */
+static int check_kernel_names(const struct run_options *o, char **paths)
+{
+	char name[256], known[2048] = "";
+	for (size_t i = 0; paths && paths[i]; i++) {
+		discover_kernel_name(paths[i], name, sizeof name);
+		if (strlen(known) + strlen(name) + 3 < sizeof known)
+			strcat(strcat(known, *known ? ", " : ""), name);
+	}
+	for (size_t k = 0; k < o->kernel_count; k++) {
+		int found = 0;
+		for (size_t i = 0; paths && paths[i] && !found; i++) {
+			discover_kernel_name(paths[i], name, sizeof name);
+			found = !strcmp(name, o->kernels[k]);
+		}
+		if (!found) {
+			fprintf(stderr, "gate: unknown kernel '%s' (known: %s)\n", o->kernels[k],
+				*known ? known : "none");
+			return 2;
+		}
+	}
+	return 0;
+}
+
+int session_list_kernels(struct session *s, const char *dir, struct run_result *r,
+			 struct kernel_info **kernels, size_t *count)
+{
+	char **paths = NULL, name[256], err[1024];
+	int n = discover_kernels(dir, &paths);
+	*kernels = NULL;
+	*count = 0;
+	if (n < 0) {
+		fprintf(stderr, "gate: kernel directory %s: %s (build with ./gate, or pass "
+			"--kernel-dir)\n", dir, strerror(-n));
+		return 2;
+	}
+	int ret = check_kernel_names(&s->o, paths);
+	*kernels = calloc((size_t)n + 1, sizeof **kernels);
+	for (int i = 0; !ret && *kernels && i < n; i++) {
+		discover_kernel_name(paths[i], name, sizeof name);
+		if (!wanted(&s->o, name))
+			continue;
+		if (runner_list_kernel(paths[i], s->o.timeout_seconds, &(*kernels)[*count], err,
+				       sizeof err)) {
+			result_add_problem(r, name, NULL, NULL, "kernel", err);
+			s->sample_failures++;
+			continue;
+		}
+		(*count)++;
+	}
+	discover_free(paths);
+	return ret;
+}
+
+size_t session_count_groups(const struct session *s)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < s->kernel_count; k++)
+		for (size_t p = 0; p < s->kernels[k].paramset_count; p++)
+			n += !!(s->kernels[k].paramsets[p].tiers & s->o.tier);
+	return n;
+}
+
+void session_check_expectations(struct session *s)
+{
+	for (size_t k = 0; k < s->kernel_count; k++) {
+		const struct kernel_info *ki = &s->kernels[k];
+		for (size_t e = 0; e < ki->expect_count; e++) {
+			const struct kernel_expect *ex = &ki->expects[e];
+			char why[160] = "";
+			int applies = kernel_info_platform_applies(ex->platforms, s->r.ctx.os,
+							      s->r.ctx.cpu_count, why, sizeof why);
+			if (!applies)
+				continue;
+			for (size_t p = 0; p < ki->paramset_count; p++) {
+				const struct kernel_paramset *ps = &ki->paramsets[p];
+				if (!(ps->tiers & s->o.tier) || !kernel_info_list_has(ex->params, ps->name))
+					continue;
+				if (applies > 0)
+					expect_evaluate(ki, ex, ps->name, 0.95, &s->r);
+				else
+					expect_eval_skip(ki, ex, ps->name, why, &s->r);
+			}
+		}
+	}
+}
+
+static int has_finite_sample(const struct run_result *r)
+{
+	for (size_t i = 0; i < r->series_count; i++)
+		for (size_t j = 0; j < r->series[i].sample_count; j++)
+			if (isfinite(r->series[i].samples[j]))
+				return 1;
+	return 0;
+}
+
+int session_exit_code(const struct session *s)
+{
+	const struct run_result *r = &s->r;
+	for (size_t i = 0; i < r->series_count; i++)
+		if (r->series[i].verdict == VERDICT_FAIL)
+			return 1;
+	for (size_t i = 0; i < r->expect_count; i++)
+		if (r->expects[i].verdict == VERDICT_FAIL)
+			return 1;
+	if (!has_finite_sample(r))
+		return s->sample_failures ? 4 : 3;
+	for (size_t i = 0; i < r->expect_count; i++)
+		if (r->expects[i].verdict == VERDICT_ERROR)
+			return 4;
+	return s->sample_failures ? 4 : 0;
+}
+
+int session_report(struct session *s, const struct run_result *base)
+{
+	result_sort(&s->r);
+	s->r.wall_seconds = session_now() - s->started;
+	s->r.exit_code = session_exit_code(s);
+	update_counters_note(&s->r);
+	report_term_print(stdout, &s->r, &s->o, base);
+	int ret = s->r.exit_code;
+	if (s->o.json_path) {
+		char err[1024];
+		if (report_json_write(s->o.json_path, &s->r, err, sizeof err)) {
+			fprintf(stderr, "gate: --json: %s\n", err);
+			ret = ret ? ret : 2;
+		}
+	}
+	struct report_paths rp = { s->o.junit_path, s->o.markdown_path, s->o.svg_dir };
+	if (report_outputs_write(&s->r, &rp))
+		ret = ret ? ret : 2;
+	return ret;
+}
+
+void session_free(struct session *s)
+{
+	for (size_t k = 0; k < s->kernel_count; k++)
+		kernel_info_free(&s->kernels[k]);
+	free(s->kernels);
+	result_free(&s->r);
+	free(s->o.env);
+	free(s->o.kernels);
+}

@@ -1,0 +1,41 @@
+/* digest.c: FNV-1a 64 of a file (see digest.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "core/digest.h"
+
+uint64_t digest_fnv1a64(uint64_t state, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++) {
+		state ^= b[i];
+		state *= 0x100000001b3ull;
+	}
+	return state;
+}
+
+int digest_file(const char *path, char *out, size_t out_size)
+{
+	unsigned char buf[65536];
+	uint64_t h = DIGEST_FNV1A64_OFFSET;
+	size_t got;
+	int ret = 0;
+
+	if (out_size)
+		out[0] = '\0';
+	if (out_size < DIGEST_TEXT_SIZE)
+		return -ENOBUFS;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return errno ? -errno : -EIO;
+	while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+		h = digest_fnv1a64(h, buf, got);
+	if (ferror(f))
+		ret = -EIO;
+	fclose(f);
+	if (!ret)
+		snprintf(out, out_size, "fnv1a64:%016" PRIx64, h);
+	return ret;
+}

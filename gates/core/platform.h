@@ -1,0 +1,44 @@
+/* platform.h: what machine and software this is.
+ *
+ * The platform key names the baseline file: "<os>-<arch>-<libc>", e.g.
+ * "linux-x86_64-glibc", "windows-x86_64-msvcrt", "macos-arm64-libsystem".
+ * Only [a-z0-9_-] appear in a key. The OS-specific parts live in
+ * platform_<os>.c, chosen by configure.py.
+ */
+#ifndef GATE_PLATFORM_H
+#define GATE_PLATFORM_H
+
+#include <stddef.h>
+#include "core/result.h"
+
+/* Fills CTX with this machine's facts (OS, arch, libc and version, kernel
+ * release, CPU model, cores, page size, THP, platform key, compiler and
+ * flags it was built with, gate version). Returns 0 or -ENOMEM. */
+int platform_context(struct context *ctx);
+
+/* Builds a key from its parts, replacing any character outside [a-z0-9_]
+ * by '_' and lower-casing, into OUT. Returns 0 or -ENAMETOOLONG. */
+int platform_key(const char *os, const char *arch, const char *libc,
+		 char *out, size_t out_size);
+
+/* Whether two contexts describe the same hardware for timing purposes
+ * (CPU model and core count); when not, WHY (size WHY_SIZE) says what
+ * differs, e.g. "CPU model: X -> Y". */
+int platform_same_hardware(const struct context *a, const struct context *b,
+			   char *why, size_t why_size);
+
+/* Whether the cost pass's counts of two contexts can be compared: the
+ * software that decides them is the same (libc and its version, valgrind,
+ * the allocator, the CPU valgrind presents to glibc's ifunc selection),
+ * whatever the CPU model or core count. When not, WHY says what differs. */
+int platform_same_cost_key(const struct context *a, const struct context *b,
+			   char *why, size_t why_size);
+
+/* Writes to WHY what differs in the software part of two contexts (libc
+ * version, kernel release, THP, ASLR, malloc tunables, kernel environment,
+ * pinning, compiler), e.g. "libc 2.36 -> 2.37; THP madvise -> always", and
+ * returns how many fields differ (0: WHY is empty). */
+int platform_software_diff(const struct context *from, const struct context *to,
+			   char *why, size_t why_size);
+
+#endif

@@ -1,0 +1,305 @@
+/* result.c: the one result structure of a gate run: names, growing
+ * arrays, report order and freeing.
+ *
+ * Arrays carry no capacity field: their capacity follows from their count
+ * (0, then 8, 16, 32, ...), so they must grow only through the functions
+ * here. A pointer returned by result_add_* stays valid until the next add
+ * to the same array.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/result.h"
+
+static const char *const verdict_names[] = {
+	[VERDICT_PASS] = "pass",
+	[VERDICT_FAIL] = "fail",
+	[VERDICT_INCONCLUSIVE] = "inconclusive",
+	[VERDICT_IMPROVED] = "improved",
+	[VERDICT_NEW] = "new",
+	[VERDICT_SKIPPED] = "skipped",
+	[VERDICT_ERROR] = "error",
+};
+
+static const char *const class_names[] = {
+	[METRIC_EXACT] = "exact",
+	[METRIC_NEAR] = "near",
+	[METRIC_TIMING] = "timing",
+};
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+const char *result_verdict_name(enum verdict v)
+{
+	if ((unsigned)v >= COUNT_OF(verdict_names))
+		return "unknown";
+	return verdict_names[v];
+}
+
+const char *result_class_name(enum metric_class c)
+{
+	if ((unsigned)c >= COUNT_OF(class_names))
+		return "unknown";
+	return class_names[c];
+}
+
+const char *result_series_verdict_name(enum verdict v)
+{
+	return v == VERDICT_SKIPPED ? "not compared" : result_verdict_name(v);
+}
+
+int result_class_parse(const char *name, enum metric_class *out)
+{
+	size_t i;
+
+	if (!name)
+		return -1;
+	for (i = 0; i < COUNT_OF(class_names); i++) {
+		if (strcmp(name, class_names[i]) == 0) {
+			*out = (enum metric_class)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Copy of S (NULL stays NULL); sets *failed on no memory. */
+static char *copy(const char *s, int *failed)
+{
+	size_t n;
+	char *d;
+
+	if (!s)
+		return NULL;
+	n = strlen(s) + 1;
+	d = malloc(n);
+	if (!d) {
+		*failed = 1;
+		return NULL;
+	}
+	return memcpy(d, s, n);
+}
+
+/* Makes room for one more element in *ITEMS holding COUNT elements of SIZE
+ * bytes; the capacity is implied by COUNT (see the top of this file).
+ * Returns 0 or -1 on no memory. */
+static int grow(void **items, size_t count, size_t size)
+{
+	size_t cap;
+	void *p;
+
+	if (count != 0 && (count < 8 || (count & (count - 1)) != 0))
+		return 0;
+	cap = count < 8 ? 8 : count * 2;
+	if (cap > (size_t)-1 / size)
+		return -1;
+	p = realloc(*items, cap * size);
+	if (!p)
+		return -1;
+	*items = p;
+	return 0;
+}
+
+static void series_free(struct series *s)
+{
+	free(s->kernel);
+	free(s->variant);
+	free(s->params);
+	free(s->metric);
+	free(s->unit);
+	free(s->samples);
+	free(s->note);
+	free(s->file);
+	free(s->kernel_digest);
+	free(s->history);
+}
+
+struct series *result_add_series(struct run_result *r, const char *kernel,
+				 const char *variant, const char *params,
+				 const char *metric, const char *unit,
+				 enum metric_class cls)
+{
+	struct series *s;
+	int failed = 0;
+
+	if (grow((void **)&r->series, r->series_count, sizeof(*s)) < 0)
+		return NULL;
+	s = &r->series[r->series_count];
+	memset(s, 0, sizeof(*s));
+	s->kernel = copy(kernel, &failed);
+	s->variant = copy(variant, &failed);
+	s->params = copy(params, &failed);
+	s->metric = copy(metric, &failed);
+	s->unit = copy(unit, &failed);
+	if (failed) {
+		series_free(s);
+		return NULL;
+	}
+	s->cls = cls;
+	/* Nothing computed yet: no baseline, so "new" until compared. */
+	s->median = s->baseline_median = s->change = NAN;
+	s->ci_low = s->ci_high = s->p_value = s->confirm_change = NAN;
+	s->confirmed = -1;
+	s->batches = 1;
+	s->drift = s->tolerance = NAN;
+	s->verdict = VERDICT_NEW;
+	r->series_count++;
+	return s;
+}
+
+/* strcmp that orders NULL as the empty string. */
+static int compare_names(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static int series_matches(const struct series *s, const char *kernel,
+			  const char *variant, const char *params,
+			  const char *metric)
+{
+	return compare_names(s->kernel, kernel) == 0 &&
+	       compare_names(s->variant, variant) == 0 &&
+	       compare_names(s->params, params) == 0 &&
+	       compare_names(s->metric, metric) == 0;
+}
+
+struct series *result_find_series(const struct run_result *r, const char *kernel,
+				  const char *variant, const char *params,
+				  const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < r->series_count; i++) {
+		if (series_matches(&r->series[i], kernel, variant, params, metric))
+			return &r->series[i];
+	}
+	return NULL;
+}
+
+int result_series_append(struct series *s, double value)
+{
+	if (grow((void **)&s->samples, s->sample_count, sizeof(double)) < 0)
+		return -1;
+	s->samples[s->sample_count++] = value;
+	return 0;
+}
+
+struct expect_result *result_add_expect(struct run_result *r)
+{
+	struct expect_result *e;
+
+	if (grow((void **)&r->expects, r->expect_count, sizeof(*e)) < 0)
+		return NULL;
+	e = &r->expects[r->expect_count++];
+	memset(e, 0, sizeof(*e));
+	/* "error" until the evaluator says otherwise: never a silent pass. */
+	e->estimate = e->ci_low = e->ci_high = e->confidence = NAN;
+	e->verdict = VERDICT_ERROR;
+	return e;
+}
+
+static void problem_free(struct problem *p)
+{
+	free(p->kernel);
+	free(p->variant);
+	free(p->params);
+	free(p->what);
+	free(p->reason);
+}
+
+int result_add_problem(struct run_result *r, const char *kernel,
+		       const char *variant, const char *params,
+		       const char *what, const char *reason)
+{
+	struct problem p = { 0 };
+	int failed = 0;
+
+	if (grow((void **)&r->problems, r->problem_count, sizeof(p)) < 0)
+		return -1;
+	p.kernel = copy(kernel, &failed);
+	p.variant = copy(variant, &failed);
+	p.params = copy(params, &failed);
+	p.what = copy(what, &failed);
+	p.reason = copy(reason, &failed);
+	if (failed) {
+		problem_free(&p);
+		return -1;
+	}
+	r->problems[r->problem_count++] = p;
+	return 0;
+}
+
+static int series_order(const void *pa, const void *pb)
+{
+	const struct series *a = pa, *b = pb;
+	int c;
+
+	if ((c = compare_names(a->kernel, b->kernel)) != 0)
+		return c;
+	if ((c = compare_names(a->variant, b->variant)) != 0)
+		return c;
+	if ((c = compare_names(a->params, b->params)) != 0)
+		return c;
+	return compare_names(a->metric, b->metric);
+}
+
+void result_sort(struct run_result *r)
+{
+	if (r->series_count > 1)
+		qsort(r->series, r->series_count, sizeof(*r->series), series_order);
+}
+
+void result_context_free(struct context *c)
+{
+	char **strings[] = {
+		&c->platform_key, &c->os, &c->arch, &c->libc, &c->libc_version,
+		&c->kernel_release, &c->cpu_model, &c->thp, &c->compiler,
+		&c->cflags, &c->counters, &c->env, &c->tier, &c->commit,
+		&c->gate_version, &c->started_at, &c->tunables, &c->aslr, &c->pinning,
+		&c->allocator, &c->best_of, &c->cost_tool, &c->cost_cpu,
+	};
+	size_t i;
+
+	for (i = 0; i < COUNT_OF(strings); i++)
+		free(*strings[i]);
+	memset(c, 0, sizeof(*c));
+}
+
+static void expect_free(struct expect_result *e)
+{
+	free(e->kernel);
+	free(e->params);
+	free(e->file);
+	free(e->expr);
+	free(e->note);
+}
+
+void result_free(struct run_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->series_count; i++)
+		series_free(&r->series[i]);
+	for (i = 0; i < r->expect_count; i++)
+		expect_free(&r->expects[i]);
+	for (i = 0; i < r->problem_count; i++)
+		problem_free(&r->problems[i]);
+	free(r->series);
+	free(r->expects);
+	free(r->problems);
+	free(r->baseline_path);
+	free(r->baseline_note);
+	free(r->comparison);
+	result_context_free(&r->ctx);
+	memset(r, 0, sizeof(*r));
+}
+
+int result_metric_is_counted(const char *name)
+{
+	const char *base = strrchr(name, '.');
+	base = base ? base + 1 : name;
+	/* heap_*: the wrappers; sys_*: syscall tracepoints, opened only in
+	 * the counted build (their exit costs tens of ms per process) */
+	return strncmp(base, "heap_", 5) == 0 || strncmp(base, "sys_", 4) == 0;
+}

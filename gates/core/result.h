@@ -1,0 +1,168 @@
+/* result.h: the one result structure of a gate run.
+ *
+ * The runner fills it; every reporter (terminal, JSON, ...) only reads it
+ * and never recomputes a statistic. The baseline file stores the samples of
+ * a run_result's series, so a stored baseline loads into the same structure.
+ */
+#ifndef GATE_RESULT_H
+#define GATE_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum metric_class { METRIC_EXACT, METRIC_NEAR, METRIC_TIMING };
+
+enum verdict {
+	VERDICT_PASS,         /* checked, holds */
+	VERDICT_FAIL,         /* checked, broken: regression or violated expectation */
+	VERDICT_INCONCLUSIVE, /* checked, the interval straddles the threshold */
+	VERDICT_IMPROVED,     /* baseline comparison: significantly better */
+	VERDICT_NEW,          /* no baseline entry for this series */
+	VERDICT_SKIPPED,      /* not compared (hardware changed, too few samples, ...) */
+	VERDICT_ERROR,        /* could not be checked (kernel crashed, bad record, ...) */
+};
+
+/* Name of a verdict as used in reports and JSON ("pass", "fail", ...). */
+const char *result_verdict_name(enum verdict v);
+
+/* The word for a series' verdict: result_verdict_name, but "not compared" for
+ * VERDICT_SKIPPED (the terminal, markdown, JUnit and JSON all say so; an
+ * expectation that does not apply is "skipped"). */
+const char *result_series_verdict_name(enum verdict v);
+
+/* Name of a metric class ("exact", "near", "timing"); class_parse returns
+ * 0 and sets *out, or -1 for an unknown name. */
+const char *result_class_name(enum metric_class c);
+int result_class_parse(const char *name, enum metric_class *out);
+
+/* One measured quantity of one (kernel, variant, params): its samples in
+ * round order (NaN where that round's sample failed) and its comparison
+ * against the baseline. */
+struct series {
+	char *kernel, *variant, *params, *metric, *unit;
+	enum metric_class cls;
+	char *file;               /* where the variant is declared; may be NULL */
+	int line;
+	double *samples;
+	size_t sample_count;
+	size_t batches;           /* independent batches the samples come from, in
+				   * equal consecutive chunks (--runs); 1 usually */
+	char *kernel_digest;      /* of the kernel executable that measured it (digest.h), may be NULL */
+	double *history;          /* batch medians of earlier recordings of this series: same
+				   * executable, machine and software (history.h); oldest first */
+	size_t history_count;
+	double drift;             /* largest |batch median / median - 1| over the baseline's
+				   * batches and its history, NaN when it has one batch and
+				   * no history */
+	double tolerance;         /* relative change this comparison allows, NaN if none */
+	bool advisory;            /* timing whose drift is too large to gate: shown, never
+				   * failing (compare.c; the note says why) */
+
+	double median;
+	bool has_baseline;
+	double baseline_median;
+	size_t baseline_count;
+	double change;            /* median / baseline_median - 1 */
+	double ci_low, ci_high;   /* interval of the ratio current / baseline */
+	double p_value;           /* one-sided Mann-Whitney, NaN when not run */
+	const char *test;         /* how it was compared (static text), NULL when not */
+	int confirmed;            /* timing regression re-measured: 1 held, 0 did not, -1 n/a */
+	double confirm_change;    /* change in the confirmation batch, NaN when none */
+	enum verdict verdict;
+	char *note;               /* why, for a person; may be NULL */
+};
+
+/* One declared expectation evaluated on one parameter set. */
+struct expect_result {
+	char *kernel, *params, *file, *expr;
+	int line;
+	size_t rounds;            /* rounds with a usable value */
+	bool ratio;               /* estimate is lhs / rhs, else lhs - rhs */
+	double estimate;          /* median over rounds */
+	double ci_low, ci_high;   /* distribution-free interval of the median */
+	double confidence;        /* coverage of that interval, 0..1 */
+	enum verdict verdict;
+	char *note;
+};
+
+/* A sample that could not be taken, or a counter the machine refused. */
+struct problem {
+	char *kernel, *variant, *params; /* NULL where it concerns the run */
+	char *what;                      /* metric name or "sample" */
+	char *reason;
+};
+
+/* Machine and software the run happened on; all strings owned. */
+struct context {
+	char *platform_key;   /* baselines/<key>.json */
+	char *os, *arch, *libc, *libc_version, *kernel_release;
+	char *cpu_model;
+	int cpu_count;
+	long page_size;
+	char *thp;            /* /sys/kernel/mm/transparent_hugepage/enabled */
+	char *compiler, *cflags;
+	char *counters;       /* backend name and what it gives */
+	char *env;            /* --env assignments, space separated */
+	char *tier;
+	char *commit;
+	char *gate_version;
+	long long seed;
+	char *started_at;     /* ISO 8601 UTC */
+	char *tunables;       /* GLIBC_TUNABLES the kernels ran with, "" for none */
+	char *aslr;           /* /proc/sys/kernel/randomize_va_space, or "off (--no-aslr)" */
+	char *pinning;        /* "cpu N" (--pin-cpu) or "none" */
+	char *best_of;        /* "K (--best-of)" or "per parameter set" */
+	char *allocator;      /* --allocator: "glibc" (the default) or the name/path preloaded */
+	char *cost_tool;      /* the cost pass's valgrind ("valgrind-3.19.0"), "" when off */
+	char *cost_cpu;       /* the CPU valgrind presents, as glibc's ifuncs see it
+			       * (cost_pass.h), or "off: WHY" */
+};
+
+struct run_result {
+	struct context ctx;
+	struct series *series;
+	size_t series_count;
+	struct expect_result *expects;
+	size_t expect_count;
+	struct problem *problems;
+	size_t problem_count;
+	char *baseline_path;   /* NULL when none was found */
+	char *baseline_note;   /* e.g. "hardware changed since the baseline: ..." */
+	char *comparison;      /* gate ab: what B and A are; NULL against a baseline */
+	double wall_seconds;
+	int exit_code;         /* 0 pass, 1 fail, 3 nothing measured, 4 kernel errors */
+};
+
+/* Whether metric NAME ([REGION.]heap_* or sys_*) comes from the counted
+ * pass: one sample per variant and batch, copied into every round of it,
+ * so its rounds are not independent samples (docs/counters.md). */
+int result_metric_is_counted(const char *name);
+
+/* Adds a series (strings are copied); returns it or NULL on no memory. */
+struct series *result_add_series(struct run_result *r, const char *kernel,
+				 const char *variant, const char *params,
+				 const char *metric, const char *unit,
+				 enum metric_class cls);
+
+/* Finds a series by its four names; NULL when absent. */
+struct series *result_find_series(const struct run_result *r, const char *kernel,
+				  const char *variant, const char *params,
+				  const char *metric);
+
+/* Appends sample VALUE to S; 0 or -1 on no memory. */
+int result_series_append(struct series *s, double value);
+
+/* Adds an expectation result / a problem (strings copied); NULL or -1 on no memory. */
+struct expect_result *result_add_expect(struct run_result *r);
+int result_add_problem(struct run_result *r, const char *kernel,
+		       const char *variant, const char *params,
+		       const char *what, const char *reason);
+
+/* Sorts series by kernel, variant, params, metric (stable report order). */
+void result_sort(struct run_result *r);
+
+/* Frees everything R owns and zeroes it. */
+void result_free(struct run_result *r);
+void result_context_free(struct context *c);
+
+#endif

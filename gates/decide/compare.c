@@ -1,0 +1,366 @@
+/* compare.c: baseline comparison by metric class (see compare.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decide/compare.h"
+#include "sample/cost_dump.h"
+#include "core/platform.h"
+#include "decide/stats.h"
+
+static void set_note(struct series *s, const char *fmt, double a, double b)
+{
+	char buf[200];
+	snprintf(buf, sizeof buf, fmt, a, b);
+	free(s->note);
+	s->note = strdup(buf);
+}
+
+static void set_note3(struct series *s, const char *fmt, double a, double b, double c)
+{
+	char buf[200];
+	snprintf(buf, sizeof buf, fmt, a, b, c);
+	free(s->note);
+	s->note = strdup(buf);
+}
+
+static size_t finite_values(const struct series *s, double *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->sample_count; i++)
+		if (isfinite(s->samples[i]))
+			out[n++] = s->samples[i];
+	return n;
+}
+
+static double spread(const struct series *b)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < b->sample_count; i++) {
+		if (isfinite(b->samples[i])) {
+			lo = fmin(lo, b->samples[i]);
+			hi = fmax(hi, b->samples[i]);
+		}
+	}
+	return hi >= lo ? hi - lo : 0;
+}
+
+static void compare_exact(struct series *s, const struct run_options *o)
+{
+	s->test = "exact: median against baseline median, relative tolerance";
+	double allowed = o->exact_tolerance * s->baseline_median;
+	double diff = s->median - s->baseline_median;
+	s->verdict = diff > allowed ? VERDICT_FAIL : -diff > allowed ? VERDICT_IMPROVED : VERDICT_PASS;
+	if (s->verdict != VERDICT_PASS)
+		set_note(s, "exact count changed: %.0f -> %.0f", s->baseline_median, s->median);
+}
+
+static void compare_near(struct series *s, const struct series *b, const struct run_options *o)
+{
+	s->test = "near-exact: median against baseline median + spread + tolerance";
+	double floor_ = strcmp(s->unit, "bytes") ? COMPARE_NEAR_FLOOR : COMPARE_NEAR_FLOOR_BYTES;
+	double allowed = o->near_tolerance * s->baseline_median + spread(b) + floor_;
+	double diff = s->median - s->baseline_median;
+	s->verdict = diff > allowed ? VERDICT_FAIL : -diff > allowed ? VERDICT_IMPROVED : VERDICT_PASS;
+	if (s->verdict != VERDICT_PASS)
+		set_note(s, "changed by %.0f, more than the allowed %.0f (tolerance + baseline spread)",
+			 fabs(diff), allowed);
+}
+
+/* Cost pass series (cost_dump.h): the tolerance comes from how much the other
+ * side's cost samples differed (a baseline records at least three): the
+ * measured determinism, never an assumed one. */
+static void compare_cost(struct series *s, const struct series *b, double threads)
+{
+	int misses = strstr(s->metric, "_misses") != NULL;
+	int calls = strstr(s->metric, "_calls") != NULL;
+	double base = s->baseline_median, d = spread(b);
+	double floor_rel = misses ? COMPARE_COST_MISS_TOLERANCE : COMPARE_COST_TOLERANCE;
+	/* a threaded region: each thread's start, first allocation (arena,
+	 * tcache) and exit take paths that follow the interleaving */
+	double slack = misses ? COMPARE_COST_MISS_FLOOR * threads
+		       : calls || threads <= 1 ? 0 : COMPARE_COST_THREAD_SLACK * threads;
+	double allowed = fmax(floor_rel * base, COMPARE_DRIFT_FACTOR * d) + slack;
+	double diff = s->median - base;
+	s->test = "cost: median against the baseline's, tolerance max(floor, 3 x the spread "
+		  "of its cost samples)";
+	s->tolerance = base > 0 ? allowed / base : NAN;
+	if (base > 0 && COMPARE_DRIFT_FACTOR * d / base > COMPARE_COST_ADVISORY) {
+		char why[200];
+		s->advisory = true;
+		s->verdict = VERDICT_SKIPPED;
+		snprintf(why, sizeof why, "advisory: the baseline's cost samples differ by up to "
+			 "%.1f%% (threads scheduled differently under valgrind): shown, not gated",
+			 100 * d / base);
+		free(s->note);
+		s->note = strdup(why);
+		return;
+	}
+	s->verdict = diff > allowed ? VERDICT_FAIL : -diff > allowed ? VERDICT_IMPROVED : VERDICT_PASS;
+	if (s->verdict != VERDICT_PASS)
+		set_note(s, "cost changed: %.0f -> %.0f", base, s->median);
+}
+
+double compare_threads(const struct run_result *r, const struct series *s)
+{
+	const struct series *t = result_find_series(r, s->kernel, s->variant, s->params,
+						    "threads");
+	double n = t ? stats_median(t->samples, t->sample_count) : NAN;
+	return n > 1 ? n : 1;
+}
+
+void compare_counts(struct series *s, const struct series *b, const struct run_options *o,
+		    double threads)
+{
+	if (cost_metric(s->metric))
+		compare_cost(s, b, threads);
+	else if (s->cls == METRIC_EXACT)
+		compare_exact(s, o);
+	else
+		compare_near(s, b, o);
+}
+
+double compare_batch_drift(const struct series *s)
+{
+	size_t batches = s->batches && s->sample_count % s->batches == 0 ? s->batches : 0;
+	if (batches < 2 && !s->history_count)
+		return NAN;
+	double overall = stats_median(s->samples, s->sample_count), drift = 0;
+	if (!(overall > 0))
+		return NAN;
+	size_t chunk = batches >= 2 ? s->sample_count / batches : 0;
+	for (size_t b = 0; chunk && b < batches; b++) {
+		double m = stats_median(s->samples + b * chunk, chunk);
+		if (isfinite(m))
+			drift = fmax(drift, fabs(m / overall - 1));
+	}
+	/* Earlier recordings of the same executable on the same machine
+	 * (history.h): the drift of hours that one recording's batches miss. */
+	for (size_t i = 0; i < s->history_count; i++)
+		if (isfinite(s->history[i]))
+			drift = fmax(drift, fabs(s->history[i] / overall - 1));
+	return drift;
+}
+
+static int has_nonpositive(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i] > 0))
+			return 1;
+	return 0;
+}
+
+/* Why a timing series cannot be compared as a ratio; NULL when it can.
+ * Marks S advisory when that is the reason. */
+static const char *not_comparable(struct series *s, const struct series *b,
+				  const double *x, size_t nx, const double *y, size_t ny)
+{
+	static char why[200];
+	if (result_metric_is_counted(s->metric))
+		snprintf(why, sizeof why, "one sample per batch (the counted pass) that varies "
+			 "between runs: shown, not tested");
+	else if (!strcmp(s->unit, "count") && s->baseline_median < COMPARE_MIN_EVENTS)
+		snprintf(why, sizeof why, "too few events to compare as a ratio (baseline median "
+			 "%.0f < %.0f)", s->baseline_median, COMPARE_MIN_EVENTS);
+	else if (s->tolerance > COMPARE_ADVISORY_TOLERANCE) {
+		char history[80] = "";
+		if (b->history_count)
+			snprintf(history, sizeof history, " and %zu batch medians of its earlier "
+				 "recordings", b->history_count);
+		s->advisory = true;
+		snprintf(why, sizeof why, "advisory: the baseline's batches%s differ by up to "
+			 "%.0f%%, so a change under %.0f%% cannot be told from this machine's drift",
+			 history, 100 * s->drift, 100 * s->tolerance);
+	} else if (nx < 3 || ny < 3 || nx + ny < 8)
+		snprintf(why, sizeof why, "too few samples to compare (%zu now, %zu in the baseline)",
+			 nx, ny);
+	else if (has_nonpositive(x, nx) || has_nonpositive(y, ny))
+		snprintf(why, sizeof why, "values include zero; not compared as a ratio");
+	else
+		return NULL;
+	return why;
+}
+
+/* Timing: sets ratio interval and raw p; the verdict waits for Holm. */
+static int compare_timing(struct series *s, const struct series *b, const struct run_options *o)
+{
+	double *x = calloc(s->sample_count + 1, sizeof *x);
+	double *y = calloc(b->sample_count + 1, sizeof *y);
+	int ok = 0;
+	if (!x || !y)
+		goto out;
+	size_t nx = finite_values(s, x), ny = finite_values(b, y);
+	s->drift = compare_batch_drift(b);
+	s->tolerance = isfinite(s->drift) ? fmax(o->min_effect, COMPARE_DRIFT_FACTOR * s->drift)
+					  : o->min_effect;
+	const char *why = not_comparable(s, b, x, nx, y, ny);
+	if (!why && stats_ratio_ci(x, nx, y, ny, 0.95, &s->change, &s->ci_low, &s->ci_high))
+		why = "no 95% interval for these samples";
+	if (why) {
+		s->verdict = VERDICT_SKIPPED;
+		free(s->note);
+		s->note = strdup(why);
+	} else {
+		s->test = "timing: Hodges-Lehmann ratio, Moses 95% interval, Mann-Whitney "
+			  "one-sided, Holm over the run, tolerance max(minimum effect, 3 x drift)";
+		s->change -= 1;
+		s->p_value = stats_mann_whitney_p_greater(x, nx, y, ny);
+		ok = 1;
+	}
+out:
+	free(x);
+	free(y);
+	return ok;
+}
+
+double *compare_adjusted(const struct run_result *r, const int *timed,
+			 void (*adjust)(const double *p, size_t n, double *adjusted))
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->series_count; i++)
+		n += !!timed[i];
+	double *p = calloc(n + 1, sizeof *p), *adj = calloc(n + 1, sizeof *adj);
+	double *out = calloc(r->series_count + 1, sizeof *out);
+	if (!p || !adj || !out) {
+		free(out);
+		out = NULL;
+		goto done;
+	}
+	for (size_t i = 0, j = 0; i < r->series_count; i++)
+		if (timed[i])
+			p[j++] = r->series[i].p_value;
+	adjust(p, n, adj);
+	for (size_t i = 0, j = 0; i < r->series_count; i++)
+		out[i] = timed[i] ? adj[j++] : NAN;
+done:
+	free(p);
+	free(adj);
+	return out;
+}
+
+enum verdict compare_timing_verdict(double ratio, double tolerance, int significant,
+				    double ci_high)
+{
+	if (ratio >= 1 + tolerance && significant)
+		return VERDICT_FAIL;
+	if (ratio <= 1 / (1 + tolerance) && ci_high < 1)
+		return VERDICT_IMPROVED;
+	return ratio >= 1 + tolerance ? VERDICT_INCONCLUSIVE : VERDICT_PASS;
+}
+
+/* Holm over every timing comparison, then the verdicts. */
+static void decide_timing(struct run_result *cur, const struct run_options *o, int *timed)
+{
+	double *adj = compare_adjusted(cur, timed, stats_holm);
+	for (size_t i = 0; adj && i < cur->series_count; i++) {
+		if (!timed[i])
+			continue;
+		struct series *s = &cur->series[i];
+		double ratio = s->change + 1, padj = adj[i], tol = s->tolerance;
+		s->verdict = compare_timing_verdict(ratio, tol, s->ci_low > 1 && padj < o->alpha,
+						    s->ci_high);
+		if (s->verdict == VERDICT_FAIL || s->verdict == VERDICT_INCONCLUSIVE)
+			set_note3(s, "Mann-Whitney p = %.2g, Holm-adjusted %.2g, tolerance %.0f%%",
+				  s->p_value, padj, 100 * tol);
+	}
+	free(adj);
+}
+
+static int group_ran(const struct run_result *cur, const struct series *b)
+{
+	for (size_t i = 0; i < cur->series_count; i++)
+		if (!strcmp(cur->series[i].kernel, b->kernel) &&
+		    !strcmp(cur->series[i].params, b->params))
+			return 1;
+	return 0;
+}
+
+static void report_missing(struct run_result *cur, const struct run_result *base)
+{
+	/* a run without the cost pass (--no-cost, no valgrind) measures none */
+	bool cost_ran = cur->ctx.cost_tool && *cur->ctx.cost_tool;
+	for (size_t i = 0; i < base->series_count; i++) {
+		const struct series *b = &base->series[i];
+		if (!cost_ran && cost_metric(b->metric))
+			continue;
+		if (group_ran(cur, b) &&
+		    !result_find_series(cur, b->kernel, b->variant, b->params, b->metric))
+			result_add_problem(cur, b->kernel, b->variant, b->params, b->metric,
+					   "in the baseline but not measured by this run");
+	}
+}
+
+/* Whether S's sample asked for the machine's core count (the probe's
+ * cpu_count metric: thread_cache's "cores" sets run one thread per core)
+ * on a machine with other cores than BASE's: its counts follow the cores. */
+static bool follows_changed_cores(const struct run_result *cur, const struct run_result *base,
+				  const struct series *s)
+{
+	return base->ctx.cpu_count != cur->ctx.cpu_count &&
+	       result_find_series(cur, s->kernel, s->variant, s->params, "cpu_count");
+}
+
+static void compare_one(struct series *s, const struct series *b, const struct run_options *o,
+			bool same_hardware, const char *cost_key_changed, bool cores_changed,
+			double threads, int *timed)
+{
+	s->has_baseline = true;
+	s->baseline_median = stats_median(b->samples, b->sample_count);
+	s->baseline_count = b->sample_count;
+	s->change = s->baseline_median != 0 ? s->median / s->baseline_median - 1
+					    : (s->median != 0 ? INFINITY : 0);
+	if (isnan(s->median)) {
+		s->verdict = VERDICT_ERROR;
+		set_note(s, "no sample of this run succeeded", 0, 0);
+	} else if (cost_key_changed && cost_metric(s->metric)) {
+		s->verdict = VERDICT_SKIPPED;
+		free(s->note);
+		s->note = strdup(cost_key_changed);
+	} else if (s->cls != METRIC_TIMING && cores_changed) {
+		s->verdict = VERDICT_SKIPPED;
+		set_note(s, "the parameter set runs a thread per core and the cores changed since "
+			 "the baseline: counts not compared", 0, 0);
+	} else if (s->cls != METRIC_TIMING) {
+		compare_counts(s, b, o, threads);
+	} else if (!same_hardware) {
+		s->verdict = VERDICT_SKIPPED;
+		set_note(s, "hardware changed since the baseline: timing not compared", 0, 0);
+	} else {
+		*timed = compare_timing(s, b, o);
+	}
+}
+
+void compare_run(struct run_result *cur, const struct run_result *base,
+		 const struct run_options *o, bool same_hardware)
+{
+	int *timed = calloc(cur->series_count + 1, sizeof *timed);
+	char why[600], cost_note[700];
+	const char *cost_changed = NULL;
+	if (!timed)
+		return;
+	if (base && cur->ctx.cost_tool && *cur->ctx.cost_tool &&
+	    !platform_same_cost_key(&base->ctx, &cur->ctx, why, sizeof why)) {
+		snprintf(cost_note, sizeof cost_note, "cost key changed since the baseline (%s): "
+			 "cost not compared", why);
+		cost_changed = cost_note;
+	}
+	for (size_t i = 0; i < cur->series_count; i++) {
+		struct series *s = &cur->series[i];
+		s->median = stats_median(s->samples, s->sample_count);
+		s->p_value = s->ci_low = s->ci_high = NAN;
+		const struct series *b = base ? result_find_series(base, s->kernel, s->variant,
+								  s->params, s->metric) : NULL;
+		if (!b) {
+			s->verdict = isnan(s->median) ? VERDICT_ERROR : VERDICT_NEW;
+			s->baseline_median = s->change = NAN;
+			continue;
+		}
+		compare_one(s, b, o, same_hardware, cost_changed,
+			    follows_changed_cores(cur, base, s), compare_threads(cur, s), &timed[i]);
+	}
+	decide_timing(cur, o, timed);
+	if (base)
+		report_missing(cur, base);
+	free(timed);
+}

@@ -1,0 +1,237 @@
+/* compare_ab.c: B against A on paired rounds (compare_ab.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decide/compare.h"
+#include "decide/compare_ab.h"
+#include "decide/stats.h"
+
+static const char *const ab_test_holm =
+	"timing (A/B): per-round ratio B/A, median with binomial 95% interval, Wilcoxon "
+	"signed-rank one-sided, Holm over the run, minimum effect";
+static const char *const ab_test_bh =
+	"timing (A/B): per-round ratio B/A, median with binomial 95% interval, Wilcoxon "
+	"signed-rank one-sided, Benjamini-Hochberg over the run, minimum effect";
+
+int compare_ab_paired(const double *b, const double *a, size_t n, struct ab_paired *out)
+{
+	double *ratio = calloc(n + 1, sizeof *ratio), *logs = calloc(n + 1, sizeof *logs);
+	size_t m = 0;
+	int ret = -1;
+	if (!ratio || !logs)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		if (!(isfinite(b[i]) && isfinite(a[i]) && b[i] > 0 && a[i] > 0))
+			continue;
+		ratio[m] = b[i] / a[i];
+		logs[m++] = log(b[i] / a[i]);
+	}
+	out->pairs = m;
+	if (m < COMPARE_AB_MIN_PAIRS)
+		goto out;
+	double coverage;
+	out->ratio = stats_median(ratio, m);
+	stats_median_ci(ratio, m, 0.95, &out->low, &out->high, &coverage);
+	out->p_greater = stats_signed_rank_p_greater(logs, m);
+	if (isnan(out->p_greater))   /* every ratio exactly 1 */
+		out->p_greater = 1;
+	ret = 0;
+out:
+	free(ratio);
+	free(logs);
+	return ret;
+}
+
+/* Rounds of B's S and A's X that can be paired: the shorter of the two. */
+static size_t paired_rounds(const struct series *s, const struct series *x)
+{
+	return s->sample_count < x->sample_count ? s->sample_count : x->sample_count;
+}
+
+static void set_note(struct series *s, const char *text)
+{
+	free(s->note);
+	s->note = strdup(text);
+}
+
+/* Why timing series S (against A's X) is not compared; NULL when it is. */
+static const char *not_comparable(const struct series *s, const struct series *x,
+				  const struct ab_paired *pr, int paired_ok)
+{
+	static char why[160];
+	if (result_metric_is_counted(s->metric))
+		snprintf(why, sizeof why, "one sample per side (the counted pass) that varies "
+			 "between runs: shown, not tested");
+	else if (!strcmp(s->unit, "count") && s->baseline_median < COMPARE_MIN_EVENTS)
+		snprintf(why, sizeof why, "too few events to compare as a ratio (A's median %.0f "
+			 "< %.0f)", s->baseline_median, COMPARE_MIN_EVENTS);
+	else if (!paired_ok)
+		snprintf(why, sizeof why, "too few rounds with a positive value on both sides "
+			 "(%zu of %zu; at least %d)", pr->pairs, x->sample_count,
+			 COMPARE_AB_MIN_PAIRS);
+	else
+		return NULL;
+	return why;
+}
+
+/* Timing: the paired estimate and raw p; the verdict waits for the
+ * adjustment over the run. */
+static int compare_timing(struct series *s, const struct series *x, const struct run_options *o)
+{
+	struct ab_paired pr = { 0 };
+	int ok = compare_ab_paired(s->samples, x->samples, paired_rounds(s, x), &pr) == 0;
+	const char *why = not_comparable(s, x, &pr, ok);
+	s->tolerance = o->min_effect;
+	if (why) {
+		s->verdict = VERDICT_SKIPPED;
+		set_note(s, why);
+		return 0;
+	}
+	s->test = o->fdr ? ab_test_bh : ab_test_holm;
+	s->change = pr.ratio - 1;
+	s->ci_low = pr.low;
+	s->ci_high = pr.high;
+	s->p_value = pr.p_greater;
+	return 1;
+}
+
+static void decide_timing(struct run_result *b, const struct run_options *o, const int *timed)
+{
+	/* Holm, or with --correction bh Benjamini-Hochberg: when every null
+	 * is true it rejects anything at most as often as alpha (Simes), and
+	 * comparisons that share a change (wall and task clock) lend each other
+	 * power; but those near-duplicates also let one chance fluctuation
+	 * count twice (docs/noise.md: 1 false alarm in 24 A/A runs). */
+	double *adj = compare_adjusted(b, timed, o->fdr ? stats_bh : stats_holm);
+	for (size_t i = 0; adj && i < b->series_count; i++) {
+		if (!timed[i])
+			continue;
+		struct series *s = &b->series[i];
+		double ratio = s->change + 1, padj = adj[i], tol = s->tolerance;
+		s->verdict = compare_timing_verdict(ratio, tol, padj < o->alpha, s->ci_high);
+		if (s->verdict == VERDICT_FAIL || s->verdict == VERDICT_INCONCLUSIVE) {
+			char note[200];
+			snprintf(note, sizeof note, "signed-rank p = %.2g, %s-adjusted %.2g, minimum "
+				 "effect %.0f%%", s->p_value, o->fdr ? "BH" : "Holm", padj, 100 * tol);
+			set_note(s, note);
+		}
+	}
+	free(adj);
+}
+
+static int group_ran(const struct run_result *r, const char *kernel, const char *params)
+{
+	for (size_t i = 0; i < r->series_count; i++)
+		if (!strcmp(r->series[i].kernel, kernel) && !strcmp(r->series[i].params, params))
+			return 1;
+	return 0;
+}
+
+static void compare_one(struct series *s, const struct series *x, const struct run_options *o,
+			double threads, int *timed)
+{
+	s->has_baseline = true;
+	s->baseline_median = stats_median(x->samples, x->sample_count);
+	s->baseline_count = x->sample_count;
+	s->change = s->baseline_median != 0 ? s->median / s->baseline_median - 1
+					    : (s->median != 0 ? INFINITY : 0);
+	if (isnan(s->median) || isnan(s->baseline_median)) {
+		s->verdict = VERDICT_ERROR;
+		set_note(s, isnan(s->median) ? "no sample of B succeeded" : "no sample of A succeeded");
+	} else if (s->cls != METRIC_TIMING) {
+		compare_counts(s, x, o, threads);
+	} else {
+		*timed = compare_timing(s, x, o);
+	}
+}
+
+void compare_ab_run(struct run_result *b, const struct run_result *a, const struct run_options *o)
+{
+	int *timed = calloc(b->series_count + 1, sizeof *timed);
+	if (!timed)
+		return;
+	for (size_t i = 0; i < b->series_count; i++) {
+		struct series *s = &b->series[i];
+		s->median = stats_median(s->samples, s->sample_count);
+		s->p_value = s->ci_low = s->ci_high = NAN;
+		const struct series *x = result_find_series(a, s->kernel, s->variant, s->params,
+							    s->metric);
+		if (!x) {
+			s->verdict = isnan(s->median) ? VERDICT_ERROR : VERDICT_NEW;
+			s->baseline_median = s->change = NAN;
+			set_note(s, "measured for B only (A's kernel has no such variant or metric)");
+			continue;
+		}
+		compare_one(s, x, o, compare_threads(b, s), &timed[i]);
+	}
+	decide_timing(b, o, timed);
+	for (size_t i = 0; i < a->series_count; i++) {
+		const struct series *x = &a->series[i];
+		if (group_ran(b, x->kernel, x->params) &&
+		    !result_find_series(b, x->kernel, x->variant, x->params, x->metric))
+			result_add_problem(b, x->kernel, x->variant, x->params, x->metric,
+					   "measured for A but not for B");
+	}
+	free(timed);
+}
+
+/* The rounds of the first batch (S, X) followed by the confirmation batch
+ * (S2, X2): the pooled paired estimate. */
+static int pooled(const struct series *s, const struct series *x, const struct series *s2,
+		  const struct series *x2, struct ab_paired *out)
+{
+	size_t n1 = paired_rounds(s, x), n2 = paired_rounds(s2, x2);
+	double *b = calloc(n1 + n2 + 1, sizeof *b), *a = calloc(n1 + n2 + 1, sizeof *a);
+	int ret = -1;
+	if (b && a) {
+		memcpy(b, s->samples, n1 * sizeof *b);
+		memcpy(a, x->samples, n1 * sizeof *a);
+		memcpy(b + n1, s2->samples, n2 * sizeof *b);
+		memcpy(a + n1, x2->samples, n2 * sizeof *a);
+		ret = compare_ab_paired(b, a, n1 + n2, out);
+	}
+	free(b);
+	free(a);
+	return ret;
+}
+
+void compare_ab_settle(struct run_result *b, const struct run_result *a,
+		       const struct run_result *b2, const struct run_result *a2,
+		       const char *kernel, const char *params, const struct run_options *o)
+{
+	for (size_t i = 0; i < b->series_count; i++) {
+		struct series *s = &b->series[i];
+		if (s->cls != METRIC_TIMING || s->verdict != VERDICT_FAIL ||
+		    strcmp(s->kernel, kernel) || strcmp(s->params, params))
+			continue;
+		const struct series *x = result_find_series(a, kernel, s->variant, params, s->metric);
+		const struct series *s2 = result_find_series(b2, kernel, s->variant, params, s->metric);
+		const struct series *x2 = result_find_series(a2, kernel, s->variant, params, s->metric);
+		struct ab_paired second = { 0 }, both = { 0 };
+		int ok = x && s2 && x2 &&
+			 !compare_ab_paired(s2->samples, x2->samples, paired_rounds(s2, x2),
+					    &second) &&
+			 !pooled(s, x, s2, x2, &both);
+		s->confirm_change = ok ? second.ratio - 1 : NAN;
+		/* The fresh batch must show the minimum effect by itself: under no
+		 * change its ratio is above 1 half the time, so "above 1" only
+		 * halved the first batch's false alarms (2 of 100 whole-suite A/A
+		 * runs; one read "confirmation batch +0.7%: confirmed"). */
+		s->confirmed = ok && second.ratio >= 1 + s->tolerance &&
+			       both.ratio >= 1 + s->tolerance && both.p_greater < o->alpha;
+		char note[400];
+		if (ok)
+			snprintf(note, sizeof note, "%s; confirmation batch %+.1f%%, both batches %+.1f%% "
+				 "(p = %.2g): %s", s->note ? s->note : "", 100 * (second.ratio - 1),
+				 100 * (both.ratio - 1), both.p_greater,
+				 s->confirmed ? "confirmed" : "not confirmed");
+		else
+			snprintf(note, sizeof note, "%s; confirmation batch not measurable: not confirmed",
+				 s->note ? s->note : "");
+		set_note(s, note);
+		if (!s->confirmed)
+			s->verdict = VERDICT_INCONCLUSIVE;
+	}
+}

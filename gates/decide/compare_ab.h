@@ -1,0 +1,52 @@
+/* compare_ab.h: side B of a `gate ab` run against side A, round by round.
+ *
+ * Round i of A and round i of B ran in the same shuffled round, seconds
+ * apart, so the machine's drift hits both: timing is compared on the
+ * per-round ratios b_i / a_i (their median, the binomial 95% interval of
+ * the median, and the one-sided Wilcoxon signed-rank test of the log
+ * ratios, Holm over every timing comparison of the run). A regression is a
+ * median ratio >= 1 + minimum effect that is significant after Holm, and is
+ * confirmed in a fresh batch of both sides before it fails. Exact and
+ * near-exact counts are compared as against a baseline (compare.h).
+ */
+#ifndef GATE_COMPARE_AB_H
+#define GATE_COMPARE_AB_H
+
+#include <stddef.h>
+
+#include "cli/run_options.h"
+#include "core/result.h"
+
+/* Fewer usable rounds than this and a timing series is not compared. */
+#define COMPARE_AB_MIN_PAIRS 5
+
+/* The paired estimate of B / A over N rounds (NaN, zero and negative
+ * values skip a round). */
+struct ab_paired {
+	size_t pairs;               /* rounds used */
+	double ratio;               /* median of b_i / a_i */
+	double low, high;           /* binomial order-statistic interval, >= 95% */
+	double p_greater;           /* signed-rank one-sided p that B > A */
+};
+
+/* Fills OUT from the N rounds of B and A; returns 0, or -1 when fewer than
+ * COMPARE_AB_MIN_PAIRS rounds are usable or memory ran out. */
+int compare_ab_paired(const double *b, const double *a, size_t n, struct ab_paired *out);
+
+/* Compares every series of B with the same series of A and sets B's
+ * comparison fields and verdicts (the A median goes to baseline_median).
+ * Series of A that B lacks, for a (kernel, params) both ran, become
+ * problems of B. */
+void compare_ab_run(struct run_result *b, const struct run_result *a,
+		    const struct run_options *o);
+
+/* Settles the timing regressions of (KERNEL, PARAMS) in B with a
+ * confirmation batch B2 / A2: confirmed when that batch's own median ratio
+ * is >= 1 + tolerance and both batches pooled still give a ratio >= 1 +
+ * tolerance with signed-rank p < alpha; otherwise the verdict becomes
+ * inconclusive. */
+void compare_ab_settle(struct run_result *b, const struct run_result *a,
+		       const struct run_result *b2, const struct run_result *a2,
+		       const char *kernel, const char *params, const struct run_options *o);
+
+#endif

@@ -1,0 +1,181 @@
+/* expect_eval.c: expectations evaluated on paired per-round values. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decide/expect_eval.h"
+#include "decide/expr.h"
+#include "decide/stats.h"
+
+struct lookup_ctx {
+	const struct run_result *r;
+	const char *kernel, *params;
+	size_t round;
+	char missing[160];     /* first reference without a value */
+};
+
+static const struct series *find(const struct lookup_ctx *c, const struct expr_ref *ref)
+{
+	return result_find_series(c->r, c->kernel, ref->variant, c->params, ref->metric);
+}
+
+static int lookup(const struct expr_ref *ref, void *arg, double *value)
+{
+	struct lookup_ctx *c = arg;
+	const struct series *s = find(c, ref);
+	if (!s || c->round >= s->sample_count || isnan(s->samples[c->round]))
+		return -1;
+	*value = s->samples[c->round];
+	return 0;
+}
+
+/* Notes the first reference that has no series at all. */
+static int check_ref(const struct expr_ref *ref, void *arg)
+{
+	struct lookup_ctx *c = arg;
+	if (find(c, ref))
+		return 0;
+	snprintf(c->missing, sizeof c->missing, "%s.%s", ref->variant, ref->metric);
+	return 1;
+}
+
+/* Why a reference has no series: a refused counter (returns 1), or an
+ * unknown name (returns 0). */
+static int explain_missing(const struct run_result *r, const char *ref, char *buf, size_t size)
+{
+	const char *metric = strrchr(ref, '.');
+	metric = metric ? metric + 1 : ref;
+	for (size_t i = 0; i < r->problem_count; i++) {
+		const struct problem *p = &r->problems[i];
+		if (!p->kernel && !strcmp(p->what, metric)) {
+			snprintf(buf, size, "%s unavailable on this machine: %s", ref, p->reason);
+			return 1;
+		}
+	}
+	snprintf(buf, size, "no measurement named %s (misspelt, or every sample of it failed)", ref);
+	return 0;
+}
+
+static enum verdict decide(enum expr_compare op, double lo, double hi, double pivot)
+{
+	switch (op) {
+	case EXPR_LT:
+		return hi < pivot ? VERDICT_PASS : lo >= pivot ? VERDICT_FAIL : VERDICT_INCONCLUSIVE;
+	case EXPR_LE:
+		return hi <= pivot ? VERDICT_PASS : lo > pivot ? VERDICT_FAIL : VERDICT_INCONCLUSIVE;
+	case EXPR_GT:
+		return lo > pivot ? VERDICT_PASS : hi <= pivot ? VERDICT_FAIL : VERDICT_INCONCLUSIVE;
+	case EXPR_GE:
+		return lo >= pivot ? VERDICT_PASS : hi < pivot ? VERDICT_FAIL : VERDICT_INCONCLUSIVE;
+	case EXPR_EQ:
+		return lo == pivot && hi == pivot ? VERDICT_PASS
+		       : (lo > pivot || hi < pivot) ? VERDICT_FAIL : VERDICT_INCONCLUSIVE;
+	}
+	return VERDICT_ERROR;
+}
+
+/* Per-round lhs and rhs; returns the number of usable rounds. */
+static size_t collect(const struct expr *x, struct lookup_ctx *c, size_t rounds,
+		      double *lhs, double *rhs)
+{
+	size_t n = 0;
+	for (c->round = 0; c->round < rounds; c->round++) {
+		double l = expr_eval_side(x->lhs, lookup, c);
+		double rv = expr_eval_side(x->rhs, lookup, c);
+		if (isfinite(l) && isfinite(rv)) {
+			lhs[n] = l;
+			rhs[n] = rv;
+			n++;
+		}
+	}
+	return n;
+}
+
+static size_t max_rounds(const struct run_result *r, const char *kernel, const char *params)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->series_count; i++)
+		if (!strcmp(r->series[i].kernel, kernel) && !strcmp(r->series[i].params, params) &&
+		    r->series[i].sample_count > n)
+			n = r->series[i].sample_count;
+	return n;
+}
+
+static void estimate(struct expect_result *out, const struct expr *x, double *lhs,
+		     double *rhs, size_t n, double level)
+{
+	int ratio = 1;
+	for (size_t i = 0; i < n; i++)
+		if (!(rhs[i] > 0) || lhs[i] < 0)
+			ratio = 0;
+	for (size_t i = 0; i < n; i++)
+		lhs[i] = ratio ? lhs[i] / rhs[i] : lhs[i] - rhs[i];
+	out->ratio = ratio;
+	out->estimate = stats_median(lhs, n);
+	stats_median_ci(lhs, n, level, &out->ci_low, &out->ci_high, &out->confidence);
+	out->verdict = decide(x->op, out->ci_low, out->ci_high, ratio ? 1.0 : 0.0);
+}
+
+/* A new result for E of K on PARAMS, not yet decided; NULL on no memory. */
+static struct expect_result *expect_begin(const struct kernel_info *k,
+					  const struct kernel_expect *e, const char *params,
+					  struct run_result *r)
+{
+	struct expect_result *out = result_add_expect(r);
+	if (!out)
+		return NULL;
+	out->kernel = strdup(k->name);
+	out->params = strdup(params);
+	out->file = strdup(e->file);
+	out->expr = strdup(e->expr);
+	out->line = e->line;
+	out->estimate = out->ci_low = out->ci_high = NAN;
+	return out;
+}
+
+int expect_evaluate(const struct kernel_info *k, const struct kernel_expect *e,
+		    const char *params, double level, struct run_result *r)
+{
+	struct expect_result *out = expect_begin(k, e, params, r);
+	if (!out)
+		return -ENOMEM;
+	char msg[256];
+	struct expr x;
+	if (expr_parse(e->expr, &x, msg, sizeof msg)) {
+		out->verdict = VERDICT_ERROR;
+		out->note = strdup(msg);
+		return 0;
+	}
+	struct lookup_ctx c = { r, k->name, params, 0, "" };
+	size_t rounds = max_rounds(r, k->name, params);
+	double *lhs = calloc(rounds + 1, sizeof *lhs), *rhs = calloc(rounds + 1, sizeof *rhs);
+	if (!lhs || !rhs) {
+		out->verdict = VERDICT_ERROR;
+	} else if (expr_each_ref(&x, check_ref, &c)) {
+		out->verdict = explain_missing(r, c.missing, msg, sizeof msg) ? VERDICT_SKIPPED
+									       : VERDICT_ERROR;
+		out->note = strdup(msg);
+	} else if ((out->rounds = collect(&x, &c, rounds, lhs, rhs)) < 2) {
+		out->verdict = VERDICT_ERROR;
+		out->note = strdup("fewer than 2 rounds with every referenced value (samples failed)");
+	} else {
+		estimate(out, &x, lhs, rhs, out->rounds, level);
+	}
+	free(lhs);
+	free(rhs);
+	expr_free(&x);
+	return 0;
+}
+
+int expect_eval_skip(const struct kernel_info *k, const struct kernel_expect *e, const char *params,
+		const char *why, struct run_result *r)
+{
+	struct expect_result *out = expect_begin(k, e, params, r);
+	if (!out)
+		return -ENOMEM;
+	out->verdict = VERDICT_SKIPPED;
+	out->note = strdup(why);
+	return 0;
+}

@@ -1,0 +1,23 @@
+/* expect_eval.h: decides declared expectations on paired per-round values. */
+#ifndef GATE_EXPECT_EVAL_H
+#define GATE_EXPECT_EVAL_H
+
+#include "sample/kernel_info.h"
+#include "core/result.h"
+
+/* Evaluates expectation E of kernel K on parameter set PARAMS against the
+ * series in R (round i of every variant was taken in the same round), and
+ * adds one expect_result to R. The per-round quantity is lhs / rhs when
+ * every rhs is positive and lhs non-negative (compared with 1), else
+ * lhs - rhs (compared with 0); the verdict comes from the distribution-free
+ * interval of its median at level LEVEL: pass when the interval lies on the
+ * promised side, fail when it lies on the other, inconclusive otherwise.
+ * Returns 0, or -ENOMEM. */
+int expect_evaluate(const struct kernel_info *k, const struct kernel_expect *e,
+		    const char *params, double level, struct run_result *r);
+
+/* Adds expectation E of K on PARAMS to R as skipped, with WHY. */
+int expect_eval_skip(const struct kernel_info *k, const struct kernel_expect *e, const char *params,
+		const char *why, struct run_result *r);
+
+#endif

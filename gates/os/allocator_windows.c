@@ -1,0 +1,30 @@
+/* allocator_windows.c: --allocator on Windows. There is no preload
+ * mechanism like LD_PRELOAD for a CRT's malloc, so no allocator name is
+ * known here: allocator_resolve reports every non-default value as unknown
+ * and the message of allocator_os_library's caller says what is expected.
+ * The default (the CRT's own malloc) needs none of this. */
+#include <stddef.h>
+
+#include "sample/allocator.h"
+
+int allocator_os_library(const char *name, const char **file, const char **package)
+{
+	/* Windows: --allocator is not supported (no preload variable). */
+	(void)name;
+	*file = NULL;
+	*package = "nothing: --allocator is not supported on Windows (kernels always use the "
+		   "C runtime's malloc)";
+	return -1;
+}
+
+const char *const *allocator_os_dirs(void)
+{
+	static const char *const dirs[] = { NULL };
+	return dirs;
+}
+
+const char *allocator_os_preload_var(void)
+{
+	/* Not read by any Windows loader; kept so the header's contract holds. */
+	return "GATE_UNSUPPORTED_PRELOAD";
+}

@@ -1,0 +1,206 @@
+/* spawn_posix.c: spawn.h on POSIX: fork, exec, poll both pipes, SIGKILL at
+ * the deadline. The child runs in its own process group so that a kernel
+ * that forks cannot leave a process behind. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sched.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#endif
+
+#include "sample/spawn.h"
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct sink {
+	char *buf;
+	size_t len;
+	int truncated;
+};
+
+/* Reads what is available on FD into SINK; returns bytes read, 0 at EOF. */
+static ssize_t drain(int fd, struct sink *sink)
+{
+	char chunk[65536];
+	ssize_t n = read(fd, chunk, sizeof chunk);
+	if (n <= 0)
+		return n;
+	size_t room = SPAWN_OUTPUT_MAX - sink->len;
+	size_t take = (size_t)n < room ? (size_t)n : room;
+	if (take < (size_t)n)
+		sink->truncated = 1;
+	if (take) {
+		memcpy(sink->buf + sink->len, chunk, take);
+		sink->len += take;
+	}
+	return n;
+}
+
+/* Pinning, ASLR and THP for the child (spawn_configure), best effort: a
+ * failure is reported on the child's stderr and the sample still runs. */
+static void child_environment(void)
+{
+#ifdef __linux__
+	if (spawn_pin_cpu() >= 0) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		CPU_SET(spawn_pin_cpu(), &set);
+		if (sched_setaffinity(0, sizeof set, &set))
+			dprintf(STDERR_FILENO, "gate: cannot pin to CPU %d: %s\n", spawn_pin_cpu(),
+				strerror(errno));
+	}
+	if (spawn_no_aslr() && personality(ADDR_NO_RANDOMIZE) < 0)
+		dprintf(STDERR_FILENO, "gate: cannot turn ASLR off: %s\n", strerror(errno));
+	/* Linux 3.15+; the flag survives execve (prctl(2)) */
+	if (spawn_no_thp() && prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) < 0)
+		dprintf(STDERR_FILENO, "gate: cannot turn THP off: %s\n", strerror(errno));
+#endif
+}
+
+static void child_exec(char *const argv[], char *const env[], int out_fd, int err_fd)
+{
+	setpgid(0, 0);
+	child_environment();
+	dup2(out_fd, STDOUT_FILENO);
+	dup2(err_fd, STDERR_FILENO);
+	int devnull = open("/dev/null", O_RDONLY);
+	if (devnull >= 0)
+		dup2(devnull, STDIN_FILENO);
+	for (size_t i = 0; env && env[i]; i++)
+		putenv(env[i]);
+	execv(argv[0], argv);
+	dprintf(STDERR_FILENO, "cannot execute %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+/* Polls both pipes until EOF on both or the deadline; returns 1 on timeout. */
+static int collect(int out_fd, int err_fd, double deadline, struct sink *out, struct sink *err)
+{
+	struct pollfd fds[2] = { { out_fd, POLLIN, 0 }, { err_fd, POLLIN, 0 } };
+	struct sink *sinks[2] = { out, err };
+	int open_count = 2;
+	while (open_count > 0) {
+		double left = deadline - now_seconds();
+		if (left <= 0)
+			return 1;
+		int ready = poll(fds, 2, (int)(left * 1000) + 1);
+		if (ready < 0 && errno == EINTR)
+			continue;
+		if (ready < 0)
+			return 0;
+		for (int i = 0; i < 2; i++) {
+			if (fds[i].fd < 0 || !fds[i].revents)
+				continue;
+			ssize_t n = drain(fds[i].fd, sinks[i]);
+			if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+				fds[i].fd = -1;
+				open_count--;
+			}
+		}
+	}
+	return 0;
+}
+
+static void finish(struct spawn_output *o, int status)
+{
+	if (WIFEXITED(status)) {
+		o->status = SPAWN_EXITED;
+		o->exit_code = WEXITSTATUS(status);
+	} else if (WIFSIGNALED(status)) {
+		o->status = SPAWN_SIGNALED;
+		o->signal = WTERMSIG(status);
+	}
+}
+
+/* A pipe whose ends no other child inherits: the cost pass spawns from
+ * several threads at once, and a write end leaked into another thread's
+ * child would keep this one's pipe open until that child exits. */
+static int pipe_cloexec(int fds[2])
+{
+#ifdef __linux__
+	return pipe2(fds, O_CLOEXEC);
+#else
+	if (pipe(fds))
+		return -1;
+	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+	fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+	return 0;
+#endif
+}
+
+int spawn_run(char *const argv[], char *const env[], double timeout_seconds,
+	      struct spawn_output *o)
+{
+	int out_pipe[2] = { -1, -1 }, err_pipe[2] = { -1, -1 };
+	struct sink out = { 0 }, err = { 0 };
+	int ret = -ENOMEM;
+	memset(o, 0, sizeof *o);
+	out.buf = malloc(SPAWN_OUTPUT_MAX + 1);
+	err.buf = malloc(SPAWN_OUTPUT_MAX + 1);
+	if (!out.buf || !err.buf)
+		goto fail;
+	if (pipe_cloexec(out_pipe) || pipe_cloexec(err_pipe)) {
+		ret = -errno;
+		goto fail;
+	}
+	double start = now_seconds();
+	pid_t pid = fork();
+	if (pid < 0) {
+		o->status = SPAWN_FAILED;
+		o->error = errno;
+		ret = 0;
+		goto fail;
+	}
+	if (pid == 0)
+		child_exec(argv, env, out_pipe[1], err_pipe[1]);
+	setpgid(pid, pid);
+	close(out_pipe[1]);
+	close(err_pipe[1]);
+	out_pipe[1] = err_pipe[1] = -1;
+	int timed_out = collect(out_pipe[0], err_pipe[0], start + timeout_seconds, &out, &err);
+	if (timed_out) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+	}
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	o->seconds = now_seconds() - start;
+	finish(o, status);
+	if (timed_out)
+		o->status = SPAWN_TIMED_OUT;
+	out.buf[out.len] = '\0';
+	err.buf[err.len] = '\0';
+	o->out = out.buf;
+	o->out_len = out.len;
+	o->out_truncated = out.truncated;
+	o->err = err.buf;
+	o->err_len = err.len;
+	out.buf = err.buf = NULL;
+	ret = 0;
+fail:
+	for (int i = 0; i < 2; i++) {
+		if (out_pipe[i] >= 0)
+			close(out_pipe[i]);
+		if (err_pipe[i] >= 0)
+			close(err_pipe[i]);
+	}
+	free(out.buf);
+	free(err.buf);
+	return ret;
+}

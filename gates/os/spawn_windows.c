@@ -1,0 +1,403 @@
+/* spawn_windows.c: spawn.h on Windows: CreateProcess (suspended) with
+ * stdout and stderr on two pipes, each drained by a thread; the child is
+ * put in a job object with JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE before it
+ * runs, so at the deadline TerminateJobObject kills it and everything it
+ * started, as the process group does in spawn_posix.c.
+ *
+ * A process that dies of an exception (exit code an NTSTATUS of error
+ * severity, 0xCxxxxxxx, e.g. 0xC0000005 access violation) is
+ * reported as SPAWN_SIGNALED with the code in SIGNAL; spawn_describe names
+ * it. spawn_no_aslr() is ignored here: ASLR is a property of the image
+ * (/DYNAMICBASE) and cannot be turned off per process by the parent.
+ *
+ * Run under wine 8.0 by tests/test_windows_gate.c (crash, hang, exit
+ * status, garbage and flood kernels); not yet on native Windows.
+ */
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+
+#include <errno.h>
+#include <process.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sample/spawn.h"
+
+/* How long to wait for the reader threads once the job is killed. */
+#define DRAIN_GRACE_MS 5000
+
+static double now_seconds(void)
+{
+	LARGE_INTEGER f, c;
+	QueryPerformanceFrequency(&f);
+	QueryPerformanceCounter(&c);
+	return (double)c.QuadPart / (double)f.QuadPart;
+}
+
+struct sink {
+	HANDLE pipe;
+	char *buf;
+	size_t len;
+	int truncated;
+};
+
+/* Reader thread: drains SINK's pipe until EOF, keeping the first
+ * SPAWN_OUTPUT_MAX bytes (the rest is read and dropped, so the child never
+ * blocks on a full pipe). */
+static unsigned __stdcall drain_thread(void *arg)
+{
+	struct sink *sink = arg;
+	char chunk[65536];
+	DWORD n;
+
+	while (ReadFile(sink->pipe, chunk, sizeof chunk, &n, NULL) && n > 0) {
+		size_t room = SPAWN_OUTPUT_MAX - sink->len;
+		size_t take = n < room ? n : room;
+		if (take < n)
+			sink->truncated = 1;
+		memcpy(sink->buf + sink->len, chunk, take);
+		sink->len += take;
+	}
+	return 0;
+}
+
+/* Appends ARG to CMD (at *POS, CMD of SIZE) quoted as CommandLineToArgvW
+ * and the MSVCRT startup code parse it back: quotes only when needed,
+ * backslashes doubled only before a quote. Returns 0 or -E2BIG. */
+static int quote_arg(char *cmd, size_t size, size_t *pos, const char *arg)
+{
+	size_t p = *pos;
+	int plain = *arg && !strpbrk(arg, " \t\n\v\"");
+#define PUT(c) do { if (p + 1 >= size) return -E2BIG; cmd[p++] = (c); } while (0)
+	if (p)
+		PUT(' ');
+	if (!plain)
+		PUT('"');
+	for (const char *s = arg;; s++) {
+		size_t slashes = 0;
+		while (*s == '\\') {
+			s++;
+			slashes++;
+		}
+		/* Before a quote or the closing quote, each backslash doubles. */
+		size_t times = !plain && (*s == '"' || !*s) ? 2 * slashes : slashes;
+		for (size_t i = 0; i < times; i++)
+			PUT('\\');
+		if (!*s)
+			break;
+		if (*s == '"')
+			PUT('\\');
+		PUT(*s);
+	}
+	if (!plain)
+		PUT('"');
+#undef PUT
+	cmd[p] = '\0';
+	*pos = p;
+	return 0;
+}
+
+/* The command line for ARGV, malloc'ed; NULL on no memory or too long. */
+static char *command_line(char *const argv[])
+{
+	size_t size = 1, pos = 0;
+	for (size_t i = 0; argv[i]; i++)
+		size += 2 * strlen(argv[i]) + 3;
+	char *cmd = malloc(size);
+	if (!cmd)
+		return NULL;
+	cmd[0] = '\0';
+	for (size_t i = 0; argv[i]; i++)
+		if (quote_arg(cmd, size, &pos, argv[i]) < 0) {
+			free(cmd);
+			return NULL;
+		}
+	return cmd;
+}
+
+/* Whether the environment entry E ("KEY=VALUE") has the key of ENTRY
+ * (Windows keys are case-insensitive). */
+static int same_key(const char *e, const char *entry)
+{
+	const char *eq = strchr(entry + (entry[0] == '='), '=');
+	size_t n = eq ? (size_t)(eq - entry) : strlen(entry);
+	return _strnicmp(e, entry, n) == 0 && e[n] == '=';
+}
+
+static int by_key(const void *a, const void *b)
+{
+	return _stricmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The environment block for the child: this process's environment
+ * (GetEnvironmentStrings) with ENV's assignments added or replacing
+ * entries of the same key, sorted as CreateProcess wants it. NULL when
+ * ENV is empty (inherit), or on no memory (*FAILED set). */
+static char *environment_block(char *const env[], int *failed)
+{
+	char *parent, *block = NULL, **list = NULL;
+	size_t count = 0, extra = 0, total = 1;
+
+	*failed = 0;
+	if (!env || !env[0])
+		return NULL;
+	parent = GetEnvironmentStringsA();
+	for (const char *e = parent; e && *e; e += strlen(e) + 1)
+		count++;
+	while (env[extra])
+		extra++;
+	list = malloc((count + extra) * sizeof *list);
+	*failed = !list;
+	count = 0;
+	for (char *e = parent; list && e && *e; e += strlen(e) + 1) {
+		int replaced = 0;
+		for (size_t i = 0; i < extra && !replaced; i++)
+			replaced = same_key(e, env[i]);
+		if (!replaced)
+			list[count++] = e;
+	}
+	for (size_t i = 0; list && i < extra; i++)
+		list[count++] = env[i];
+	if (list)
+		qsort(list, count, sizeof *list, by_key);
+	for (size_t i = 0; list && i < count; i++)
+		total += strlen(list[i]) + 1;
+	block = list ? malloc(total + 1) : NULL;
+	if (block) {
+		char *p = block;
+		for (size_t i = 0; i < count; i++)
+			p += sprintf(p, "%s", list[i]) + 1;
+		*p++ = '\0';
+		*p = '\0';
+	}
+	*failed = !block;
+	free(list);
+	if (parent)
+		FreeEnvironmentStringsA(parent);
+	return block;
+}
+
+/* A job that kills its processes when its last handle closes; NULL on error. */
+static HANDLE kill_on_close_job(void)
+{
+	JOBOBJECT_EXTENDED_LIMIT_INFORMATION info;
+	HANDLE job = CreateJobObjectA(NULL, NULL);
+	if (!job)
+		return NULL;
+	memset(&info, 0, sizeof info);
+	info.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+	if (!SetInformationJobObject(job, JobObjectExtendedLimitInformation, &info, sizeof info)) {
+		CloseHandle(job);
+		return NULL;
+	}
+	return job;
+}
+
+/* An errno for the last Windows error of a failed CreateProcess. */
+static int start_errno(void)
+{
+	switch (GetLastError()) {
+	case ERROR_FILE_NOT_FOUND:
+	case ERROR_PATH_NOT_FOUND:
+		return ENOENT;
+	case ERROR_ACCESS_DENIED:
+		return EACCES;
+	case ERROR_BAD_EXE_FORMAT:
+		return ENOEXEC;
+	case ERROR_NOT_ENOUGH_MEMORY:
+	case ERROR_OUTOFMEMORY:
+		return ENOMEM;
+	default:
+		return EINVAL;
+	}
+}
+
+/* Pipes for the child's stdout and stderr: READ[i] for us, WRITE[i]
+ * inheritable. Returns 0 or -EMFILE. */
+static int make_pipes(HANDLE read[2], HANDLE write[2])
+{
+	SECURITY_ATTRIBUTES sa = { sizeof sa, NULL, TRUE };
+	for (int i = 0; i < 2; i++) {
+		if (!CreatePipe(&read[i], &write[i], &sa, 0))
+			return -EMFILE;
+		SetHandleInformation(read[i], HANDLE_FLAG_INHERIT, 0);
+	}
+	return 0;
+}
+
+/* Pins PROCESS to spawn_pin_cpu() when set; a failure is reported on the
+ * gate's stderr and the sample still runs (as on POSIX). */
+static void pin_child(HANDLE process)
+{
+	int cpu = spawn_pin_cpu();
+	if (cpu < 0)
+		return;
+	if (cpu >= (int)(8 * sizeof(DWORD_PTR)) ||
+	    !SetProcessAffinityMask(process, (DWORD_PTR)1 << cpu))
+		fprintf(stderr, "gate: cannot pin to CPU %d: Windows error %lu\n", cpu,
+			(unsigned long)GetLastError());
+}
+
+/* Starts ARGV suspended with the pipes' write ends as stdout/stderr, puts
+ * it in JOB, pins it and lets it run. Returns 0 or an errno (start failed). */
+static int start_child(char *const argv[], char *const env[], HANDLE job, HANDLE write[2],
+		       PROCESS_INFORMATION *pi)
+{
+	STARTUPINFOA si;
+	SECURITY_ATTRIBUTES sa = { sizeof sa, NULL, TRUE };
+	int failed, error = 0;
+	char *cmd = command_line(argv), *block = environment_block(env, &failed);
+	HANDLE in = CreateFileA("NUL", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, &sa,
+				OPEN_EXISTING, 0, NULL);
+
+	memset(&si, 0, sizeof si);
+	si.cb = sizeof si;
+	si.dwFlags = STARTF_USESTDHANDLES;
+	si.hStdInput = in;
+	si.hStdOutput = write[0];
+	si.hStdError = write[1];
+	if (!cmd || failed)
+		error = ENOMEM;
+	else if (!CreateProcessA(argv[0], cmd, NULL, NULL, TRUE,
+				 CREATE_SUSPENDED | CREATE_NO_WINDOW, block, NULL, &si, pi))
+		error = start_errno();
+	if (!error && !AssignProcessToJobObject(job, pi->hProcess)) {
+		TerminateProcess(pi->hProcess, 127);
+		CloseHandle(pi->hThread);
+		CloseHandle(pi->hProcess);
+		error = EPERM;
+	}
+	if (!error) {
+		pin_child(pi->hProcess);
+		ResumeThread(pi->hThread);
+		CloseHandle(pi->hThread);
+	}
+	if (in != INVALID_HANDLE_VALUE)
+		CloseHandle(in);
+	free(cmd);
+	free(block);
+	return error;
+}
+
+/* Waits for PROCESS and both READERS until DEADLINE; on timeout kills
+ * JOB and gives the readers a grace period. Returns 1 on timeout. */
+static int wait_all(HANDLE process, HANDLE readers[2], HANDLE job, double deadline)
+{
+	HANDLE all[3] = { process, readers[0], readers[1] };
+	double left = deadline - now_seconds();
+	DWORD ms = left <= 0 ? 0 : (DWORD)(left * 1000) + 1;
+	if (WaitForMultipleObjects(3, all, TRUE, ms) != WAIT_TIMEOUT)
+		return 0;
+	TerminateJobObject(job, 1);
+	WaitForSingleObject(process, INFINITE);
+	if (WaitForMultipleObjects(2, readers, TRUE, DRAIN_GRACE_MS) == WAIT_TIMEOUT) {
+		/* A process outside the job holds a pipe: stop reading. */
+		CancelSynchronousIo(readers[0]);
+		CancelSynchronousIo(readers[1]);
+		WaitForMultipleObjects(2, readers, TRUE, INFINITE);
+	}
+	return 1;
+}
+
+static void finish(struct spawn_output *o, HANDLE process)
+{
+	DWORD code = 0;
+	GetExitCodeProcess(process, &code);
+	/* NTSTATUS errors (0xCxxxxxxx) and MSVC's C++ exception code; exit(-1)
+	 * (0xFFFFFFFF) stays an exit status. */
+	if ((code & 0xF0000000u) == 0xC0000000u || code == 0xE06D7363u) {
+		o->status = SPAWN_SIGNALED;
+		o->signal = (int)code;
+	} else {
+		o->status = SPAWN_EXITED;
+		o->exit_code = (int)code;
+	}
+}
+
+/* Moves the sinks' buffers into O. */
+static void hand_over(struct spawn_output *o, struct sink *out, struct sink *err)
+{
+	out->buf[out->len] = '\0';
+	err->buf[err->len] = '\0';
+	o->out = out->buf;
+	o->out_len = out->len;
+	o->out_truncated = out->truncated;
+	o->err = err->buf;
+	o->err_len = err->len;
+	out->buf = err->buf = NULL;
+}
+
+int spawn_run(char *const argv[], char *const env[], double timeout_seconds,
+	      struct spawn_output *o)
+{
+	HANDLE rd[2] = { NULL, NULL }, wr[2] = { NULL, NULL }, readers[2] = { NULL, NULL };
+	HANDLE job = NULL;
+	PROCESS_INFORMATION pi;
+	struct sink out = { 0 }, err = { 0 };
+	int ret = -ENOMEM, error;
+
+	memset(o, 0, sizeof *o);
+	out.buf = malloc(SPAWN_OUTPUT_MAX + 1);
+	err.buf = malloc(SPAWN_OUTPUT_MAX + 1);
+	if (!out.buf || !err.buf)
+		goto fail;
+	ret = make_pipes(rd, wr);
+	if (ret < 0)
+		goto fail;
+	job = kill_on_close_job();
+	if (!job) {
+		ret = -EPERM;
+		goto fail;
+	}
+	double start = now_seconds();
+	error = start_child(argv, env, job, wr, &pi);
+	CloseHandle(wr[0]);
+	CloseHandle(wr[1]);
+	wr[0] = wr[1] = NULL;
+	if (error) {
+		o->status = SPAWN_FAILED;
+		o->error = error;
+		ret = 0;
+		goto fail;
+	}
+	out.pipe = rd[0];
+	err.pipe = rd[1];
+	readers[0] = (HANDLE)_beginthreadex(NULL, 0, drain_thread, &out, 0, NULL);
+	readers[1] = (HANDLE)_beginthreadex(NULL, 0, drain_thread, &err, 0, NULL);
+	if (!readers[0] || !readers[1]) {
+		/* Without both readers the child could block: kill it. */
+		TerminateJobObject(job, 1);
+		CloseHandle(rd[0]);
+		CloseHandle(rd[1]);
+		rd[0] = rd[1] = NULL;
+		for (int i = 0; i < 2; i++)
+			if (readers[i])
+				WaitForSingleObject(readers[i], INFINITE);
+		CloseHandle(pi.hProcess);
+		ret = -EAGAIN;
+		goto fail;
+	}
+	int timed_out = wait_all(pi.hProcess, readers, job, start + timeout_seconds);
+	o->seconds = now_seconds() - start;
+	finish(o, pi.hProcess);
+	if (timed_out)
+		o->status = SPAWN_TIMED_OUT;
+	CloseHandle(pi.hProcess);
+	hand_over(o, &out, &err);
+	ret = 0;
+fail:
+	for (int i = 0; i < 2; i++) {
+		if (readers[i])
+			CloseHandle(readers[i]);
+		if (rd[i])
+			CloseHandle(rd[i]);
+		if (wr[i])
+			CloseHandle(wr[i]);
+	}
+	if (job)
+		CloseHandle(job);  /* KILL_ON_JOB_CLOSE: nothing the kernel started survives */
+	free(out.buf);
+	free(err.buf);
+	return ret;
+}

@@ -1,0 +1,70 @@
+/* diff_text.c: `gate diff` as text, from the records of diff.c. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "decide/diff.h"
+#include "report/report_term.h"
+
+static const char *diff_or(const char *s)
+{
+	return s && *s ? s : "-";
+}
+
+static void diff_side(FILE *f, const char *tag, const char *label, const struct context *c)
+{
+	fprintf(f, "%s %s: %s, allocator %s, %s, env [%s], commit %s, %s\n", tag, label,
+		diff_or(c->platform_key), c->allocator ? c->allocator : "glibc",
+		diff_or(c->cpu_model), c->env ? c->env : "", diff_or(c->commit),
+		diff_or(c->started_at));
+}
+
+static void diff_change_text(const struct diff_row *row, char *buf, size_t size)
+{
+	if (!row->in_a)
+		snprintf(buf, size, "only in B");
+	else if (!row->in_b)
+		snprintf(buf, size, "only in A");
+	else if (isnan(row->change))
+		snprintf(buf, size, "n/a");
+	else if (isinf(row->change))
+		snprintf(buf, size, "from 0");
+	else
+		snprintf(buf, size, "%+.1f%%", 100 * row->change);
+}
+
+static void diff_print_row(FILE *f, const struct diff_row *row)
+{
+	char a[32] = "-", b[32] = "-", change[32];
+	if (row->in_a)
+		report_term_value(row->a, row->unit, a, sizeof a);
+	if (row->in_b)
+		report_term_value(row->b, row->unit, b, sizeof b);
+	diff_change_text(row, change, sizeof change);
+	fprintf(f, "    %-28s %-7s %12s %12s  %s\n", row->metric, result_class_name(row->cls),
+		a, b, change);
+}
+
+void diff_print_text(FILE *f, const struct diff *d, const char *label_a,
+		     const struct context *ctx_a, const char *label_b,
+		     const struct context *ctx_b)
+{
+	const struct diff_row *group = NULL;
+	size_t groups = 0, one_sided = 0;
+	diff_side(f, "A", label_a, ctx_a);
+	diff_side(f, "B", label_b, ctx_b);
+	for (size_t i = 0; i < d->count; i++) {
+		const struct diff_row *row = &d->rows[i];
+		if (!group || strcmp(group->kernel, row->kernel) ||
+		    strcmp(group->variant, row->variant) || strcmp(group->params, row->params)) {
+			group = row;
+			groups++;
+			fprintf(f, "\n%s / %s / %s\n    %-28s %-7s %12s %12s  %s\n", row->kernel,
+				row->variant, row->params, "metric", "class", "A", "B", "change");
+		}
+		one_sided += !(row->in_a && row->in_b);
+		diff_print_row(f, row);
+	}
+	fprintf(f, "\n%zu series in %zu groups; %zu on one side only\n", d->count, groups,
+		one_sided);
+}

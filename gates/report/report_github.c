@@ -1,0 +1,99 @@
+/* report_github.c: GitHub Actions annotations (report_github.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report_github.h"
+#include "report/format.h"
+
+void report_github_escape(const char *s, int property, char *buf, size_t size)
+{
+	size_t n = 0;
+	if (!size)
+		return;
+	for (; s && *s; s++) {
+		const char *rep = *s == '%' ? "%25" : *s == '\r' ? "%0D" : *s == '\n' ? "%0A"
+				  : property && *s == ':' ? "%3A" : property && *s == ',' ? "%2C"
+				  : NULL;
+		size_t len = rep ? 3 : 1;
+		if (n + len >= size)
+			break;
+		if (rep)
+			memcpy(buf + n, rep, 3);
+		else
+			buf[n] = *s;
+		n += len;
+	}
+	buf[n] = '\0';
+}
+
+/* One command: LEVEL (error, warning) at FILE:LINE (FILE may be NULL). */
+static void command(FILE *f, const char *level, const char *file, int line, const char *title,
+		    const char *message)
+{
+	char ef[1024], et[512], em[4096];
+	report_github_escape(title, 1, et, sizeof et);
+	report_github_escape(message, 0, em, sizeof em);
+	if (file && *file) {
+		report_github_escape(file, 1, ef, sizeof ef);
+		fprintf(f, "::%s file=%s,line=%d,title=%s::%s\n", level, ef, line > 0 ? line : 1, et,
+			em);
+	} else {
+		fprintf(f, "::%s title=%s::%s\n", level, et, em);
+	}
+}
+
+static size_t expectations(FILE *f, const struct run_result *r)
+{
+	char text[2048], title[512];
+	size_t n = 0;
+	for (size_t i = 0; i < r->expect_count; i++) {
+		const struct expect_result *e = &r->expects[i];
+		const char *level = e->verdict == VERDICT_INCONCLUSIVE ? "warning"
+				    : e->verdict == VERDICT_FAIL || e->verdict == VERDICT_ERROR
+					    ? "error" : NULL;
+		if (!level)
+			continue;
+		report_text_expect(e, text, sizeof text);
+		snprintf(title, sizeof title, "allocgate: %s/%s expectation %s", e->kernel, e->params,
+			 e->verdict == VERDICT_FAIL ? "violated" : result_verdict_name(e->verdict));
+		command(f, level, e->file, e->line, title, text);
+		n++;
+	}
+	return n;
+}
+
+size_t report_github_print(FILE *f, const struct run_result *r)
+{
+	char text[2048], title[512];
+	size_t n = expectations(f, r);
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		if (s->verdict != VERDICT_FAIL)
+			continue;
+		report_text_series(s, text, sizeof text);
+		snprintf(title, sizeof title, "allocgate: regression %s/%s/%s %s", s->kernel,
+			 s->variant, s->params, s->metric);
+		command(f, "error", s->file, s->line, title, text);
+		n++;
+	}
+	for (size_t i = 0; i < r->problem_count; i++) {
+		const struct problem *p = &r->problems[i];
+		if (!p->kernel)
+			continue;
+		snprintf(title, sizeof title, "allocgate: %s could not be checked", p->kernel);
+		snprintf(text, sizeof text, "%s%s%s%s%s %s: %s", p->kernel, p->variant ? "/" : "",
+			 p->variant ? p->variant : "", p->params ? "/" : "", p->params ? p->params : "",
+			 p->what, p->reason);
+		command(f, "error", NULL, 0, title, text);
+		n++;
+	}
+	fflush(f);
+	return n;
+}
+
+int report_github_enabled(void)
+{
+	const char *v = getenv("GITHUB_ACTIONS");
+	return v && !strcmp(v, "true");
+}

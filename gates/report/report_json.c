@@ -1,0 +1,118 @@
+/* report_json.c: the --json result file, rendered from the run_result
+ * only (no statistic is computed here).
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "store/jsonout.h"
+#include "report/report_json.h"
+
+const char *report_json_verdict(int exit_code)
+{
+	switch (exit_code) {
+	case 0: return "pass";
+	case 1: return "fail";
+	case 3: return "unmeasured";
+	default: return "error";
+	}
+}
+
+static json_t *expectation(const struct expect_result *e)
+{
+	json_t *obj = json_object();
+	int bad = !obj;
+
+	if (bad)
+		return NULL;
+	bad |= json_object_set_new(obj, "kernel", jsonout_string(e->kernel));
+	bad |= json_object_set_new(obj, "params", jsonout_string(e->params));
+	bad |= json_object_set_new(obj, "file", jsonout_string(e->file));
+	bad |= json_object_set_new(obj, "line", json_integer(e->line));
+	bad |= json_object_set_new(obj, "expr", jsonout_string(e->expr));
+	bad |= json_object_set_new(obj, "rounds", json_integer((json_int_t)e->rounds));
+	bad |= json_object_set_new(obj, "ratio", json_boolean(e->ratio));
+	bad |= json_object_set_new(obj, "estimate", jsonout_number(e->estimate));
+	bad |= json_object_set_new(obj, "ci_low", jsonout_number(e->ci_low));
+	bad |= json_object_set_new(obj, "ci_high", jsonout_number(e->ci_high));
+	bad |= json_object_set_new(obj, "confidence", jsonout_number(e->confidence));
+	bad |= json_object_set_new(obj, "verdict", json_string(result_verdict_name(e->verdict)));
+	bad |= json_object_set_new(obj, "note", jsonout_string(e->note));
+	if (bad) {
+		json_decref(obj);
+		return NULL;
+	}
+	return obj;
+}
+
+static json_t *problem(const struct problem *p)
+{
+	json_t *obj = json_object();
+	int bad = !obj;
+
+	if (bad)
+		return NULL;
+	bad |= json_object_set_new(obj, "kernel", jsonout_string(p->kernel));
+	bad |= json_object_set_new(obj, "variant", jsonout_string(p->variant));
+	bad |= json_object_set_new(obj, "params", jsonout_string(p->params));
+	bad |= json_object_set_new(obj, "what", jsonout_string(p->what));
+	bad |= json_object_set_new(obj, "reason", jsonout_string(p->reason));
+	if (bad) {
+		json_decref(obj);
+		return NULL;
+	}
+	return obj;
+}
+
+/* The three arrays of R, in R's order; nonzero on no memory. */
+static int put_arrays(json_t *root, const struct run_result *r)
+{
+	json_t *series = json_array(), *expects = json_array(), *problems = json_array();
+	int bad = 0;
+	size_t i;
+
+	for (i = 0; series && !bad && i < r->series_count; i++)
+		bad = json_array_append_new(series, jsonout_series(&r->series[i], true));
+	for (i = 0; expects && !bad && i < r->expect_count; i++)
+		bad = json_array_append_new(expects, expectation(&r->expects[i]));
+	for (i = 0; problems && !bad && i < r->problem_count; i++)
+		bad = json_array_append_new(problems, problem(&r->problems[i]));
+	if (bad) {
+		json_decref(series);
+		json_decref(expects);
+		json_decref(problems);
+		return -1;
+	}
+	bad |= json_object_set_new(root, "series", series);
+	bad |= json_object_set_new(root, "expectations", expects);
+	bad |= json_object_set_new(root, "problems", problems);
+	return bad;
+}
+
+int report_json_write(const char *path, const struct run_result *r, char *err, size_t err_size)
+{
+	json_t *root = json_object();
+	int rc, bad = !root;
+
+	if (!bad) {
+		bad |= json_object_set_new(root, "schema", json_integer(JSONOUT_SCHEMA));
+		bad |= json_object_set_new(root, "platform", jsonout_string(r->ctx.platform_key));
+		bad |= json_object_set_new(root, "verdict",
+					   json_string(report_json_verdict(r->exit_code)));
+		bad |= json_object_set_new(root, "exit_code", json_integer(r->exit_code));
+		bad |= json_object_set_new(root, "wall_seconds", jsonout_number(r->wall_seconds));
+		bad |= json_object_set_new(root, "context", jsonout_context(&r->ctx));
+		bad |= json_object_set_new(root, "baseline", jsonout_string(r->baseline_path));
+		bad |= json_object_set_new(root, "baseline_note", jsonout_string(r->baseline_note));
+		bad |= json_object_set_new(root, "comparison", jsonout_string(r->comparison));
+		bad |= put_arrays(root, r);
+	}
+	if (bad) {
+		json_decref(root);
+		if (err && err_size)
+			snprintf(err, err_size, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	rc = jsonout_write_file(path, root, err, err_size);
+	json_decref(root);
+	return rc;
+}

@@ -1,0 +1,225 @@
+/* report_junit.c: the --junit report (report_junit.h).
+ *
+ * Only the elements and attributes that both Jenkins' junit-10.xsd and
+ * Maven Surefire's XSD allow (docs/robustness.md, "JUnit"): testsuites
+ * (name, tests, failures, errors, time), testsuite (name, tests,
+ * failures, errors, skipped, time), testcase (classname, name, time),
+ * failure / error / skipped (message, type), system-out. The file and
+ * line of a case lead its message and text ("kernels/toy.c:64: ..."),
+ * where stack-trace parsers find them; the gate's own GitHub annotations
+ * (report_github.c) carry them as fields. allocgate does not time a
+ * series, so a case's time is 0 and the run's wall time is on testsuites. */
+#include <stdio.h>
+#include <string.h>
+
+#include "report/report_file.h"
+#include "report/report_junit.h"
+#include "report/format.h"
+
+/* Writes S escaped for XML text and attributes; control characters that
+ * XML 1.0 cannot carry become '?'. */
+static void xml(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '&')
+			fputs("&amp;", f);
+		else if (c == '<')
+			fputs("&lt;", f);
+		else if (c == '>')
+			fputs("&gt;", f);
+		else if (c == '"')
+			fputs("&quot;", f);
+		else if (c == '\n')
+			fputs("&#10;", f);
+		else if (c < 0x20 && c != '\t')
+			fputc('?', f);
+		else
+			fputc(c, f);
+	}
+}
+
+/* Every series is a test case: one that was not compared, or has no
+ * baseline, is a skipped case that says why. */
+struct tally {
+	size_t tests, failures, errors, skipped;
+};
+
+/* How a verdict appears: as a failure, an error, a skipped case (not
+ * compared, new, inconclusive: visible, not failing) or a passing one. */
+static const char *outcome_tag(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_FAIL:
+		return "failure";
+	case VERDICT_ERROR:
+		return "error";
+	case VERDICT_SKIPPED:
+	case VERDICT_NEW:
+	case VERDICT_INCONCLUSIVE:
+		return "skipped";
+	default:
+		return NULL;
+	}
+}
+
+static void count(struct tally *t, enum verdict v)
+{
+	const char *tag = outcome_tag(v);
+	t->tests++;
+	t->failures += v == VERDICT_FAIL;
+	t->errors += v == VERDICT_ERROR;
+	t->skipped += tag && !strcmp(tag, "skipped");
+}
+
+static struct tally tally_kernel(const struct run_result *r, const char *kernel)
+{
+	struct tally t = { 0, 0, 0, 0 };
+	for (size_t i = 0; i < r->series_count; i++)
+		if (!kernel || !strcmp(r->series[i].kernel, kernel))
+			count(&t, r->series[i].verdict);
+	for (size_t i = 0; i < r->expect_count; i++)
+		if (!kernel || !strcmp(r->expects[i].kernel, kernel))
+			count(&t, r->expects[i].verdict);
+	for (size_t i = 0; i < r->problem_count; i++)
+		if (r->problems[i].kernel && (!kernel || !strcmp(r->problems[i].kernel, kernel)))
+			count(&t, VERDICT_ERROR);
+	return t;
+}
+
+/* The body of a test case: its text, or a failure, error or skipped
+ * element whose message and text start with FILE:LINE when known. */
+static void outcome(FILE *f, enum verdict v, const char *text, const char *file, int line)
+{
+	const char *tag = outcome_tag(v);
+	char where[600] = "";
+	if (file && *file)
+		snprintf(where, sizeof where, "%s:%d: ", file, line);
+	if (!tag) {
+		fputs("<system-out>", f);
+		xml(f, where);
+		xml(f, text);
+		fputs("</system-out>", f);
+		return;
+	}
+	fprintf(f, "<%s message=\"", tag);
+	xml(f, where);
+	xml(f, text);
+	/* junit-10.xsd's skipped has a message only; the text says which it is */
+	if (strcmp(tag, "skipped"))
+		fprintf(f, "\" type=\"%s", result_verdict_name(v));
+	fputs("\">", f);
+	xml(f, where);
+	xml(f, text);
+	fprintf(f, "</%s>", tag);
+}
+
+static void testcase_open(FILE *f, const char *kernel)
+{
+	fputs("    <testcase classname=\"", f);
+	xml(f, kernel);
+	fputs("\" time=\"0\" name=\"", f);
+}
+
+static void print_kernel(FILE *f, const struct run_result *r, const char *kernel)
+{
+	struct tally t = tally_kernel(r, kernel);
+	char text[2048];
+	fputs("  <testsuite name=\"", f);
+	xml(f, kernel);
+	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"0\">\n",
+		t.tests, t.failures, t.errors, t.skipped);
+	for (size_t i = 0; i < r->expect_count; i++) {
+		const struct expect_result *e = &r->expects[i];
+		if (strcmp(e->kernel, kernel))
+			continue;
+		testcase_open(f, kernel);
+		fputs("expect ", f);
+		xml(f, e->params);
+		fputs(": ", f);
+		xml(f, e->expr);
+		fputs("\">", f);
+		report_text_expect(e, text, sizeof text);
+		outcome(f, e->verdict, text, e->file, e->line);
+		fputs("</testcase>\n", f);
+	}
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		if (strcmp(s->kernel, kernel))
+			continue;
+		testcase_open(f, kernel);
+		xml(f, s->variant);
+		fputc('/', f);
+		xml(f, s->params);
+		fputc(' ', f);
+		xml(f, s->metric);
+		fputs("\">", f);
+		report_text_series(s, text, sizeof text);
+		outcome(f, s->verdict, text, s->file, s->line);
+		fputs("</testcase>\n", f);
+	}
+	for (size_t i = 0; i < r->problem_count; i++) {
+		const struct problem *p = &r->problems[i];
+		if (!p->kernel || strcmp(p->kernel, kernel))
+			continue;
+		testcase_open(f, kernel);
+		fputs("problem ", f);
+		xml(f, p->variant ? p->variant : "-");
+		fputc('/', f);
+		xml(f, p->params ? p->params : "-");
+		fputc(' ', f);
+		xml(f, p->what);
+		fputs("\">", f);
+		outcome(f, VERDICT_ERROR, p->reason, NULL, 0);
+		fputs("</testcase>\n", f);
+	}
+	fputs("  </testsuite>\n", f);
+}
+
+/* Whether KERNEL already appeared among the first N series / expectations. */
+static int seen(const struct run_result *r, const char *kernel, size_t ns, size_t ne)
+{
+	for (size_t i = 0; i < ns && i < r->series_count; i++)
+		if (!strcmp(r->series[i].kernel, kernel))
+			return 1;
+	for (size_t i = 0; i < ne && i < r->expect_count; i++)
+		if (!strcmp(r->expects[i].kernel, kernel))
+			return 1;
+	return 0;
+}
+
+/* Whether one of the first N problems concerns KERNEL. */
+static int problem_seen(const struct run_result *r, const char *kernel, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (r->problems[i].kernel && !strcmp(r->problems[i].kernel, kernel))
+			return 1;
+	return 0;
+}
+
+void report_junit_print(FILE *f, const struct run_result *r, const void *arg)
+{
+	struct tally t = tally_kernel(r, NULL);
+	(void)arg;
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		   "<testsuites name=\"allocgate\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
+		   "time=\"%.3f\">\n", t.tests, t.failures, t.errors,
+		r->wall_seconds == r->wall_seconds ? r->wall_seconds : 0.0);
+	for (size_t i = 0; i < r->series_count; i++)
+		if (!seen(r, r->series[i].kernel, i, 0))
+			print_kernel(f, r, r->series[i].kernel);
+	for (size_t i = 0; i < r->expect_count; i++)
+		if (!seen(r, r->expects[i].kernel, r->series_count, i))
+			print_kernel(f, r, r->expects[i].kernel);
+	for (size_t i = 0; i < r->problem_count; i++)
+		if (r->problems[i].kernel && !seen(r, r->problems[i].kernel, r->series_count,
+						   r->expect_count) &&
+		    !problem_seen(r, r->problems[i].kernel, i))
+			print_kernel(f, r, r->problems[i].kernel);
+	fputs("</testsuites>\n", f);
+}
+
+int report_junit_write(const char *path, const struct run_result *r, char *err, size_t err_size)
+{
+	return report_file_write(path, report_junit_print, r, NULL, err, err_size);
+}

@@ -1,0 +1,207 @@
+/* report_markdown.c: the markdown summary (report_markdown.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/report_file.h"
+#include "report/report_markdown.h"
+#include "report/report_term.h"
+#include "report/format.h"
+
+/* Writes S for a table cell or list item: | and backquote escaped, new
+ * lines as spaces, < > & as entities so nothing becomes HTML. */
+static void md(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '|' || *s == '`' || *s == '*' || *s == '\\')
+			fputc('\\', f), fputc(*s, f);
+		else if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else if (*s == '\n' || *s == '\r')
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static void print_summary(FILE *f, const struct run_result *r)
+{
+	size_t sv[VERDICT_ERROR + 1], ev[VERDICT_ERROR + 1], problems;
+	report_text_counts(r, sv, ev, &problems);
+	fprintf(f, "## allocgate: %s %s\n\n", r->exit_code == 0 ? "✅" : "❌",
+		report_text_word(r->exit_code));
+	fputs("Platform `", f);
+	md(f, r->ctx.platform_key ? r->ctx.platform_key : "?");
+	fputs("`, ", f);
+	md(f, r->ctx.tier ? r->ctx.tier : "?");
+	fputs(" tier, commit ", f);
+	md(f, r->ctx.commit ? r->ctx.commit : "?");
+	fputs(r->comparison ? ", " : ", baseline ", f);
+	md(f, r->comparison ? r->comparison : r->baseline_path ? r->baseline_path : "none");
+	fputs(".\n\n", f);
+	fprintf(f, "| | total | pass | fail | inconclusive | improved | new | not compared / "
+		   "skipped | error |\n"
+		   "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	fprintf(f, "| series | %zu | %zu | %zu | %zu | %zu | %zu | %zu | %zu |\n", r->series_count,
+		sv[VERDICT_PASS], sv[VERDICT_FAIL], sv[VERDICT_INCONCLUSIVE], sv[VERDICT_IMPROVED],
+		sv[VERDICT_NEW], sv[VERDICT_SKIPPED], sv[VERDICT_ERROR]);
+	fprintf(f, "| expectations | %zu | %zu | %zu | %zu | %zu | %zu | %zu | %zu |\n\n",
+		r->expect_count, ev[VERDICT_PASS], ev[VERDICT_FAIL], ev[VERDICT_INCONCLUSIVE],
+		ev[VERDICT_IMPROVED], ev[VERDICT_NEW], ev[VERDICT_SKIPPED], ev[VERDICT_ERROR]);
+	fprintf(f, "%zu problems; %.1f s; exit %d.\n", problems, r->wall_seconds, r->exit_code);
+	if (r->baseline_note) {
+		fputs("\n> ", f);
+		md(f, r->baseline_note);
+		fputc('\n', f);
+	}
+}
+
+/* A list of the expectations and series whose verdict is V, under TITLE. */
+static void print_list(FILE *f, const struct run_result *r, enum verdict v, const char *title)
+{
+	char text[2048];
+	int any = 0;
+	for (size_t i = 0; i < r->expect_count; i++) {
+		const struct expect_result *e = &r->expects[i];
+		if (e->verdict != v)
+			continue;
+		if (!any++)
+			fprintf(f, "\n### %s\n\n", title);
+		report_text_expect(e, text, sizeof text);
+		fputs("- `", f);
+		fprintf(f, "%s:%d", e->file ? e->file : "?", e->line);
+		fputs("` ", f);
+		md(f, text);
+		fputc('\n', f);
+	}
+	for (size_t i = 0; v != VERDICT_ERROR && i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		if (s->verdict != v)
+			continue;
+		if (!any++)
+			fprintf(f, "\n### %s\n\n", title);
+		report_text_series(s, text, sizeof text);
+		fprintf(f, "- `%s:%d` ", s->file ? s->file : "?", s->line);
+		md(f, text);
+		fputc('\n', f);
+	}
+}
+
+/* The advisory series (drift too large to gate: shown, never failing),
+ * outside the collapsed table. */
+static void print_advisory(FILE *f, const struct run_result *r)
+{
+	char text[2048];
+	int any = 0;
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		if (!s->advisory)
+			continue;
+		if (!any++)
+			fputs("\n### Advisory (not gated)\n\n", f);
+		report_text_series(s, text, sizeof text);
+		fprintf(f, "- `%s:%d` ", s->file ? s->file : "?", s->line);
+		md(f, text);
+		fputc('\n', f);
+	}
+}
+
+static void print_problems(FILE *f, const struct run_result *r)
+{
+	int any = 0;
+	for (size_t i = 0; i < r->problem_count; i++) {
+		const struct problem *p = &r->problems[i];
+		if (!any++)
+			fputs("\n### Problems\n\n", f);
+		fputs("- ", f);
+		md(f, p->kernel ? p->kernel : "unavailable:");
+		if (p->variant)
+			fputc('/', f), md(f, p->variant);
+		if (p->params)
+			fputc('/', f), md(f, p->params);
+		fputc(' ', f);
+		md(f, p->what);
+		fputs(": ", f);
+		md(f, p->reason);
+		fputc('\n', f);
+	}
+}
+
+static void print_series_row(FILE *f, const struct series *s)
+{
+	char now[32], was[32];
+	report_term_value(s->median, s->unit, now, sizeof now);
+	report_term_value(s->has_baseline ? s->baseline_median : (double)NAN, s->unit, was,
+			  sizeof was);
+	fputs("| ", f);
+	md(f, s->kernel);
+	fputs(" | ", f);
+	md(f, s->variant);
+	fputs(" | ", f);
+	md(f, s->params);
+	fputs(" | ", f);
+	md(f, s->metric);
+	fprintf(f, " | %s | %s | ", now, was);
+	if (s->has_baseline && s->change == s->change)
+		fprintf(f, "%+.1f%%", 100 * s->change);
+	if (s->ci_low == s->ci_low && s->ci_high == s->ci_high)
+		fprintf(f, " [%+.1f%%, %+.1f%%]", 100 * (s->ci_low - 1), 100 * (s->ci_high - 1));
+	fprintf(f, " | %s |\n", result_series_verdict_name(s->verdict));
+}
+
+static void print_table(FILE *f, const struct run_result *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->series_count; i++)
+		n += r->series[i].verdict != VERDICT_NEW && r->series[i].verdict != VERDICT_SKIPPED;
+	if (!n)
+		return;
+	fprintf(f, "\n<details><summary>%zu compared series</summary>\n\n"
+		   "| kernel | variant | params | metric | median | baseline | change [95%% interval] "
+		   "| verdict |\n|---|---|---|---|---:|---:|---|---|\n", n);
+	for (size_t i = 0; i < r->series_count; i++)
+		if (r->series[i].verdict != VERDICT_NEW && r->series[i].verdict != VERDICT_SKIPPED)
+			print_series_row(f, &r->series[i]);
+	fputs("\n</details>\n", f);
+}
+
+void report_markdown_print(FILE *f, const struct run_result *r, const void *arg)
+{
+	(void)arg;
+	print_summary(f, r);
+	print_list(f, r, VERDICT_FAIL, "What broke");
+	print_list(f, r, VERDICT_INCONCLUSIVE, "Inconclusive");
+	print_advisory(f, r);
+	print_list(f, r, VERDICT_ERROR, "Expectations that could not be checked");
+	print_problems(f, r);
+	print_table(f, r);
+}
+
+int report_markdown_write(const char *path, const struct run_result *r, char *err,
+			  size_t err_size)
+{
+	return report_file_write(path, report_markdown_print, r, NULL, err, err_size);
+}
+
+int report_markdown_append(const char *path, const struct run_result *r, char *err,
+			   size_t err_size)
+{
+	FILE *f = fopen(path, "a");
+	if (!f) {
+		int e = errno;
+		snprintf(err, err_size, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	report_markdown_print(f, r, NULL);
+	fputc('\n', f);
+	if (ferror(f) | fclose(f)) {
+		snprintf(err, err_size, "%s: write error", path);
+		return -EIO;
+	}
+	return 0;
+}

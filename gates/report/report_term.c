@@ -1,0 +1,504 @@
+/* report_term.c: the terminal renderer. It reads the run result and
+ * never computes a statistic of its own. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/report_term.h"
+#include "report/unavailable.h"
+
+struct style {
+	const char *red, *green, *yellow, *bold, *dim, *off;
+};
+
+static struct style pick_style(FILE *f, const struct run_options *o)
+{
+	struct style plain = { "", "", "", "", "", "" };
+	struct style color = { "\033[31m", "\033[32m", "\033[33m", "\033[1m", "\033[2m", "\033[0m" };
+	const char *no = getenv("NO_COLOR");
+	if (o->no_color || (no && *no) || !isatty(fileno(f)))
+		return plain;
+	return color;
+}
+
+static const char *verdict_color(const struct style *st, enum verdict v)
+{
+	switch (v) {
+	case VERDICT_FAIL:
+	case VERDICT_ERROR:
+		return st->red;
+	case VERDICT_INCONCLUSIVE:
+		return st->yellow;
+	case VERDICT_IMPROVED:
+		return st->green;
+	default:
+		return "";
+	}
+}
+
+void report_term_value(double v, const char *unit, char *buf, size_t size)
+{
+	if (!isfinite(v))
+		snprintf(buf, size, "-");
+	else if (!strcmp(unit, "ns"))
+		snprintf(buf, size, v >= 1e9 ? "%.3g s" : v >= 1e6 ? "%.3g ms" : v >= 1e3 ? "%.3g us"
+							       : "%.0f ns",
+			 v >= 1e9 ? v / 1e9 : v >= 1e6 ? v / 1e6 : v >= 1e3 ? v / 1e3 : v);
+	else if (!strcmp(unit, "bytes"))
+		snprintf(buf, size, v >= 1 << 30 ? "%.3g GiB" : v >= 1 << 20 ? "%.3g MiB"
+						    : v >= 1 << 10 ? "%.3g KiB" : "%.0f B",
+			 v >= 1 << 30 ? v / (1 << 30) : v >= 1 << 20 ? v / (1 << 20)
+					 : v >= 1 << 10 ? v / (1 << 10) : v);
+	else
+		snprintf(buf, size, "%.0f", v);
+}
+
+/* Metrics shown on every row: wall time of each region and the exact and
+ * near-exact counts; the rest only when their verdict says something. */
+static int shown(const struct series *s)
+{
+	const char *base = strrchr(s->metric, '.');
+	base = base ? base + 1 : s->metric;
+	int quiet = s->verdict == VERDICT_PASS || s->verdict == VERDICT_NEW;
+	/* counts that stayed at zero say nothing (dozens of heap_* and sys_*
+	 * counters per variant); the JSON keeps them */
+	if (s->cls != METRIC_TIMING && quiet && s->median == 0 &&
+	    (!s->has_baseline || s->baseline_median == 0))
+		return 0;
+	if (!strcmp(base, "wall_ns") || s->cls != METRIC_TIMING)
+		return 1;
+	return s->verdict == VERDICT_FAIL || s->verdict == VERDICT_IMPROVED ||
+	       s->verdict == VERDICT_INCONCLUSIVE || s->verdict == VERDICT_ERROR;
+}
+
+/* The change column of S: "+5.1% [+2.0%, +8.3%]", or empty without a
+ * baseline. */
+static void format_change(const struct series *s, char *buf, size_t size)
+{
+	buf[0] = 0;
+	if (s->has_baseline && isfinite(s->change))
+		snprintf(buf, size, "%+.1f%%", 100 * s->change);
+	if (s->has_baseline && isfinite(s->ci_low))
+		snprintf(buf + strlen(buf), size - strlen(buf), " [%+.1f%%, %+.1f%%]",
+			 100 * (s->ci_low - 1), 100 * (s->ci_high - 1));
+}
+
+/* Widths of the text columns of one params group: at least the header's,
+ * wider when a name or change is longer (alloc.heap_blocks_allocated,
+ * +1234.5% [...]), so that every row of the group stays in line. */
+struct columns {
+	int variant, metric, change;
+};
+
+static int wider(int width, const char *text)
+{
+	int n = (int)strlen(text);
+	return n > width ? n : width;
+}
+
+static void print_series(FILE *f, const struct style *st, const struct columns *w,
+			 const struct series *s)
+{
+	char now[32], was[32], change[64];
+	report_term_value(s->median, s->unit, now, sizeof now);
+	report_term_value(s->baseline_median, s->unit, was, sizeof was);
+	format_change(s, change, sizeof change);
+	fprintf(f, "    %-*s %-*s %11s %11s  %-*s %s%s%s\n", w->variant, s->variant, w->metric,
+		s->metric, now, s->has_baseline ? was : "-", w->change, change,
+		verdict_color(st, s->verdict), result_series_verdict_name(s->verdict), st->off);
+	if (s->note && s->verdict != VERDICT_PASS && s->verdict != VERDICT_NEW)
+		fprintf(f, "    %s%-*s %s%s\n", st->dim, w->variant, "", s->note, st->off);
+}
+
+static void print_expect(FILE *f, const struct style *st, const struct expect_result *e)
+{
+	char upper[16];
+	snprintf(upper, sizeof upper, "%s", result_verdict_name(e->verdict));
+	for (char *c = upper; *c; c++)
+		*c = (char)(*c - 32 * (*c >= 'a' && *c <= 'z'));
+	fprintf(f, "    %s%-12s%s %s:%d  %s\n", verdict_color(st, e->verdict), upper, st->off,
+		e->file, e->line, e->expr);
+	if (isfinite(e->estimate))
+		fprintf(f, "    %-12s %s %.4g, %.0f%% interval [%.4g, %.4g], %zu rounds\n", "",
+			e->ratio ? "ratio lhs/rhs" : "difference lhs-rhs", e->estimate,
+			100 * e->confidence, e->ci_low, e->ci_high, e->rounds);
+	if (e->note)
+		fprintf(f, "    %-12s %s%s%s\n", "", st->dim, e->note, st->off);
+}
+
+static void print_group(FILE *f, const struct style *st, const struct run_result *r,
+			const char *kernel, const char *params)
+{
+	struct columns w = { 18, 22, 26 };
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		char change[64];
+		if (!strcmp(s->kernel, kernel) && !strcmp(s->params, params) && shown(s)) {
+			format_change(s, change, sizeof change);
+			w.variant = wider(w.variant, s->variant);
+			w.metric = wider(w.metric, s->metric);
+			w.change = wider(w.change, change);
+		}
+	}
+	fprintf(f, "  %sparams %s%s\n", st->bold, params, st->off);
+	fprintf(f, "    %s%-*s %-*s %11s %11s  %-*s %s%s\n", st->dim, w.variant, "variant",
+		w.metric, "metric", r->comparison ? "B median" : "median",
+		r->comparison ? "A median" : "baseline", w.change, "change [95% interval]", "verdict",
+		st->off);
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		if (!strcmp(s->kernel, kernel) && !strcmp(s->params, params) && shown(s))
+			print_series(f, st, &w, s);
+	}
+	for (size_t i = 0; i < r->expect_count; i++)
+		if (!strcmp(r->expects[i].kernel, kernel) && !strcmp(r->expects[i].params, params))
+			print_expect(f, st, &r->expects[i]);
+}
+
+/* ---- the compact report (the default; --details prints print_group) ---- */
+
+/* How much a verdict says about a variant: the row shows its worst. */
+static int verdict_weight(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_FAIL:
+		return 5;
+	case VERDICT_ERROR:
+		return 4;
+	case VERDICT_INCONCLUSIVE:
+		return 3;
+	case VERDICT_IMPROVED:
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+/* Whether S of (KERNEL, PARAMS, VARIANT) belongs to the row. */
+static int in_row(const struct series *s, const char *kernel, const char *params,
+		  const char *variant)
+{
+	return !strcmp(s->kernel, kernel) && !strcmp(s->params, params) &&
+	       (!variant || !strcmp(s->variant, variant));
+}
+
+/* A series shown in full under its variant's row: it failed, changed, is
+ * inconclusive or could not be checked. */
+static int notable(const struct series *s)
+{
+	return verdict_weight(s->verdict) > 0;
+}
+
+/* Appends "  [REGION.]NAME VALUE[ CHANGE]" to BUF for every series of the
+ * row whose metric's last part is BASE (one per region). */
+static void key_figures(const struct run_result *r, const char *kernel, const char *params,
+			const char *variant, const char *base, const char *name, char *buf,
+			size_t size)
+{
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		const char *dot = strrchr(s->metric, '.');
+		if (!in_row(s, kernel, params, variant) || strcmp(dot ? dot + 1 : s->metric, base))
+			continue;
+		char value[32], change[64] = "";
+		double v = s->median;
+		if (!strcmp(s->unit, "ns") || !strcmp(s->unit, "bytes") || !(v >= 1e4))
+			report_term_value(v, s->unit, value, sizeof value);
+		else   /* a count: 3 digits are enough on the row, --details has them all */
+			snprintf(value, sizeof value, v >= 1e9 ? "%.3gG" : v >= 1e6 ? "%.3gM" : "%.3gk",
+				 v >= 1e9 ? v / 1e9 : v >= 1e6 ? v / 1e6 : v / 1e3);
+		if (s->has_baseline && isfinite(s->change) && s->verdict != VERDICT_SKIPPED &&
+		    fabs(s->change) >= 0.0005)
+			snprintf(change, sizeof change, " %+.1f%%", 100 * s->change);
+		size_t n = strlen(buf);
+		snprintf(buf + n, size - n, "  %.*s%s %s%s", dot ? (int)(dot - s->metric + 1) : 0,
+			 s->metric, name, value, change);
+	}
+}
+
+/* One row per variant of the group: its key figures and worst verdict,
+ * then its notable series in full. */
+static void print_rows(FILE *f, const struct style *st, const struct run_result *r,
+		       const char *kernel, const char *params, struct columns *w)
+{
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		const char *variant = s->variant;
+		int seen = 0;   /* each variant's row once, at its first series */
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = in_row(&r->series[j], kernel, params, variant);
+		if (!in_row(s, kernel, params, NULL) || seen)
+			continue;
+		enum verdict worst = VERDICT_PASS;
+		for (size_t j = i; j < r->series_count; j++)
+			if (in_row(&r->series[j], kernel, params, variant) &&
+			    verdict_weight(r->series[j].verdict) > verdict_weight(worst))
+				worst = r->series[j].verdict;
+		char figures[600] = "";
+		key_figures(r, kernel, params, variant, "wall_ns", "wall", figures, sizeof figures);
+		key_figures(r, kernel, params, variant, "heap_calls", "allocs", figures,
+			    sizeof figures);
+		key_figures(r, kernel, params, variant, "cost_instructions", "instr", figures,
+			    sizeof figures);
+		fprintf(f, "    %-*s%s  %s%s%s\n", w->variant, variant, figures,
+			verdict_color(st, worst), result_verdict_name(worst), st->off);
+		for (size_t j = i; j < r->series_count; j++)
+			if (in_row(&r->series[j], kernel, params, variant) && notable(&r->series[j]))
+				print_series(f, st, w, &r->series[j]);
+	}
+}
+
+/* The folded rest of a group: how many series passed unchanged, are new,
+ * advisory, or were not compared (with each reason and its count). */
+static void print_folded(FILE *f, const struct style *st, const struct run_result *r,
+			 const char *kernel, const char *params)
+{
+	enum { REASONS = 4 };
+	size_t counts = 0, timings = 0, skipped = 0, fresh = 0, advisory = 0;
+	const char *why[REASONS] = { 0 };
+	size_t why_count[REASONS] = { 0 }, other = 0;
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		if (!in_row(s, kernel, params, NULL) || notable(s))
+			continue;
+		if (s->advisory) {
+			advisory++;
+		} else if (s->verdict == VERDICT_SKIPPED) {
+			size_t k = 0;
+			skipped++;
+			while (k < REASONS && why[k] && strcmp(why[k], s->note ? s->note : ""))
+				k++;
+			if (k == REASONS) {
+				other++;
+				continue;
+			}
+			why[k] = s->note ? s->note : "";
+			why_count[k]++;
+		} else if (s->verdict == VERDICT_NEW) {
+			fresh++;
+		} else if (s->cls == METRIC_TIMING) {
+			timings++;
+		} else {
+			counts++;
+		}
+	}
+	char line[2000];
+	size_t n = (size_t)snprintf(line, sizeof line, "%zu counts unchanged", counts);
+#define FOLD_ADD(...) (n += (size_t)snprintf(line + n, n < sizeof line ? sizeof line - n : 0, \
+					       __VA_ARGS__), n = n < sizeof line ? n : sizeof line)
+	if (timings)
+		FOLD_ADD(", %zu timings within tolerance", timings);
+	if (fresh)
+		FOLD_ADD(", %zu new (no baseline)", fresh);
+	if (advisory)
+		FOLD_ADD(", %zu timings advisory", advisory);
+	if (skipped)
+		FOLD_ADD(", %zu not compared", skipped);
+	for (size_t k = 0; k < REASONS && why[k]; k++)
+		FOLD_ADD("%s%zu: %s", k ? "; " : " (", why_count[k], why[k]);
+	if (other)
+		FOLD_ADD("; %zu for other reasons", other);
+	if (why[0])
+		FOLD_ADD(")");
+#undef FOLD_ADD
+	fprintf(f, "    %s%s%s\n", st->dim, line, st->off);
+}
+
+static void print_expect_line(FILE *f, const struct style *st, const struct expect_result *e)
+{
+	char upper[16], estimate[120] = "";
+	snprintf(upper, sizeof upper, "%s", result_verdict_name(e->verdict));
+	for (char *c = upper; *c; c++)
+		*c = (char)(*c - 32 * (*c >= 'a' && *c <= 'z'));
+	if (isfinite(e->estimate))
+		snprintf(estimate, sizeof estimate, "  (%s %.4g [%.4g, %.4g])",
+			 e->ratio ? "lhs/rhs" : "lhs-rhs", e->estimate, e->ci_low, e->ci_high);
+	fprintf(f, "    %s%-12s%s %s:%d  %s%s\n", verdict_color(st, e->verdict), upper, st->off,
+		e->file, e->line, e->expr, estimate);
+	if (e->note && e->verdict != VERDICT_PASS)
+		fprintf(f, "    %-12s %s%s%s\n", "", st->dim, e->note, st->off);
+}
+
+static void print_compact_group(FILE *f, const struct style *st, const struct run_result *r,
+				const char *kernel, const char *params)
+{
+	struct columns w = { 18, 22, 26 };
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		char change[64];
+		if (in_row(s, kernel, params, NULL)) {
+			w.variant = wider(w.variant, s->variant);
+			if (notable(s)) {
+				format_change(s, change, sizeof change);
+				w.metric = wider(w.metric, s->metric);
+				w.change = wider(w.change, change);
+			}
+		}
+	}
+	fprintf(f, "  %sparams %s%s\n", st->bold, params, st->off);
+	print_rows(f, st, r, kernel, params, &w);
+	print_folded(f, st, r, kernel, params);
+	for (size_t i = 0; i < r->expect_count; i++)
+		if (!strcmp(r->expects[i].kernel, kernel) && !strcmp(r->expects[i].params, params))
+			print_expect_line(f, st, &r->expects[i]);
+}
+
+static void print_kernels(FILE *f, const struct style *st, const struct run_result *r,
+			  int details)
+{
+	const char *kernel = NULL;
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		if (!kernel || strcmp(kernel, s->kernel)) {
+			kernel = s->kernel;
+			fprintf(f, "\n%s%s%s\n", st->bold, kernel, st->off);
+		}
+		/* series are sorted by kernel, variant, params: each group once, at
+		 * its first series */
+		int seen = 0;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = in_row(&r->series[j], s->kernel, s->params, NULL);
+		if (!seen)
+			(details ? print_group : print_compact_group)(f, st, r, kernel, s->params);
+	}
+}
+
+static void print_header(FILE *f, const struct style *st, const struct run_result *r,
+			 const struct run_result *base)
+{
+	const struct context *c = &r->ctx;
+	fprintf(f, "%sallocgate %s%s  %s  %s (%d cores)  %s tier  seed %lld\n", st->bold,
+		c->gate_version ? c->gate_version : "?", st->off, c->platform_key,
+		c->cpu_model ? c->cpu_model : "?", c->cpu_count, c->tier ? c->tier : "?", c->seed);
+	if (c->env && *c->env)
+		fprintf(f, "kernel environment: %s\n", c->env);
+	if (c->cost_tool && *c->cost_tool)
+		fprintf(f, "cost pass: %s, CPU under valgrind %s\n", c->cost_tool,
+			c->cost_cpu ? c->cost_cpu : "?");
+	if (r->comparison)
+		fprintf(f, "%s\n", r->comparison);
+	else if (r->baseline_path)
+		fprintf(f, "baseline: %s (recorded %s, commit %s)\n", r->baseline_path,
+			base && base->ctx.started_at ? base->ctx.started_at : "?",
+			base && base->ctx.commit ? base->ctx.commit : "not recorded");
+	else
+		fprintf(f, "baseline: none for %s; expectations are still checked "
+			"(create one with ./gate --update-baseline)\n", c->platform_key);
+	if (r->baseline_note)
+		fprintf(f, "%s%s%s\n", st->yellow, r->baseline_note, st->off);
+	unavailable_print(f, r);
+}
+
+static void print_problems(FILE *f, const struct style *st, const struct run_result *r)
+{
+	int any = 0;
+	for (size_t i = 0; i < r->problem_count; i++) {
+		const struct problem *p = &r->problems[i];
+		if (!p->kernel)
+			continue;
+		if (!any++)
+			fprintf(f, "\n%sproblems%s\n", st->bold, st->off);
+		fprintf(f, "  %s%s%s%s%s%s%s %s: %s\n", st->red, p->kernel, p->variant ? "/" : "",
+			p->variant ? p->variant : "", p->params ? "/" : "", p->params ? p->params : "",
+			st->off, p->what, p->reason);
+	}
+}
+
+/* How the comparisons were decided: the tests and the correction, named. */
+static void print_method(FILE *f, const struct style *st, const struct run_result *r,
+			 const struct run_options *o)
+{
+	size_t timed = 0, confirmed = 0, advisory = 0;
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		timed += s->cls == METRIC_TIMING && isfinite(s->p_value);
+		confirmed += s->confirmed >= 0;
+		advisory += s->advisory;
+	}
+	if (advisory)
+		fprintf(f, "\n%s%zu timing series advisory: their drift (the baseline's batches and "
+			"earlier recordings) is too large to gate them; shown, never failing.%s\n",
+			st->dim, advisory, st->off);
+	if (!timed)
+		return;
+	if (r->comparison) {
+		fprintf(f, "\n%stiming: per-round ratio B/A (A and B ran in the same shuffled rounds), "
+			"median with binomial 95%% interval, one-sided Wilcoxon signed-rank, "
+			"%s correction over %zu comparisons (alpha %.2g), minimum "
+			"effect %.0f%%; %zu "
+			"suspected regressions re-measured in a confirmation batch of both sides. "
+			"exact: 1%% tolerance; page faults: A's spread + 10%% + 16.%s\n", st->dim,
+			o->fdr ? "Benjamini-Hochberg" : "Holm", timed, o->alpha, 100 * o->min_effect,
+			confirmed, st->off);
+		return;
+	}
+	fprintf(f, "\n%stiming: Hodges-Lehmann ratio with Moses 95%% interval, one-sided Mann-Whitney, "
+		"Holm correction over %zu comparisons (alpha %.2g), tolerance max(%.0f%%, 3 x "
+		"drift of the baseline's batches and history); %zu suspected regressions "
+		"re-measured in a confirmation batch. "
+		"exact: 1%% tolerance; page faults: baseline spread + 10%% + 16.%s\n", st->dim,
+		timed, o->alpha, 100 * o->min_effect, confirmed, st->off);
+}
+
+static void print_summary(FILE *f, const struct style *st, const struct run_result *r)
+{
+	size_t sv[VERDICT_ERROR + 1] = { 0 }, ev[VERDICT_ERROR + 1] = { 0 }, failures = 0;
+	for (size_t i = 0; i < r->series_count; i++)
+		sv[r->series[i].verdict]++;
+	for (size_t i = 0; i < r->expect_count; i++)
+		ev[r->expects[i].verdict]++;
+	for (size_t i = 0; i < r->problem_count; i++)
+		failures += r->problems[i].kernel != NULL;
+	const char *word = r->exit_code == 0 ? "PASS" : r->exit_code == 1 ? "FAIL"
+			   : r->exit_code == 3 ? "UNMEASURED" : "ERROR";
+	fprintf(f, "\n%s%s%s: %zu series (%zu regressed, %zu improved, %zu inconclusive, %zu new, "
+		"%zu not compared); %zu expectations (%zu pass, %zu fail, %zu inconclusive, %zu "
+		"skipped, %zu error); %zu problems; %.1f s; exit %d\n",
+		r->exit_code ? st->red : st->green, word, st->off, r->series_count, sv[VERDICT_FAIL],
+		sv[VERDICT_IMPROVED], sv[VERDICT_INCONCLUSIVE], sv[VERDICT_NEW], sv[VERDICT_SKIPPED],
+		r->expect_count, ev[VERDICT_PASS], ev[VERDICT_FAIL], ev[VERDICT_INCONCLUSIVE],
+		ev[VERDICT_SKIPPED], ev[VERDICT_ERROR], failures, r->wall_seconds, r->exit_code);
+}
+
+static void print_failures(FILE *f, const struct style *st, const struct run_result *r)
+{
+	int any = 0;
+	for (size_t i = 0; i < r->expect_count; i++) {
+		const struct expect_result *e = &r->expects[i];
+		if (e->verdict != VERDICT_FAIL)
+			continue;
+		if (!any++)
+			fprintf(f, "\n%swhat broke%s\n", st->bold, st->off);
+		fprintf(f, "  %s:%d: expectation violated on %s: %s (estimate %.4g, interval "
+			"[%.4g, %.4g])\n", e->file, e->line, e->params, e->expr, e->estimate,
+			e->ci_low, e->ci_high);
+	}
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		if (s->verdict != VERDICT_FAIL)
+			continue;
+		if (!any++)
+			fprintf(f, "\n%swhat broke%s\n", st->bold, st->off);
+		char now[32], was[32];
+		report_term_value(s->median, s->unit, now, sizeof now);
+		report_term_value(s->baseline_median, s->unit, was, sizeof was);
+		fprintf(f, "  %s:%d: regression %s/%s/%s %s: %s%s -> %s%s (%+.1f%%)%s%s\n",
+			s->file ? s->file : "?", s->line, s->kernel, s->variant, s->params, s->metric,
+			r->comparison ? "A " : "", was, r->comparison ? "B " : "", now, 100 * s->change,
+			s->note ? "; " : "", s->note ? s->note : "");
+	}
+}
+
+void report_term_print(FILE *f, const struct run_result *r, const struct run_options *o,
+		       const struct run_result *base)
+{
+	struct style st = pick_style(f, o);
+	print_header(f, &st, r, base);
+	print_kernels(f, &st, r, o->details || o->verbose);
+	print_problems(f, &st, r);
+	print_failures(f, &st, r);
+	print_method(f, &st, r, o);
+	print_summary(f, &st, r);
+	fflush(f);
+}

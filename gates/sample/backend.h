@@ -1,0 +1,54 @@
+/* backend.h: counter backends that wrap a kernel sample (docs/counters.md).
+ *
+ *   perf       the default: the kernel runs as is; its probe reads
+ *              perf_event counters (or the POSIX clocks)
+ *   bpf        the kernel runs under build/gate-bpf, which adds the BPF
+ *              allocator counts (bpf.*) to its record
+ * Timings under a wrapping backend are its own (uprobes cost about a
+ * microsecond per call), so such a run has its own baseline key:
+ * <platform>-bpf. (Instructions under callgrind are the cost pass,
+ * cost_pass.h, which every run takes beside its timed samples.)
+ *
+ * Implementations: backend_posix.c (fork/exec platforms),
+ * backend_windows.c (perf only).
+ */
+#ifndef GATE_BACKEND_H
+#define GATE_BACKEND_H
+
+#include <stddef.h>
+
+#include "sample/record.h"
+#include "core/result.h"
+
+#define BACKEND_MAX_ARGS 64
+
+/* One wrapped sample: the command line to spawn and what to read after. */
+struct backend_run {
+	char *argv[BACKEND_MAX_ARGS];
+	char tool[4096];          /* gate-bpf */
+	char libs[4096];          /* LD_PRELOAD entries, NUL-separated, for gate-bpf */
+};
+
+/* Whether NAME is a backend --backend accepts. */
+int backend_known(const char *name);
+
+/* Fills B->argv: KERNEL_ARGV (NULL-terminated) under backend NAME (NULL or
+ * "perf": unchanged), ENV being the kernel's extra environment (its
+ * LD_PRELOAD names the allocator gate-bpf must probe too). Returns 0, or a
+ * negative errno with WHY. */
+int backend_prepare(struct backend_run *b, const char *name, char *const *kernel_argv,
+		    char *const *env, char *why, size_t why_size);
+
+/* After a sample that exited 0 and printed REC: adds the backend's own
+ * figures to REC. Returns 0, or -EINVAL with WHY. Removes what
+ * backend_prepare created either way. */
+int backend_finish(struct backend_run *b, struct record *rec, char *why, size_t why_size);
+
+/* Removes what backend_prepare created (after a failed sample). */
+void backend_cleanup(struct backend_run *b);
+
+/* Appends "-NAME" to CTX's platform key for a wrapping backend NAME (its
+ * baselines are its own). Returns 0 or -ENOMEM. */
+int backend_context(struct context *ctx, const char *name);
+
+#endif

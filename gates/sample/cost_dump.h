@@ -1,0 +1,81 @@
+/* cost_dump.h: the cost pass's pure parts (docs/counters.md, "The cost pass"):
+ * valgrind's command line, callgrind's dump files, and the per-region
+ * metrics made from them.
+ *
+ * A cost sample runs the kernel under callgrind with instrumentation off
+ * until a region opens; the probe dumps the cost of every interval in
+ * which the set of open regions stayed the same, labelled
+ * "allocgate/R1/R2..." (perf/probe.c). Each dump holds every thread's
+ * cost of its interval. A region's cost is the sum of the dumps whose
+ * label names it. */
+#ifndef GATE_COST_DUMP_H
+#define GATE_COST_DUMP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The events of callgrind's cache simulation, in the order of its
+ * "events:" line with --cache-sim=yes. */
+enum cost_event {
+	COST_IR, COST_DR, COST_DW,          /* instructions, data reads, data writes */
+	COST_I1MR, COST_D1MR, COST_D1MW,    /* first-level misses */
+	COST_ILMR, COST_DLMR, COST_DLMW,    /* last-level misses */
+	COST_EVENTS,
+};
+
+/* The allocator entry points whose calls the cost pass counts. */
+enum cost_entry {
+	COST_MALLOC, COST_CALLOC, COST_REALLOC, COST_FREE, COST_ALIGNED,
+	COST_ENTRIES,
+};
+
+/* What one dump file says. */
+struct cost_dump {
+	char label[512];                    /* the client request's label, "" if none */
+	uint64_t events[COST_EVENTS];       /* the "totals:" line */
+	uint64_t calls[COST_ENTRIES];       /* calls of each entry point */
+	uint64_t entry_ir[COST_ENTRIES];    /* instructions inside those calls (inclusive) */
+};
+
+/* Cache geometry the simulation is given, so that misses do not follow the
+ * host: valgrind's amd64 CPU reports these caches to the program (32 KiB
+ * 8-way L1, 8 MiB 16-way L3, 64-byte lines; ld.so --list-diagnostics
+ * under valgrind), and without them callgrind takes the host's. */
+#define COST_I1 "--I1=32768,8,64"
+#define COST_D1 "--D1=32768,8,64"
+#define COST_LL "--LL=8388608,16,64"
+
+/* Arguments put before a kernel's argv to take a cost sample whose dumps
+ * go to OUT_FILE.1, OUT_FILE.2, ...; OUT_ARG is storage for
+ * "--callgrind-out-file=OUT_FILE". Fills PREFIX (at least COST_PREFIX_MAX
+ * slots) and returns how many it used. */
+#define COST_PREFIX_MAX 12
+size_t cost_prefix(const char *valgrind, const char *out_file, char *out_arg,
+		   size_t out_arg_size, char **prefix);
+
+/* Parses TEXT, one callgrind output file written with
+ * --compress-strings=no --compress-pos=no, into D. Returns 0, or -EINVAL
+ * with ERR saying what is missing. */
+int cost_parse_dump(const char *text, struct cost_dump *d, char *err, size_t err_size);
+
+/* Whether dump label LABEL ("allocgate/R1/R2...", "" standing for the
+ * unnamed region) names region REGION ("" for the unnamed one). Returns 1,
+ * 0, or -1 when LABEL is not the probe's. */
+int cost_label_has(const char *label, const char *region);
+
+/* The regions a label names, in order: calls FN(REGION, ARG) for each. */
+void cost_label_regions(const char *label, void (*fn)(const char *region, void *arg),
+			void *arg);
+
+/* Estimated cycles from the events E, gungraun's (iai-callgrind's) model:
+ * L1 hits + 5 x LL hits + 35 x RAM accesses, where L1 hits are the
+ * instruction and data accesses (Ir + Dr + Dw) that did not miss L1. */
+uint64_t cost_estimated_cycles(const uint64_t *e);
+
+/* Whether metric NAME ([REGION.]cost_*) comes from the cost pass. */
+int cost_metric(const char *name);
+
+/* The entry point's name in metric names: "malloc", "calloc", ... */
+const char *cost_entry_name(enum cost_entry e);
+
+#endif

@@ -1,0 +1,70 @@
+/* kernel_info.h: what a kernel executable says it has (`--list`), parsed
+ * strictly from the line format of docs/protocol.md. */
+#ifndef GATE_KERNEL_INFO_H
+#define GATE_KERNEL_INFO_H
+
+#include <stddef.h>
+
+#include "core/digest.h"
+
+struct kernel_paramset {
+	char *name;
+	unsigned tiers;        /* GATE_TIER_* bits of perf/probe.h */
+	char *values;
+};
+
+struct kernel_expect {
+	char *file;
+	int line;
+	char *platforms;       /* NULL for all */
+	char *params;          /* NULL for all */
+	char *expr;
+};
+
+struct kernel_info {
+	char *path;            /* executable */
+	char digest[DIGEST_TEXT_SIZE]; /* of the executable's bytes (digest.h), "" unknown */
+	char *name, *summary;
+	char *file;            /* source file of the kernel ("source" line), may be NULL */
+	int line;
+	char **variants;
+	char **variant_files;  /* per variant, NULL when not declared with GATE_VARIANT */
+	int *variant_lines;
+	size_t variant_count;
+	struct kernel_paramset *paramsets;
+	size_t paramset_count;
+	struct kernel_expect *expects;
+	size_t expect_count;
+};
+
+/* The parameter set's best_of value (repetitions of a timed sample in one
+ * process, docs/protocol.md); 1 when it has none. */
+long kernel_info_best_of(const struct kernel_paramset *p);
+
+/* Parses the `--list` output TEXT of the kernel at PATH into OUT. Returns 0,
+ * or -EINVAL with ERR naming the output line and what is wrong. */
+int kernel_info_parse(const char *path, const char *text, struct kernel_info *out,
+		      char *err, size_t err_size);
+
+/* File and line where variant V (an index) is declared: the variant's own
+ * line when known, else the kernel's GATE_KERNEL line; NULL when neither. */
+const char *kernel_info_variant_source(const struct kernel_info *k, size_t v, int *line);
+
+/* Frees what OUT owns. */
+void kernel_info_free(struct kernel_info *info);
+
+/* Whether NAME is in the comma list LIST (NULL means every name). */
+int kernel_info_list_has(const char *list, const char *name);
+
+/* Whether an expectation declared for PLATFORMS (NULL: all; else a comma
+ * list of OS names and conditions "cores>=N") applies on OS with CORES
+ * CPUs: one OS name must match when any is listed, and every condition
+ * must hold. Returns 1, 0 when the OS is not listed, or -1 when only a
+ * condition fails (then WHY, if not NULL, says which). */
+int kernel_info_platform_applies(const char *platforms, const char *os, int cores, char *why,
+			    size_t why_size);
+
+/* Tier bit of a tier name ("quick", "default", "full"); 0 when unknown. */
+unsigned kernel_info_tier_bit(const char *name);
+
+#endif

@@ -1,0 +1,120 @@
+/* record.c: parses one sample record (docs/protocol.md) strictly. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/lines.h"
+#include "sample/record.h"
+
+static int has_metric(const struct record *r, const char *name)
+{
+	for (size_t i = 0; i < r->metric_count; i++)
+		if (!strcmp(r->metrics[i].name, name))
+			return 1;
+	for (size_t i = 0; i < r->unavailable_count; i++)
+		if (!strcmp(r->unavailable[i].name, name))
+			return 1;
+	return 0;
+}
+
+static const char *add_metric(struct record *r, char *rest)
+{
+	char *name = lines_field(&rest), *cls = lines_field(&rest);
+	char *unit = lines_field(&rest), *value = lines_field(&rest);
+	enum metric_class c;
+	unsigned long long v;
+	if (!lines_is_ident(name, 1) || !cls || result_class_parse(cls, &c))
+		return "expected 'metric NAME exact|near|timing UNIT VALUE'";
+	if (!lines_is_ident(unit, 0) || lines_parse_u64(value, &v) || *rest)
+		return "expected 'metric NAME CLASS UNIT VALUE' with an unsigned integer VALUE";
+	if (has_metric(r, name))
+		return "metric reported twice";
+	struct record_metric *m = realloc(r->metrics, (r->metric_count + 1) * sizeof *m);
+	if (!m)
+		return "out of memory";
+	r->metrics = m;
+	m += r->metric_count++;
+	m->name = strdup(name);
+	m->unit = strdup(unit);
+	m->cls = c;
+	m->value = v;
+	return m->name && m->unit ? NULL : "out of memory";
+}
+
+static const char *add_unavailable(struct record *r, char *rest)
+{
+	char *name = lines_field(&rest);
+	if (!lines_is_ident(name, 1) || !*rest)
+		return "expected 'unavailable NAME REASON'";
+	if (has_metric(r, name))
+		return "metric reported twice";
+	struct record_unavailable *u =
+		realloc(r->unavailable, (r->unavailable_count + 1) * sizeof *u);
+	if (!u)
+		return "out of memory";
+	r->unavailable = u;
+	u += r->unavailable_count++;
+	u->name = strdup(name);
+	u->reason = strdup(rest);
+	return u->name && u->reason ? NULL : "out of memory";
+}
+
+int record_parse(const char *text, struct record *r, char *err, size_t err_size)
+{
+	memset(r, 0, sizeof *r);
+	char *copy = strdup(text), *cursor = copy, *line;
+	const char *why = NULL;
+	int lineno = 1, ended = 0;
+	if (!copy) {
+		snprintf(err, err_size, "out of memory");
+		return -ENOMEM;
+	}
+	line = lines_next(&cursor);
+	if (!line || strcmp(line, "allocgate-sample 1"))
+		why = "expected 'allocgate-sample 1'";
+	while (!why && !ended && (line = lines_next(&cursor))) {
+		lineno++;
+		size_t len = strlen(line);
+		int trailing_space = len && line[len - 1] == ' ';
+		char *rest = line, *key = lines_field(&rest);
+		if (trailing_space)
+			why = "trailing space";
+		else if (key && !strcmp(key, "metric"))
+			why = add_metric(r, rest);
+		else if (key && !strcmp(key, "unavailable"))
+			why = add_unavailable(r, rest);
+		else if (key && !strcmp(key, "end") && !*rest)
+			ended = 1;
+		else
+			why = "unknown line";
+	}
+	if (!why && !ended)
+		why = "no 'end' line (truncated record)";
+	else if (!why && *cursor)
+		why = "output after 'end'";
+	else if (!why && !r->metric_count)
+		why = "no metric in the record";
+	free(copy);
+	if (why) {
+		snprintf(err, err_size, "sample record line %d: %s", lineno, why);
+		record_free(r);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void record_free(struct record *r)
+{
+	for (size_t i = 0; i < r->metric_count; i++) {
+		free(r->metrics[i].name);
+		free(r->metrics[i].unit);
+	}
+	for (size_t i = 0; i < r->unavailable_count; i++) {
+		free(r->unavailable[i].name);
+		free(r->unavailable[i].reason);
+	}
+	free(r->metrics);
+	free(r->unavailable);
+	memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,34 @@
+/* record.h: one sample record of a kernel (docs/protocol.md), parsed
+ * strictly: anything unexpected makes the whole record invalid. */
+#ifndef GATE_RECORD_H
+#define GATE_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/result.h"
+
+struct record_metric {
+	char *name, *unit;
+	enum metric_class cls;
+	uint64_t value;
+};
+
+struct record_unavailable {
+	char *name, *reason;
+};
+
+struct record {
+	struct record_metric *metrics;
+	size_t metric_count;
+	struct record_unavailable *unavailable;
+	size_t unavailable_count;
+};
+
+/* Parses TEXT (a kernel's whole stdout) into OUT. Returns 0, or -EINVAL
+ * with ERR saying which line is wrong and why. */
+int record_parse(const char *text, struct record *out, char *err, size_t err_size);
+
+/* Frees what OUT owns. */
+void record_free(struct record *rec);
+
+#endif

@@ -1,0 +1,142 @@
+/* atomic_file.c: the OS-independent part of atomic_file.h; the OS part
+ * (creating the temporary file, syncing it, the durable rename) is behind
+ * atomic_file_os.h in atomic_file_posix.c and atomic_file_windows.c. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/atomic_file_os.h"
+
+int atomic_file_fail(char *err, size_t err_size, int error, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	if (err && err_size) {
+		va_start(ap, fmt);
+		vsnprintf(err, err_size, fmt, ap);
+		va_end(ap);
+		n = strlen(err);
+		if (n < err_size)
+			snprintf(err + n, err_size - n, ": %s", strerror(error));
+	}
+	return -error;
+}
+
+static char *copy_of(const char *s, size_t n)
+{
+	char *c = malloc(n + 1);
+	if (c) {
+		memcpy(c, s, n);
+		c[n] = '\0';
+	}
+	return c;
+}
+
+char *atomic_file_directory_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+#ifdef _WIN32
+	const char *back = strrchr(path, '\\');
+	if (back && (!slash || back > slash))
+		slash = back;
+#endif
+	if (!slash)
+		return copy_of(".", 1);
+	return copy_of(path, slash == path ? 1 : (size_t)(slash - path));
+}
+
+int atomic_file_is_temporary_of(const char *name, const char *base)
+{
+	size_t n = strlen(base);
+#ifdef _WIN32
+	if (_strnicmp(name, base, n) != 0) /* file names are case-insensitive */
+		return 0;
+#else
+	if (strncmp(name, base, n) != 0)
+		return 0;
+#endif
+	return strncmp(name + n, ".tmp.", 5) == 0 && strlen(name + n + 5) == 6 &&
+	       !strchr(name + n + 5, '/');
+}
+
+static void release(struct atomic_file *af)
+{
+	free(af->path);
+	free(af->tmp_path);
+	memset(af, 0, sizeof(*af));
+}
+
+int atomic_file_open(struct atomic_file *af, const char *path, char *err, size_t err_size)
+{
+	size_t n = strlen(path);
+	int rc;
+
+	memset(af, 0, sizeof(*af));
+	af->path = copy_of(path, n);
+	af->tmp_path = malloc(n + sizeof(ATOMIC_FILE_SUFFIX));
+	if (!af->path || !af->tmp_path) {
+		release(af);
+		return atomic_file_fail(err, err_size, ENOMEM, "%s", path);
+	}
+	memcpy(af->tmp_path, path, n);
+	memcpy(af->tmp_path + n, ATOMIC_FILE_SUFFIX, sizeof(ATOMIC_FILE_SUFFIX));
+	rc = atomic_file_os_create(af);
+	if (rc < 0) {
+		atomic_file_fail(err, err_size, -rc, "%s: cannot create a temporary file next to it",
+				 path);
+		release(af);
+	}
+	return rc;
+}
+
+void atomic_file_abort(struct atomic_file *af)
+{
+	if (af->fp)
+		fclose(af->fp);
+	if (af->tmp_path)
+		remove(af->tmp_path);
+	release(af);
+}
+
+/* Flushes, syncs and closes AF->fp; returns 0 or a negative errno. */
+static int finish_writing(struct atomic_file *af)
+{
+	int error = 0;
+
+	if (fflush(af->fp) != 0 || ferror(af->fp))
+		error = errno ? errno : EIO;
+	else
+		error = -atomic_file_os_sync(af->fp);
+	if (fclose(af->fp) != 0 && !error)
+		error = errno;
+	af->fp = NULL;
+	return -error;
+}
+
+int atomic_file_commit(struct atomic_file *af, char *err, size_t err_size)
+{
+	int rc;
+
+	errno = 0;
+	rc = finish_writing(af);
+	if (rc < 0) {
+		atomic_file_fail(err, err_size, -rc, "%s: writing %s", af->path, af->tmp_path);
+		atomic_file_abort(af);
+		return rc;
+	}
+	rc = atomic_file_os_replace(af->tmp_path, af->path);
+	if (rc < 0) {
+		atomic_file_fail(err, err_size, -rc, "%s: cannot replace it with %s", af->path,
+				 af->tmp_path);
+		atomic_file_abort(af);
+		return rc;
+	}
+	if (rc > 0)
+		rc = atomic_file_fail(err, err_size, rc, "%s: written, but syncing its directory "
+				      "failed", af->path);
+	release(af);
+	return rc;
+}

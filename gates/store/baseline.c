@@ -1,0 +1,449 @@
+/* baseline.c: loading and saving baseline files (format in baseline.h and
+ * docs/json-format.md).
+ *
+ * Loading is strict: a baseline decides whether CI passes, so anything
+ * malformed is an error naming the file and the field, never a guess.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <jansson.h>
+
+#include "store/baseline.h"
+#include "store/jsonout.h"
+
+struct loader {
+	const char *path;
+	char *err;
+	size_t err_size;
+};
+
+/* Sets the error to "PATH: " and the message; returns ERROR (negative). */
+static int loader_fail(const struct loader *ld, int error, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!ld->err || !ld->err_size)
+		return error;
+	n = snprintf(ld->err, ld->err_size, "%s: ", ld->path);
+	if (n >= 0 && (size_t)n < ld->err_size) {
+		va_start(ap, fmt);
+		vsnprintf(ld->err + n, ld->err_size - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return error;
+}
+
+#define INVALID(ld, ...) loader_fail(ld, -EINVAL, __VA_ARGS__)
+#define NO_MEMORY(ld) loader_fail(ld, -ENOMEM, "out of memory")
+
+static char *copy_string(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+
+	return d ? memcpy(d, s, n) : NULL;
+}
+
+/* strcmp that orders NULL as the empty string, as result_sort does. */
+static int name_order(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+/* Orders pointers to series like result_sort. */
+static int series_ptr_order(const void *pa, const void *pb)
+{
+	const struct series *a = *(const struct series *const *)pa;
+	const struct series *b = *(const struct series *const *)pb;
+	int c;
+
+	if ((c = name_order(a->kernel, b->kernel)) != 0)
+		return c;
+	if ((c = name_order(a->variant, b->variant)) != 0)
+		return c;
+	if ((c = name_order(a->params, b->params)) != 0)
+		return c;
+	return name_order(a->metric, b->metric);
+}
+
+/* Pointers to the N series of R in report order; NULL on no memory. */
+static const struct series **sorted_series(const struct run_result *r)
+{
+	const struct series **order = malloc((r->series_count + 1) * sizeof(*order));
+	size_t i;
+
+	if (!order)
+		return NULL;
+	for (i = 0; i < r->series_count; i++)
+		order[i] = &r->series[i];
+	qsort(order, r->series_count, sizeof(*order), series_ptr_order);
+	return order;
+}
+
+static int load_schema(const struct loader *ld, const json_t *root)
+{
+	const json_t *v = json_object_get(root, "schema");
+	json_int_t schema;
+
+	if (!v)
+		return INVALID(ld, "schema: missing (expected %d)", JSONOUT_SCHEMA);
+	if (!json_is_integer(v))
+		return INVALID(ld, "schema: expected an integer");
+	schema = json_integer_value(v);
+	if (schema > JSONOUT_SCHEMA)
+		return INVALID(ld, "schema %lld is newer than this gate understands (%d)",
+			       (long long)schema, JSONOUT_SCHEMA);
+	if (schema < JSONOUT_SCHEMA)
+		return INVALID(ld, "schema %lld is not a valid schema (expected %d)",
+			       (long long)schema, JSONOUT_SCHEMA);
+	return 0;
+}
+
+/* Stores V, an integer, into the context field F at P; 0 or -EINVAL. */
+static int load_context_integer(const struct loader *ld, const struct jsonout_field *f,
+				const json_t *v, void *p)
+{
+	json_int_t n;
+
+	if (!json_is_integer(v))
+		return INVALID(ld, "context.%s: expected an integer", f->name);
+	n = json_integer_value(v);
+	if (f->kind == JSONOUT_INT) {
+		if (n < -2147483647 - 1 || n > 2147483647)
+			return INVALID(ld, "context.%s: %lld is out of range", f->name, (long long)n);
+		*(int *)p = (int)n;
+	} else if (f->kind == JSONOUT_LONG) {
+		*(long *)p = (long)n;
+	} else {
+		*(long long *)p = (long long)n;
+	}
+	return 0;
+}
+
+/* Reads the known fields of the context object; unknown keys are ignored
+ * (a newer gate may record more) and missing ones stay NULL or 0. */
+static int load_context(const struct loader *ld, const json_t *obj, struct context *c)
+{
+	char *base = (char *)c;
+	size_t i;
+	int rc;
+
+	if (!obj || json_is_null(obj))
+		return 0;
+	if (!json_is_object(obj))
+		return INVALID(ld, "context: expected an object");
+	for (i = 0; i < jsonout_context_field_count; i++) {
+		const struct jsonout_field *f = &jsonout_context_fields[i];
+		const json_t *v = json_object_get(obj, f->name);
+		void *p = base + f->offset;
+
+		if (!v || json_is_null(v))
+			continue;
+		if (f->kind != JSONOUT_STRING) {
+			if ((rc = load_context_integer(ld, f, v, p)) < 0)
+				return rc;
+			continue;
+		}
+		if (!json_is_string(v))
+			return INVALID(ld, "context.%s: expected a string", f->name);
+		if (!(*(char **)p = copy_string(json_string_value(v))))
+			return NO_MEMORY(ld);
+	}
+	return 0;
+}
+
+/* The "platform" key: also the context's platform_key when that is absent. */
+static int load_platform(const struct loader *ld, const json_t *root, struct context *c)
+{
+	const json_t *v = json_object_get(root, "platform");
+
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_string(v))
+		return INVALID(ld, "platform: expected a string");
+	if (!c->platform_key && !(c->platform_key = copy_string(json_string_value(v))))
+		return NO_MEMORY(ld);
+	if (strcmp(c->platform_key, json_string_value(v)))
+		return INVALID(ld, "platform: \"%s\" but context.platform_key is \"%s\"",
+			       json_string_value(v), c->platform_key);
+	return 0;
+}
+
+/* The string field NAME of series I into *OUT (borrowed from OBJ). */
+static int series_string(const struct loader *ld, size_t i, const json_t *obj,
+			 const char *name, const char **out)
+{
+	const json_t *v = json_object_get(obj, name);
+
+	if (!v)
+		return INVALID(ld, "series[%zu].%s: missing", i, name);
+	if (!json_is_string(v))
+		return INVALID(ld, "series[%zu].%s: expected a string", i, name);
+	*out = json_string_value(v);
+	return 0;
+}
+
+/* Appends the samples of series I from ARR to S: null is a failed sample
+ * (NaN); anything else must be a finite number >= 0. */
+static int load_samples(const struct loader *ld, size_t i, const json_t *arr, struct series *s)
+{
+	size_t k;
+	double x;
+
+	if (!json_is_array(arr))
+		return INVALID(ld, "series[%zu].samples: expected an array of numbers", i);
+	for (k = 0; k < json_array_size(arr); k++) {
+		const json_t *v = json_array_get(arr, k);
+
+		if (json_is_null(v)) {
+			x = NAN;
+		} else if (json_is_number(v)) {
+			x = json_number_value(v);
+			if (!isfinite(x))
+				return INVALID(ld, "series[%zu].samples[%zu]: not a finite number", i, k);
+			if (x < 0)
+				return INVALID(ld, "series[%zu].samples[%zu]: negative sample %g", i, k, x);
+		} else {
+			return INVALID(ld, "series[%zu].samples[%zu]: expected a number or null, "
+				       "found %s", i, k, json_is_string(v) ? "a string" :
+				       json_is_boolean(v) ? "a boolean" : "an array or object");
+		}
+		if (result_series_append(s, x) < 0)
+			return NO_MEMORY(ld);
+	}
+	return 0;
+}
+
+/* Checks the "median" of series I and returns it through *OUT (NaN for null). */
+static int load_median(const struct loader *ld, size_t i, const json_t *obj, double *out)
+{
+	const json_t *v = json_object_get(obj, "median");
+
+	if (!v)
+		return INVALID(ld, "series[%zu].median: missing", i);
+	if (json_is_null(v)) {
+		*out = NAN;
+		return 0;
+	}
+	if (!json_is_number(v))
+		return INVALID(ld, "series[%zu].median: expected a number or null", i);
+	*out = json_number_value(v);
+	return 0;
+}
+
+/* Optional "batches": a positive integer that divides the sample count. */
+static int load_batches(const struct loader *ld, size_t i, const json_t *v,
+			struct series *series)
+{
+	if (!v)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+	    json_integer_value(v) > 1000 ||
+	    series->sample_count % (size_t)json_integer_value(v))
+		return INVALID(ld, "series[%zu].batches: expected a positive integer that "
+			       "divides the number of samples", i);
+	series->batches = (size_t)json_integer_value(v);
+	return 0;
+}
+
+/* Optional "kernel_digest" (a string) and "history" (batch medians of
+ * earlier recordings: finite numbers > 0, history.h). */
+static int load_history(const struct loader *ld, size_t i, const json_t *obj,
+			struct series *series)
+{
+	const json_t *d = json_object_get(obj, "kernel_digest");
+	const json_t *h = json_object_get(obj, "history");
+	size_t k;
+
+	if (d && !json_is_null(d)) {
+		if (!json_is_string(d))
+			return INVALID(ld, "series[%zu].kernel_digest: expected a string", i);
+		if (!(series->kernel_digest = copy_string(json_string_value(d))))
+			return NO_MEMORY(ld);
+	}
+	if (!h)
+		return 0;
+	if (!json_is_array(h) || json_array_size(h) > 1000)
+		return INVALID(ld, "series[%zu].history: expected an array of at most 1000 "
+			       "numbers", i);
+	series->history = calloc(json_array_size(h) + 1, sizeof *series->history);
+	if (!series->history)
+		return NO_MEMORY(ld);
+	for (k = 0; k < json_array_size(h); k++) {
+		const json_t *v = json_array_get(h, k);
+		double x = json_is_number(v) ? json_number_value(v) : NAN;
+
+		if (!(isfinite(x) && x > 0))
+			return INVALID(ld, "series[%zu].history[%zu]: expected a finite number > 0",
+				       i, k);
+		series->history[series->history_count++] = x;
+	}
+	return 0;
+}
+
+static int load_one_series(const struct loader *ld, size_t i, const json_t *obj,
+			   struct run_result *out)
+{
+	static const char *const names[] = { "kernel", "variant", "params", "metric", "unit", "class" };
+	const char *s[6];
+	enum metric_class cls;
+	struct series *series;
+	double median = NAN;
+	size_t k;
+	int rc;
+
+	if (!json_is_object(obj))
+		return INVALID(ld, "series[%zu]: expected an object", i);
+	for (k = 0; k < 6; k++) {
+		if ((rc = series_string(ld, i, obj, names[k], &s[k])) < 0)
+			return rc;
+	}
+	if (result_class_parse(s[5], &cls) < 0)
+		return INVALID(ld, "series[%zu].class: unknown class \"%s\" "
+			       "(expected exact, near or timing)", i, s[5]);
+	if ((rc = load_median(ld, i, obj, &median)) < 0)
+		return rc;
+	series = result_add_series(out, s[0], s[1], s[2], s[3], s[4], cls);
+	if (!series)
+		return NO_MEMORY(ld);
+	series->median = median;
+	if ((rc = load_samples(ld, i, json_object_get(obj, "samples"), series)) < 0)
+		return rc;
+	if ((rc = load_batches(ld, i, json_object_get(obj, "batches"), series)) < 0)
+		return rc;
+	return load_history(ld, i, obj, series);
+}
+
+/* Rejects two series with the same kernel, variant, params and metric. */
+static int check_duplicates(const struct loader *ld, const struct run_result *r)
+{
+	const struct series **order = sorted_series(r);
+	size_t i, a, b;
+	int rc = 0;
+
+	if (!order)
+		return NO_MEMORY(ld);
+	for (i = 1; rc == 0 && i < r->series_count; i++) {
+		if (series_ptr_order(&order[i - 1], &order[i]) != 0)
+			continue;
+		a = (size_t)(order[i - 1] - r->series);
+		b = (size_t)(order[i] - r->series);
+		rc = INVALID(ld, "series[%zu] duplicates series[%zu] (%s %s %s %s)",
+			     a > b ? a : b, a < b ? a : b, order[i]->kernel,
+			     order[i]->variant, order[i]->params, order[i]->metric);
+	}
+	free(order);
+	return rc;
+}
+
+static int load_root(const struct loader *ld, const json_t *root, struct run_result *out)
+{
+	const json_t *series;
+	size_t i;
+	int rc;
+
+	if (!json_is_object(root))
+		return INVALID(ld, "expected a JSON object at the top level");
+	if ((rc = load_schema(ld, root)) < 0 ||
+	    (rc = load_context(ld, json_object_get(root, "context"), &out->ctx)) < 0 ||
+	    (rc = load_platform(ld, root, &out->ctx)) < 0)
+		return rc;
+	series = json_object_get(root, "series");
+	if (!series)
+		return INVALID(ld, "series: missing");
+	if (!json_is_array(series))
+		return INVALID(ld, "series: expected an array");
+	for (i = 0; i < json_array_size(series); i++) {
+		if ((rc = load_one_series(ld, i, json_array_get(series, i), out)) < 0)
+			return rc;
+	}
+	return check_duplicates(ld, out);
+}
+
+int baseline_load(const char *path, struct run_result *out, char *err, size_t err_size)
+{
+	struct loader ld = { path, err, err_size };
+	json_error_t jerr;
+	struct stat st;
+	json_t *root;
+	FILE *fp;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	/* fopen ourselves (not json_load_file) so that a missing file is a
+	 * clean -ENOENT rather than a parse error. */
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return loader_fail(&ld, -EISDIR, "is a directory, not a baseline file");
+	fp = fopen(path, "rb");
+	if (!fp) {
+		rc = -errno;
+		return loader_fail(&ld, rc, "cannot open: %s", strerror(-rc));
+	}
+	root = json_loadf(fp, JSON_REJECT_DUPLICATES, &jerr);
+	fclose(fp);
+	if (!root)
+		return INVALID(&ld, "line %d, column %d: invalid JSON: %s",
+			       jerr.line, jerr.column, jerr.text);
+	rc = load_root(&ld, root, out);
+	json_decref(root);
+	if (rc < 0)
+		result_free(out);
+	return rc;
+}
+
+/* Whether S has at least one sample that is not NaN. */
+static int has_samples(const struct series *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->sample_count; i++) {
+		if (!isnan(s->samples[i]))
+			return 1;
+	}
+	return 0;
+}
+
+/* The "series" array of R in report order, without all-NaN series. */
+static json_t *series_array(const struct run_result *r)
+{
+	const struct series **order = sorted_series(r);
+	json_t *arr = order ? json_array() : NULL;
+	size_t i;
+
+	for (i = 0; arr && i < r->series_count; i++) {
+		if (has_samples(order[i]) &&
+		    json_array_append_new(arr, jsonout_series(order[i], false)) != 0) {
+			json_decref(arr);
+			arr = NULL;
+		}
+	}
+	free(order);
+	return arr;
+}
+
+int baseline_save(const char *path, const struct run_result *r, char *err, size_t err_size)
+{
+	struct loader ld = { path, err, err_size };
+	json_t *root = json_object();
+	int rc, bad = !root;
+
+	if (!bad) {
+		bad |= json_object_set_new(root, "schema", json_integer(JSONOUT_SCHEMA));
+		bad |= json_object_set_new(root, "platform", jsonout_string(r->ctx.platform_key));
+		bad |= json_object_set_new(root, "context", jsonout_context(&r->ctx));
+		bad |= json_object_set_new(root, "series", series_array(r));
+	}
+	if (bad) {
+		json_decref(root);
+		return NO_MEMORY(&ld);
+	}
+	rc = jsonout_write_file(path, root, err, err_size);
+	json_decref(root);
+	return rc;
+}

@@ -1,0 +1,28 @@
+/* baseline.h: stored results, one JSON file per platform key.
+ *
+ * Format (docs/json-format.md): a top-level object with "schema" (1),
+ * "platform", "context" (the fields of struct context) and "series", an
+ * array with one object per (kernel, variant, params, metric) holding
+ * "kernel", "variant", "params", "metric", "unit", "class", "median" and
+ * "samples". Objects are written with a stable key order and one series per
+ * line, so a pull request shows a readable diff. The same format carries
+ * the series of `--json` results (see report_json.h), so either can be
+ * loaded as a baseline.
+ */
+#ifndef GATE_BASELINE_H
+#define GATE_BASELINE_H
+
+#include <stddef.h>
+#include "core/result.h"
+
+/* Loads PATH into OUT (zeroed first): context and series with samples.
+ * Returns 0; -ENOENT when the file does not exist; -EINVAL when it is
+ * malformed, with ERR naming the file and the field, line or column. */
+int baseline_load(const char *path, struct run_result *out, char *err, size_t err_size);
+
+/* Writes the series and context of R to PATH atomically (temporary file in
+ * the same directory, fsync, rename). Series whose samples are all NaN are
+ * left out. Returns 0 or a negative errno with ERR set. */
+int baseline_save(const char *path, const struct run_result *r, char *err, size_t err_size);
+
+#endif

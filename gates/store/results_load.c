@@ -1,0 +1,283 @@
+/* results_load.c: strict reader of --json result files (results_load.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+
+#include "store/baseline.h"
+#include "report/report_json.h"
+#include "store/results_load.h"
+
+struct rl {
+	const char *path;
+	char *err;
+	size_t err_size;
+};
+
+/* Sets ERR to "PATH: FIELD: WHY"; returns -EINVAL. */
+static int fail(const struct rl *l, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(l->err, l->err_size, "%s: ", l->path);
+	if (n >= 0 && (size_t)n < l->err_size) {
+		va_start(ap, fmt);
+		vsnprintf(l->err + n, l->err_size - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+int results_verdict_parse(const char *name, enum verdict *out)
+{
+	if (name && !strcmp(name, "not compared")) {   /* a series' word for skipped */
+		*out = VERDICT_SKIPPED;
+		return 0;
+	}
+	for (int v = VERDICT_PASS; v <= VERDICT_ERROR; v++)
+		if (name && !strcmp(name, result_verdict_name((enum verdict)v))) {
+			*out = (enum verdict)v;
+			return 0;
+		}
+	return -1;
+}
+
+/* Field KEY of OBJ (named WHERE in messages) as a number: null or missing
+ * is NaN. */
+static int number(const struct rl *l, const json_t *obj, const char *where, const char *key,
+		  double *out)
+{
+	const json_t *v = json_object_get(obj, key);
+	if (!v || json_is_null(v)) {
+		*out = NAN;
+		return 0;
+	}
+	if (!json_is_number(v))
+		return fail(l, "%s.%s: expected a number or null", where, key);
+	*out = json_number_value(v);
+	return 0;
+}
+
+/* Field KEY as an integer in [LO, HI]; REQUIRED or else 0 when missing. */
+static int integer(const struct rl *l, const json_t *obj, const char *where, const char *key,
+		   int required, long long lo, long long hi, long long *out)
+{
+	const json_t *v = json_object_get(obj, key);
+	*out = 0;
+	if (!v && !required)
+		return 0;
+	if (!v)
+		return fail(l, "%s.%s: missing", where, key);
+	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
+		return fail(l, "%s.%s: expected an integer from %lld to %lld", where, key, lo, hi);
+	*out = (long long)json_integer_value(v);
+	return 0;
+}
+
+/* Field KEY as an owned string, NULL for null; REQUIRED: must be a string. */
+static int string(const struct rl *l, const json_t *obj, const char *where, const char *key,
+		  int required, char **out)
+{
+	const json_t *v = json_object_get(obj, key);
+	*out = NULL;
+	if (!v || json_is_null(v))
+		return required ? fail(l, "%s.%s: %s", where, key, v ? "expected a string"
+									: "missing") : 0;
+	if (!json_is_string(v))
+		return fail(l, "%s.%s: expected a string or null", where, key);
+	*out = strdup(json_string_value(v));
+	return *out ? 0 : -ENOMEM;
+}
+
+static int verdict(const struct rl *l, const json_t *obj, const char *where, enum verdict *out)
+{
+	const json_t *v = json_object_get(obj, "verdict");
+	if (!v)
+		return fail(l, "%s.verdict: missing", where);
+	if (!json_is_string(v) || results_verdict_parse(json_string_value(v), out))
+		return fail(l, "%s.verdict: expected pass, fail, inconclusive, improved, new, "
+			    "skipped or error", where);
+	return 0;
+}
+
+/* The comparison's "test" is static text in a run_result: loaded ones are
+ * kept here for the life of the process (a handful of distinct texts). */
+static const char *intern(const char *s)
+{
+	static char *texts[32];
+	size_t i;
+	for (i = 0; i < 32 && texts[i]; i++)
+		if (!strcmp(texts[i], s))
+			return texts[i];
+	if (i == 32 || !(texts[i] = strdup(s)))
+		return "loaded from a result file";
+	return texts[i];
+}
+
+static int series_fields(const struct rl *l, const json_t *obj, const char *w, struct series *s)
+{
+	long long line = 0, count = 0;
+	const json_t *v;
+	int rc;
+	if (!json_is_object(obj))
+		return fail(l, "%s: expected an object", w);
+	if ((rc = number(l, obj, w, "baseline_median", &s->baseline_median)) ||
+	    (rc = integer(l, obj, w, "baseline_count", 0, 0, 1LL << 40, &count)) ||
+	    (rc = number(l, obj, w, "change", &s->change)) ||
+	    (rc = number(l, obj, w, "ci_low", &s->ci_low)) ||
+	    (rc = number(l, obj, w, "ci_high", &s->ci_high)) ||
+	    (rc = number(l, obj, w, "p_value", &s->p_value)) ||
+	    (rc = number(l, obj, w, "drift", &s->drift)) ||
+	    (rc = number(l, obj, w, "tolerance", &s->tolerance)) ||
+	    (rc = number(l, obj, w, "confirm_change", &s->confirm_change)) ||
+	    (rc = integer(l, obj, w, "line", 0, 0, 1 << 30, &line)) ||
+	    (rc = string(l, obj, w, "file", 0, &s->file)) ||
+	    (rc = string(l, obj, w, "note", 0, &s->note)) ||
+	    (rc = verdict(l, obj, w, &s->verdict)))
+		return rc;
+	s->line = (int)line;
+	s->baseline_count = (size_t)count;
+	s->has_baseline = json_object_get(obj, "baseline_median") &&
+			  !json_is_null(json_object_get(obj, "baseline_median"));
+	v = json_object_get(obj, "test");
+	if (v && !json_is_null(v) && !json_is_string(v))
+		return fail(l, "%s.test: expected a string or null", w);
+	s->test = v && json_is_string(v) ? intern(json_string_value(v)) : NULL;
+	v = json_object_get(obj, "advisory");   /* absent in results before it */
+	if (v && !json_is_boolean(v))
+		return fail(l, "%s.advisory: expected true or false", w);
+	s->advisory = v && json_is_true(v);
+	v = json_object_get(obj, "confirmed");
+	if (v && !json_is_null(v) && !json_is_boolean(v))
+		return fail(l, "%s.confirmed: expected true, false or null", w);
+	s->confirmed = v && json_is_boolean(v) ? json_is_true(v) : -1;
+	return 0;
+}
+
+static int one_expect(const struct rl *l, const json_t *obj, const char *w,
+		      struct expect_result *e)
+{
+	long long line, rounds;
+	const json_t *ratio = json_object_get(obj, "ratio");
+	int rc;
+	if (!json_is_object(obj))
+		return fail(l, "%s: expected an object", w);
+	if ((rc = string(l, obj, w, "kernel", 1, &e->kernel)) ||
+	    (rc = string(l, obj, w, "params", 1, &e->params)) ||
+	    (rc = string(l, obj, w, "file", 1, &e->file)) ||
+	    (rc = integer(l, obj, w, "line", 1, 0, 1 << 30, &line)) ||
+	    (rc = string(l, obj, w, "expr", 1, &e->expr)) ||
+	    (rc = integer(l, obj, w, "rounds", 1, 0, 1LL << 40, &rounds)) ||
+	    (rc = number(l, obj, w, "estimate", &e->estimate)) ||
+	    (rc = number(l, obj, w, "ci_low", &e->ci_low)) ||
+	    (rc = number(l, obj, w, "ci_high", &e->ci_high)) ||
+	    (rc = number(l, obj, w, "confidence", &e->confidence)) ||
+	    (rc = string(l, obj, w, "note", 0, &e->note)) ||
+	    (rc = verdict(l, obj, w, &e->verdict)))
+		return rc;
+	if (!json_is_boolean(ratio))
+		return fail(l, "%s.ratio: expected true or false", w);
+	e->ratio = json_is_true(ratio);
+	e->line = (int)line;
+	e->rounds = (size_t)rounds;
+	return 0;
+}
+
+static int one_problem(const struct rl *l, const json_t *obj, const char *w,
+		       struct run_result *out)
+{
+	char *s[5] = { NULL, NULL, NULL, NULL, NULL };
+	static const char *const keys[5] = { "kernel", "variant", "params", "what", "reason" };
+	int rc = json_is_object(obj) ? 0 : fail(l, "%s: expected an object", w);
+	for (int k = 0; !rc && k < 5; k++)
+		rc = string(l, obj, w, keys[k], k >= 3, &s[k]);
+	if (!rc && result_add_problem(out, s[0], s[1], s[2], s[3], s[4]))
+		rc = -ENOMEM;
+	for (int k = 0; k < 5; k++)
+		free(s[k]);
+	return rc;
+}
+
+/* The array KEY of ROOT (required). */
+static int array(const struct rl *l, const json_t *root, const char *key, const json_t **out)
+{
+	*out = json_object_get(root, key);
+	if (!*out)
+		return fail(l, "%s: missing (not a --json result file?)", key);
+	return json_is_array(*out) ? 0 : fail(l, "%s: expected an array", key);
+}
+
+static int load_arrays(const struct rl *l, const json_t *root, struct run_result *out)
+{
+	const json_t *series, *expects, *problems;
+	char where[64];
+	int rc;
+	if ((rc = array(l, root, "series", &series)) || (rc = array(l, root, "expectations", &expects)) ||
+	    (rc = array(l, root, "problems", &problems)))
+		return rc;
+	if (json_array_size(series) != out->series_count)
+		return fail(l, "series: %zu entries, %zu read", json_array_size(series),
+			    out->series_count);
+	for (size_t i = 0; i < out->series_count; i++) {
+		snprintf(where, sizeof where, "series[%zu]", i);
+		if ((rc = series_fields(l, json_array_get(series, i), where, &out->series[i])))
+			return rc;
+	}
+	for (size_t i = 0; i < json_array_size(expects); i++) {
+		struct expect_result *e = result_add_expect(out);
+		snprintf(where, sizeof where, "expectations[%zu]", i);
+		if (!e)
+			return -ENOMEM;
+		if ((rc = one_expect(l, json_array_get(expects, i), where, e)))
+			return rc;
+	}
+	for (size_t i = 0; i < json_array_size(problems); i++) {
+		snprintf(where, sizeof where, "problems[%zu]", i);
+		if ((rc = one_problem(l, json_array_get(problems, i), where, out)))
+			return rc;
+	}
+	return 0;
+}
+
+static int load_top(const struct rl *l, const json_t *root, struct run_result *out)
+{
+	long long code;
+	char *word = NULL;
+	int rc;
+	if ((rc = integer(l, root, "result", "exit_code", 1, 0, 255, &code)) ||
+	    (rc = string(l, root, "result", "verdict", 1, &word)))
+		return rc;
+	out->exit_code = (int)code;
+	if (strcmp(word, report_json_verdict(out->exit_code)))
+		rc = fail(l, "verdict: \"%s\" does not match exit_code %d (\"%s\")", word,
+			  out->exit_code, report_json_verdict(out->exit_code));
+	free(word);
+	if (rc || (rc = number(l, root, "result", "wall_seconds", &out->wall_seconds)) ||
+	    (rc = string(l, root, "result", "baseline", 0, &out->baseline_path)) ||
+	    (rc = string(l, root, "result", "baseline_note", 0, &out->baseline_note)) ||
+	    (rc = string(l, root, "result", "comparison", 0, &out->comparison)))
+		return rc;
+	return load_arrays(l, root, out);
+}
+
+int results_load(const char *path, struct run_result *out, char *err, size_t err_size)
+{
+	struct rl l = { path, err, err_size };
+	json_error_t jerr;
+	int rc = baseline_load(path, out, err, err_size);
+	if (rc)
+		return rc;
+	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root)
+		rc = fail(&l, "line %d: %s", jerr.line, jerr.text);
+	else
+		rc = load_top(&l, root, out);
+	json_decref(root);
+	if (rc == -ENOMEM)
+		snprintf(err, err_size, "%s: out of memory", path);
+	if (rc)
+		result_free(out);
+	return rc;
+}

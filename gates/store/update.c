@@ -1,0 +1,235 @@
+/* update.c: writes the new baseline and says what changed. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/atomic_file.h"
+#include "store/baseline.h"
+#include "store/file_lock.h"
+#include "decide/history.h"
+#include "store/update.h"
+
+static void print_changes(const struct run_result *r, size_t kept)
+{
+	size_t fresh = 0, moved = 0, shown = 0;
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		int is_new = !s->has_baseline;
+		int is_moved = s->has_baseline && (s->verdict == VERDICT_FAIL ||
+						   s->verdict == VERDICT_IMPROVED);
+		fresh += is_new;
+		moved += is_moved;
+		if ((is_new || is_moved) && shown++ < 25)
+			printf("  %-8s %s/%s/%s %s: %.6g -> %.6g %s\n", is_new ? "new" : "changed",
+			       s->kernel, s->variant, s->params, s->metric, s->baseline_median,
+			       s->median, s->unit);
+	}
+	if (shown > 25)
+		printf("  ... and %zu more\n", shown - 25);
+	printf("gate: baseline: %zu series written (%zu new, %zu changed beyond tolerance, "
+	       "%zu kept from the old baseline)\n", r->series_count + kept, fresh, moved, kept);
+}
+
+/* Why the drift history of timing series was started afresh, and how often. */
+struct history_summary {
+	size_t carried, longest, restarted;
+	const char *reasons[4];
+	size_t counts[4];
+};
+
+/* WHY: one of history_refusal's texts (four kinds for timing series). */
+static void count_reason(struct history_summary *h, const char *why)
+{
+	size_t i = 0;
+	while (i < 4 && h->reasons[i] && strcmp(h->reasons[i], why))
+		i++;
+	h->restarted++;
+	if (i == 4)
+		return;
+	h->reasons[i] = why;
+	h->counts[i]++;
+}
+
+/* Gives the first COUNT series of MERGED (this run's timing series) the
+ * drift history of their predecessor in OLD unless history_refusal. The
+ * arrays are MERGED's own (released by release_history). 0 or -ENOMEM. */
+static int carry_history(struct run_result *merged, size_t count, const struct run_result *old,
+			 struct history_summary *h)
+{
+	for (size_t i = 0; old && i < count; i++) {
+		struct series *s = &merged->series[i];
+		const struct series *o = result_find_series(old, s->kernel, s->variant, s->params,
+							    s->metric);
+		s->history = NULL;
+		s->history_count = 0;
+		if (!o || s->cls != METRIC_TIMING)
+			continue;
+		const char *why = history_refusal(s, &merged->ctx, o, &old->ctx);
+		if (why) {
+			count_reason(h, why);
+			continue;
+		}
+		if (history_carry(o, &s->history, &s->history_count))
+			return -ENOMEM;
+		h->carried++;
+		h->longest = s->history_count > h->longest ? s->history_count : h->longest;
+	}
+	return 0;
+}
+
+static void release_history(struct run_result *merged, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		free(merged->series[i].history);
+}
+
+static void print_history(const struct history_summary *h)
+{
+	if (!h->carried && !h->restarted)
+		return;
+	printf("gate: baseline: drift history: ");
+	if (h->carried)
+		printf("%zu timing series keep the batch medians of earlier recordings (up to %zu "
+		       "each)%s", h->carried, h->longest, h->restarted ? "; " : "");
+	if (h->restarted) {
+		printf("%zu start afresh (", h->restarted);
+		for (size_t i = 0; i < 4 && h->reasons[i]; i++)
+			printf("%s%s: %zu", i ? ", " : "", h->reasons[i], h->counts[i]);
+		printf(")");
+	}
+	printf("\n");
+}
+
+/* Merges R with OLD and writes PATH; the caller holds PATH's lock. */
+static int write_merged(const struct run_result *r, const struct run_result *old,
+			const char *path)
+{
+	struct run_result merged = *r;
+	size_t kept = 0;
+	merged.series = calloc(r->series_count + (old ? old->series_count : 0) + 1,
+			       sizeof *merged.series);
+	if (!merged.series) {
+		fprintf(stderr, "gate: baseline not updated: out of memory\n");
+		return 2;
+	}
+	memcpy(merged.series, r->series, r->series_count * sizeof *r->series);
+	for (size_t i = 0; old && i < old->series_count; i++) {
+		const struct series *s = &old->series[i];
+		if (!result_find_series(r, s->kernel, s->variant, s->params, s->metric))
+			merged.series[r->series_count + kept++] = *s;
+	}
+	merged.series_count = r->series_count + kept;
+	struct history_summary h = { 0 };
+	char err[1024];
+	int ret = carry_history(&merged, r->series_count, old, &h);
+	if (ret)
+		snprintf(err, sizeof err, "out of memory");
+	else
+		ret = baseline_save(path, &merged, err, sizeof err);
+	release_history(&merged, r->series_count);
+	free(merged.series);
+	if (ret) {
+		fprintf(stderr, "gate: baseline not updated: %s\n", err);
+		return 2;
+	}
+	printf("gate: wrote %s\n", path);
+	print_changes(r, kept);
+	print_history(&h);
+	return 0;
+}
+
+/* Reloads PATH under the lock: another updater may have replaced it since
+ * this run loaded it, and its series must be kept, not overwritten. Returns
+ * 0 with *FRESH set (NULL when there is no file), or 2. */
+static int reload(const char *path, const struct run_result *old, struct run_result *buf,
+		  const struct run_result **fresh)
+{
+	char err[1024];
+	int ret = baseline_load(path, buf, err, sizeof err);
+	*fresh = ret == 0 ? buf : NULL;
+	if (ret == -ENOENT)
+		return 0;
+	if (ret) {
+		fprintf(stderr, "gate: baseline not updated: %s\n", err);
+		return 2;
+	}
+	if (!old || old->series_count != buf->series_count ||
+	    (old->ctx.started_at && buf->ctx.started_at &&
+	     strcmp(old->ctx.started_at, buf->ctx.started_at)))
+		fprintf(stderr, "gate: note: %s was replaced during this run; merging with its "
+			"new contents\n", path);
+	return 0;
+}
+
+int update_baseline_wait(const struct run_result *r, const struct run_result *old,
+			 const char *path, int sample_failures, int wait_ms)
+{
+	struct file_lock lock;
+	struct run_result buf;
+	const struct run_result *fresh;
+	char err[1024];
+
+	if (sample_failures) {
+		fprintf(stderr, "gate: baseline not updated: %d sample(s) failed in this run "
+			"(see the problems above); %s is unchanged\n", sample_failures, path);
+		return 4;
+	}
+	if (file_lock_acquire(&lock, path, wait_ms, err, sizeof err)) {
+		fprintf(stderr, "gate: baseline not updated: %s\n", err);
+		return 2;
+	}
+	/* Under the lock no other writer runs: a temporary file is a killed one's. */
+	atomic_file_remove_stale(path);
+	int ret = reload(path, old, &buf, &fresh);
+	if (ret == 0)
+		ret = write_merged(r, fresh, path);
+	if (fresh)
+		result_free(&buf);
+	file_lock_release(&lock);
+	return ret;
+}
+
+int update_baseline(const struct run_result *r, const struct run_result *old,
+		    const char *path, int sample_failures)
+{
+	return update_baseline_wait(r, old, path, sample_failures, UPDATE_LOCK_WAIT_MS);
+}
+
+static int listed(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *p = strstr(list, name); p; p = strstr(p + 1, name))
+		if ((p == list || p[-1] == ',' || p[-1] == ' ') && (p[len] == ',' || !p[len]))
+			return 1;
+	return 0;
+}
+
+static void append(char *buf, size_t size, const char *name)
+{
+	if (listed(buf, name) || strlen(buf) + strlen(name) + 2 >= size)
+		return;
+	if (*buf && buf[strlen(buf) - 1] != ' ')
+		strcat(buf, ",");
+	strcat(buf, name);
+}
+
+void update_counters_note(struct run_result *r)
+{
+	char have[1024] = "", lack[1024] = "";
+	for (size_t i = 0; i < r->series_count; i++) {
+		if (r->series[i].cls == METRIC_EXACT)
+			continue; /* the kernel's own counts, not the probe's counters */
+		const char *m = strrchr(r->series[i].metric, '.');
+		append(have, sizeof have, m ? m + 1 : r->series[i].metric);
+	}
+	for (size_t i = 0; i < r->problem_count; i++)
+		if (!r->problems[i].kernel)
+			append(lack, sizeof lack, r->problems[i].what);
+	char note[2100];
+	snprintf(note, sizeof note, "available: %s; unavailable: %s", *have ? have : "none",
+		 *lack ? lack : "none");
+	free(r->ctx.counters);
+	r->ctx.counters = strdup(note);
+}

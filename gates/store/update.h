@@ -1,0 +1,30 @@
+/* update.h: `--update-baseline`, and the context's counter summary. */
+#ifndef GATE_UPDATE_H
+#define GATE_UPDATE_H
+
+#include "core/result.h"
+
+/* Stores R as the baseline at PATH, keeping the series of OLD (may be
+ * NULL) that R did not measure (another tier or kernel). Refuses when
+ * SAMPLE_FAILURES > 0. Prints what changed. Returns 0, 4 when refused,
+ * 2 when the file could not be written (the old one is left whole).
+ * Waits up to UPDATE_LOCK_WAIT_MS for another updater (below). */
+int update_baseline(const struct run_result *r, const struct run_result *old,
+		    const char *path, int sample_failures);
+
+/* How long a second updater of the same baseline waits for the first. */
+#define UPDATE_LOCK_WAIT_MS 30000
+
+/* update_baseline waiting at most WAIT_MS for another writer of PATH (one
+ * at a time: a lock on PATH's directory, file_lock.h); under the lock it
+ * removes temporary files left by a killed writer and re-reads PATH so that
+ * series written meanwhile are kept. Returns 0, 4 when refused, 2 when the
+ * lock was not had in time or PATH could not be read or written. */
+int update_baseline_wait(const struct run_result *r, const struct run_result *old,
+			 const char *path, int sample_failures, int wait_ms);
+
+/* Sets r->ctx.counters to "available: ...; unavailable: ..." from the
+ * counters the run saw. */
+void update_counters_note(struct run_result *r);
+
+#endif
