@@ -462,7 +462,7 @@ static void probe_print_sample(void)
 	if (probe.cpu_count_used)
 		printf("metric cpu_count exact count %d\n", probe.cpu_count_used);
 	/* a threaded sample says so: its cost counts move with the threads'
-	 * interleaving, and the gate allows for it (gates/compare.c) */
+	 * interleaving, and the gate allows for it (gates/decide/compare.c) */
 	if (probe.threads_used)
 		printf("metric threads exact count %d\n", probe.threads_used);
 	/* once per counter, not per region: the machine cannot give it */
