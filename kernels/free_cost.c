@@ -1,6 +1,6 @@
-/* free_cost.c: seed 001, the cost of free() next to the cost of malloc().
+/* free_cost.c: write-up 001, the cost of free() next to the cost of malloc().
  *
- * Seed: shared/seeds/001_dbb883d654bb4bb2.txt (Visual C++ 10 and Intel C++
+ * Write-up 001_dbb883d654bb4bb2, summarised in docs/kernels.md (Visual C++ 10 and Intel C++
  * 12.1 runtimes on Windows). N blocks of random size 1..1024 bytes are
  * allocated with malloc(), then freed in random order; the sizes and the
  * order are drawn before the clock starts. The two phases are measured as

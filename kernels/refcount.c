@@ -1,7 +1,7 @@
-/* refcount.c: seed 003, returning a string: strdup/free against reference
+/* refcount.c: write-up 003, returning a string: strdup/free against reference
  * counting with atomics and with a mutex.
  *
- * Seed: shared/seeds/003_b51e48c7b62bd444.txt (GLib on Linux, glibc,
+ * Write-up 003_b51e48c7b62bd444, summarised in docs/kernels.md (GLib on Linux, glibc,
  * gcc, a machine running 3.5 threads' worth of CPU; 16 March 2013). T
  * threads each call get_string() and release the result 100,000 times:
  *   strdup_free      get_string() returns strdup("foobar"), released by free();

@@ -1,6 +1,6 @@
-/* resize.c: seed 000, resizing one block in small steps.
+/* resize.c: write-up 000, resizing one block in small steps.
  *
- * Seed: shared/seeds/000_391c03ae3ef27ea0.txt (Windows 7, Core i3 2310M,
+ * Write-up 000_391c03ae3ef27ea0, summarised in docs/kernels.md (Windows 7, Core i3 2310M,
  * Visual C++ runtime). A block of START bytes is resized SPAN/STEP times by
  * STEP bytes, up to START + SPAN (grow) or down to START - SPAN (shrink),
  * in three ways:

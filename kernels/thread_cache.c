@@ -1,6 +1,6 @@
-/* thread_cache.c: seed 002, a per-thread caching allocator against malloc.
+/* thread_cache.c: write-up 002, a per-thread caching allocator against malloc.
  *
- * Seed: shared/seeds/002_3a572e43c9726a17.txt (Microsoft Learn, "How to:
+ * Write-up 002_3a572e43c9726a17, summarised in docs/kernels.md (Microsoft Learn, "How to:
  * Use Alloc and Free to Improve Memory Performance"; Concurrency Runtime,
  * Visual C++, four processors). A large array is reversed in parallel, and
  * every swap takes its temporary from the heap. The seed's array holds

@@ -29,7 +29,7 @@ enum {
 	GATE_TIER_FULL = 4,
 };
 
-/* Metric classes, see DESIGN.md "Metrics and their classes". */
+/* Metric classes, see docs/counters.md "Every counter of a sample". */
 enum gate_metric_class {
 	GATE_EXACT,  /* counts that do not depend on timing: calls, bytes, moves */
 	GATE_NEAR,   /* nearly exact: page faults, retired instructions */
@@ -64,7 +64,7 @@ struct gate_paramset {
 /* One declared expectation, with the file and line that declared it.
  * platforms: NULL for all, else a comma list of OS names ("linux,windows").
  * params: NULL for all parameter sets of the tier, else a comma list of
- * parameter set names. expr: see docs/expectations.md. */
+ * parameter set names. expr: see docs/kernels.md, "Declaring a ratio". */
 struct gate_expect {
 	const char *platforms;
 	const char *params;

@@ -27,6 +27,12 @@ static inline void fixture_build(struct run_result *r)
 	r->baseline_path = strdup("baselines/linux-x86_64-glibc.json");
 	r->wall_seconds = 1.5;
 	r->exit_code = 1;
+	policy_defaults(&r->policy);   /* as a run records it (core/policy.h) */
+	r->policy.recorded = true;
+	r->policy.rounds = 9;
+	r->policy.runs = 1;
+	r->policy.warmup = 1;
+	r->policy.cost_runs = 1;
 	struct series *s = result_add_series(r, "toy", "single", "small", "wall_ns", "ns",
 					     METRIC_TIMING);
 	for (int i = 0; i < 3; i++)

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sample/allocator.h"
 #include "cli/run_options.h"
+#include "sample/allocator.h"
 
 Test(allocator, default_names)
 {
@@ -71,7 +71,7 @@ Test(allocator, option, .init = cr_redirect_stderr)
 	cr_expect_eq(o.env_count, 0);
 	free(o.env);
 	options_defaults(&o);
-	cr_expect_eq(options_parse(&o, 2, bad), -1);
+	cr_expect_eq(options_parse(&o, 2, bad), CLI_BAD_USAGE);
 	free(o.env);
 	fflush(stderr);
 	cr_expect_stderr_eq_str("gate: --allocator nosuch: unknown allocator (expected glibc, "

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decide/compare.h"
 #include "core/result.h"
+#include "decide/compare.h"
 
 #define N 9
 
@@ -18,13 +18,13 @@ static const double base_ns[N] = { 1040, 1000, 1080, 1020, 1060, 1010, 1070, 103
 #define P_ALL_ABOVE (1.0 / 48620.0)
 
 static struct run_result cur, base;
-static struct run_options o;
+static struct run_policy o;
 
 static void setup(void)
 {
 	memset(&cur, 0, sizeof cur);
 	memset(&base, 0, sizeof base);
-	options_defaults(&o);
+	policy_defaults(&o);
 	o.min_effect = 0.10; /* the hand-computed cases below assume 10% */
 }
 
@@ -186,7 +186,7 @@ Test(compare, near_floor_absorbs_a_few_pages)
 	add(&cur, "k", "b", "page_faults", "count", METRIC_NEAR, seventeen, N, 1.0);
 	compare_run(&cur, &base, &o, true);
 
-	cr_expect_eq(cur.series[0].verdict, VERDICT_PASS, "16 = COMPARE_NEAR_FLOOR");
+	cr_expect_eq(cur.series[0].verdict, VERDICT_PASS, "16 = POLICY_NEAR_FLOOR");
 	cr_expect_eq(cur.series[1].verdict, VERDICT_FAIL);
 	cr_expect_str_eq(cur.series[1].note,
 			 "changed by 17, more than the allowed 16 (tolerance + baseline spread)");

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "decide/compare_ab.h"
-#include "cli/run_options.h"
+#include "core/policy.h"
 #include "core/result.h"
+#include "decide/compare_ab.h"
 
 /* Adds series (toy, VARIANT, small, METRIC) of class CLS to R with the N
  * samples V scaled by FACTOR. */
@@ -40,10 +40,10 @@ static void with_jitter(double *out, double factor)
 		out[i] = drifting[i] * jitter[i] * factor;
 }
 
-static struct run_options options(void)
+static struct run_policy options(void)
 {
-	struct run_options o;
-	options_defaults(&o);
+	struct run_policy o;
+	policy_defaults(&o);
 	o.min_effect = 0.03;
 	return o;
 }
@@ -69,7 +69,7 @@ Test(compare_ab, paired_estimate_by_hand)
 Test(compare_ab, drift_on_both_sides_cancels)
 {
 	struct run_result a = { 0 }, b = { 0 };
-	struct run_options o = options();
+	struct run_policy o = options();
 	add(&a, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.0);
 	double v[N];
 	with_jitter(v, 1.0);
@@ -85,7 +85,7 @@ Test(compare_ab, drift_on_both_sides_cancels)
 Test(compare_ab, ten_percent_under_drift_fails)
 {
 	struct run_result a = { 0 }, b = { 0 };
-	struct run_options o = options();
+	struct run_policy o = options();
 	add(&a, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.0);
 	double v[N];
 	with_jitter(v, 1.10);
@@ -107,7 +107,7 @@ Test(compare_ab, ten_percent_under_drift_fails)
 Test(compare_ab, below_the_minimum_effect_passes)
 {
 	struct run_result a = { 0 }, b = { 0 };
-	struct run_options o = options();
+	struct run_policy o = options();
 	add(&a, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.0);
 	add(&b, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.02);
 	compare_ab_run(&b, &a, &o);
@@ -120,7 +120,7 @@ Test(compare_ab, below_the_minimum_effect_passes)
 Test(compare_ab, slower_a_is_an_improvement)
 {
 	struct run_result a = { 0 }, b = { 0 };
-	struct run_options o = options();
+	struct run_policy o = options();
 	add(&a, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.5);
 	double v[N];
 	with_jitter(v, 1.0);
@@ -140,7 +140,7 @@ Test(compare_ab, slower_a_is_an_improvement)
 Test(compare_ab, adjusted_over_the_run)
 {
 	struct run_result a = { 0 }, b = { 0 };
-	struct run_options o = options();
+	struct run_policy o = options();
 	char name[32];
 	double v[N];
 	for (int m = 0; m < 39; m++) {
@@ -182,7 +182,7 @@ Test(compare_ab, adjusted_over_the_run)
  * --correction bh when FDR: fills A and B and runs the comparison. */
 static void compare_shared_change(struct run_result *a, struct run_result *b, bool fdr)
 {
-	struct run_options o = options();
+	struct run_policy o = options();
 	const char *names[] = { "single", "twice" }, *metrics[] = { "wall_ns", "task_clock_ns" };
 	double mixed[N];
 	o.fdr = fdr;
@@ -229,7 +229,7 @@ Test(compare_ab, a_change_shared_by_the_run_fails_together_under_bh)
 Test(compare_ab, counts_compare_exactly_and_one_sided_series_are_named)
 {
 	struct run_result a = { 0 }, b = { 0 };
-	struct run_options o = options();
+	struct run_policy o = options();
 	double allocs[N];
 	for (size_t i = 0; i < N; i++)
 		allocs[i] = 100000;
@@ -257,7 +257,7 @@ Test(compare_ab, counts_compare_exactly_and_one_sided_series_are_named)
  * leaves the first batch's failure inconclusive. */
 Test(compare_ab, confirmation_settles)
 {
-	struct run_options o = options();
+	struct run_policy o = options();
 	double up[N], flat[N];
 	with_jitter(up, 1.2);
 	with_jitter(flat, 1.0);
@@ -288,7 +288,7 @@ Test(compare_ab, confirmation_settles)
  * batches +3.2% (p = 0.016): confirmed" on an unchanged variant. */
 Test(compare_ab, confirmation_under_the_minimum_effect_does_not_confirm)
 {
-	struct run_options o = options();
+	struct run_policy o = options();
 	struct run_result a = { 0 }, b = { 0 }, a2 = { 0 }, b2 = { 0 };
 	double up[N];
 	with_jitter(up, 1.2);
@@ -318,7 +318,7 @@ Test(compare_ab, confirmation_under_the_minimum_effect_does_not_confirm)
 Test(compare_ab, counted_pass_timing_series_are_not_tested)
 {
 	struct run_result a = { 0 }, b = { 0 };
-	struct run_options o = options();
+	struct run_policy o = options();
 	double one[N];
 	for (size_t i = 0; i < N; i++)
 		one[i] = 179098;

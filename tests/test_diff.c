@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/baseline.h"
 #include "decide/diff.h"
+#include "store/baseline.h"
 
 static struct run_result diff_a, diff_b;
 static struct diff diff_d;

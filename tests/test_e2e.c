@@ -12,12 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "store/baseline.h"
-#include "sample/cost_pass.h"
 #include "core/digest.h"
 #include "e2e_fixture.h"
-#include "source_line.h"
+#include "sample/cost_pass.h"
 #include "sample/spawn.h"
+#include "source_line.h"
+#include "store/baseline.h"
 
 static void setup(void)
 {

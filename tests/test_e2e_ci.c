@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "e2e_fixture.h"
-#include "source_line.h"
 #include "sample/spawn.h"
+#include "source_line.h"
 
 static void setup(void)
 {
@@ -155,7 +155,8 @@ Test(e2e_ci, shards_merge_to_the_unsharded_verdicts)
 		"assert len(a['series']) == len(m['series'])\n"
 		"assert verdicts(a) == verdicts(m), (verdicts(a), verdicts(m))\n"
 		"if not timing_failed(a) and not timing_failed(m):\n"
-		"    assert a['verdict'] == m['verdict'], (a['verdict'], m['verdict'])\n";
+		"    assert a['verdict'] == m['verdict'], (a['verdict'], m['verdict'])\n"
+		"assert m['policy'] == s1['policy'] and m['policy']['min_effect'] == 10, m['policy']\n";
 	char args[1200];
 	snprintf(args, sizeof args, "'%s' '%s' '%s' '%s'", in_dir("all.json"),
 		 in_dir("merged.json"), in_dir("s1.json"), in_dir("s2.json"));
@@ -175,6 +176,41 @@ Test(e2e_ci, overlapping_shards_are_refused)
 	code = gate(&out, NULL, "merge", in_dir("missing.json"), NULL);
 	cr_expect_eq(code, 2);
 	cr_expect(strstr(out.err, "missing.json"), "%s", out.err);
+	spawn_output_free(&out);
+}
+
+/* The merged result renders the shards' own policy, not this gate's
+ * defaults; shards decided by different policies are refused. */
+Test(e2e_ci, merge_keeps_the_shards_policy)
+{
+	struct spawn_output out;
+	int code = gate(&out, NULL, "run", "--kernel", "toy", "--min-effect", "40", "--correction",
+			"bh", "--json", in_dir("a.json"), NULL);
+	cr_assert(code == 0 || code == 1, "exit %d\n%s", code, out.err);
+	spawn_output_free(&out);
+	static const char other[] =
+		"import sys, json\n"
+		"d = json.load(open(sys.argv[1]))\n"
+		"assert d['policy']['min_effect'] == 0.4 and d['policy']['correction'] == 'bh', d['policy']\n"
+		"d['platform'] = d['context']['platform_key'] = 'other-arch-libc'\n"
+		"for x in d['series']:\n"
+		"    if x['class'] == 'timing' and x['samples']:\n"
+		"        x['p_value'] = 0.5\n"   /* a compared timing series: the method line */
+		"json.dump(d, open(sys.argv[2], 'w'))\n"
+		"d['policy']['alpha'] = 0.01\n"
+		"json.dump(d, open(sys.argv[3], 'w'))\n";
+	char args[1200];
+	snprintf(args, sizeof args, "'%s' '%s' '%s'", in_dir("a.json"), in_dir("b.json"),
+		 in_dir("c.json"));
+	cr_assert_eq(python(other, args), 0);
+	code = gate(&out, NULL, "merge", in_dir("a.json"), in_dir("b.json"), "--no-color", NULL);
+	cr_expect(code == 0 || code == 1, "exit %d\n%s", code, out.err);
+	cr_expect(strstr(out.out, "(alpha 0.05), tolerance max(40%, 3 x drift"), "%s", out.out);
+	spawn_output_free(&out);
+	code = gate(&out, NULL, "merge", in_dir("a.json"), in_dir("c.json"), NULL);
+	cr_expect_eq(code, 2, "exit %d\n%s", code, out.err);
+	cr_expect(strstr(out.err, "gate merge: ") && strstr(out.err, "different policies (alpha "
+							       "0.05 vs 0.01)"), "%s", out.err);
 	spawn_output_free(&out);
 }
 

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sample/cost_pass.h"
 #include "e2e_fixture.h"
+#include "sample/cost_pass.h"
 #include "sample/spawn.h"
 
 static char baseline[600];

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "store/baseline.h"
 #include "core/platform.h"
 #include "e2e_fixture.h"
 #include "sample/spawn.h"
+#include "store/baseline.h"
 
 static char this_key[128];
 

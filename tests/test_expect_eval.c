@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decide/expect_eval.h"
 #include "core/result.h"
+#include "decide/expect_eval.h"
 
 #define ROUNDS 9
 #define LEVEL 0.95

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/baseline.h"
 #include "decide/expr.h"
 #include "sample/kernel_info.h"
 #include "sample/record.h"
+#include "store/baseline.h"
 
 /* Calls FN on the path of every file of tests/fuzz/<kind>/<target>/;
  * returns how many. */

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sample/kernel_info.h"
 #include "probe.h"
+#include "sample/kernel_info.h"
 
 #define PATH "build/kernels/resize"
 #define HEADER "allocgate-list 1\n"

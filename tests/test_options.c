@@ -144,8 +144,8 @@ Test(options, correction_and_best_of, .init = cr_redirect_stderr)
 	cr_assert_eq(parse(&o, ARGC(argv), argv), 0);
 	cr_expect(o.fdr);
 	cr_expect_eq(o.best_of, 8);
-	cr_expect_eq(parse(&o, ARGC(bad_correction), bad_correction), -1);
-	cr_expect_eq(parse(&o, ARGC(bad_best), bad_best), -1);
+	cr_expect_eq(parse(&o, ARGC(bad_correction), bad_correction), CLI_BAD_USAGE);
+	cr_expect_eq(parse(&o, ARGC(bad_best), bad_best), CLI_BAD_USAGE);
 	fflush(stderr);
 	cr_expect_stderr_eq_str("gate: --correction bonferroni: expected holm or bh\n"
 				"gate: --best-of 0: expected a number from 1 to 1000\n");
@@ -240,18 +240,18 @@ Test(options, help_prints_usage_and_returns_one, .init = cr_redirect_stdout)
 	struct run_options o;
 	const char *argv[] = { "--quick", "-h", "--bogus" };
 
-	cr_expect_eq(parse(&o, ARGC(argv), argv), 1);
+	cr_expect_eq(parse(&o, ARGC(argv), argv), CLI_HELP_PRINTED);
 	fflush(stdout);
 	cr_expect_stdout_neq_str("", "usage must be printed");
 }
 
-/* ---- errors: -1 and one message on stderr naming the flag ---- */
+/* ---- errors: CLI_BAD_USAGE and one message on stderr naming the flag ---- */
 
 static void expect_error(const char **argv, int argc, const char *message)
 {
 	struct run_options o;
 
-	cr_expect_eq(parse(&o, argc, argv), -1);
+	cr_expect_eq(parse(&o, argc, argv), CLI_BAD_USAGE);
 	done(&o);
 	fflush(stderr);
 	cr_expect_stderr_eq_str(message);
@@ -328,7 +328,7 @@ Test(options, bad_shard, .init = cr_redirect_stderr)
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct run_options o;
 		const char *argv[] = { "--shard", bad[i] };
-		cr_expect_eq(parse(&o, 2, argv), -1, "accepted --shard '%s'", bad[i]);
+		cr_expect_eq(parse(&o, 2, argv), CLI_BAD_USAGE, "accepted --shard '%s'", bad[i]);
 		done(&o);
 	}
 	fflush(stderr);

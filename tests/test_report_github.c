@@ -2,8 +2,8 @@
  * hand-built run_result (golden), and the escaping GitHub requires. */
 #include <criterion/criterion.h>
 
-#include "report_fixture.h"
 #include "report/report_github.h"
+#include "report_fixture.h"
 
 static void render(FILE *f, const struct run_result *r, const void *arg)
 {

@@ -10,8 +10,8 @@
 #include <criterion/criterion.h>
 #include <jansson.h>
 
-#include "store/baseline.h"
 #include "report/report_json.h"
+#include "store/baseline.h"
 
 static char dir[256];
 static char path[512];
@@ -92,11 +92,11 @@ static json_t *load_json(void)
 
 Test(report_json, verdict_words_follow_the_exit_code)
 {
-	cr_expect_str_eq(report_json_verdict(0), "pass");
-	cr_expect_str_eq(report_json_verdict(1), "fail");
-	cr_expect_str_eq(report_json_verdict(3), "unmeasured");
-	cr_expect_str_eq(report_json_verdict(4), "error");
-	cr_expect_str_eq(report_json_verdict(2), "error");
+	cr_expect_str_eq(result_exit_verdict(0), "pass");
+	cr_expect_str_eq(result_exit_verdict(1), "fail");
+	cr_expect_str_eq(result_exit_verdict(3), "unmeasured");
+	cr_expect_str_eq(result_exit_verdict(4), "error");
+	cr_expect_str_eq(result_exit_verdict(2), "error");
 }
 
 Test(report_json, top_level_fields)

@@ -3,8 +3,8 @@
  * with the failures, their numbers and file/line in it. */
 #include <criterion/criterion.h>
 
-#include "report_fixture.h"
 #include "report/report_junit.h"
+#include "report_fixture.h"
 
 static const char golden[] =
 	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

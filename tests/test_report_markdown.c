@@ -2,8 +2,8 @@
  * run_result (golden), and appending to a step summary. */
 #include <criterion/criterion.h>
 
-#include "report_fixture.h"
 #include "report/report_markdown.h"
+#include "report_fixture.h"
 
 static const char golden[] =
 	"## allocgate: \xe2\x9d\x8c FAIL\n\n"

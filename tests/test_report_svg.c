@@ -3,8 +3,8 @@
  * per row, the baseline line, no script; one file per kernel. */
 #include <criterion/criterion.h>
 
-#include "report_fixture.h"
 #include "report/report_svg.h"
+#include "report_fixture.h"
 
 Test(report_svg, chart_of_a_kernel)
 {

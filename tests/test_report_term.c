@@ -2,10 +2,10 @@
  * from a hand-built result (tests/report_fixture.h): the failing series by
  * file and line, the method legend naming the test, the correction and
  * where the tolerance comes from, and the count of advisory timing series. */
-#include "report_fixture.h"
 #include "report/report_term.h"
+#include "report_fixture.h"
 
-static struct run_options opts;
+static struct report_term_options opts;
 
 static void render(FILE *f, const struct run_result *r, const void *arg)
 {
@@ -15,7 +15,7 @@ static void render(FILE *f, const struct run_result *r, const void *arg)
 
 static void setup(void)
 {
-	options_defaults(&opts);
+	memset(&opts, 0, sizeof opts);
 	setenv("NO_COLOR", "1", 1);
 }
 

@@ -4,8 +4,8 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 
-#include "report_fixture.h"
 #include "report/report_json.h"
+#include "report_fixture.h"
 #include "store/results_load.h"
 
 static char path[64];

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/rng.h"
 #include "decide/stats.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -257,12 +258,12 @@ Test(mann_whitney, normal_approximation_large)
 }
 
 /* Random samples on a small range of integers, so ties are frequent. */
-static void fill_integers(struct stats_rng *rng, double *v, size_t n, uint64_t range)
+static void fill_integers(struct rng *rng, double *v, size_t n, uint64_t range)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		v[i] = (double)stats_rng_below(rng, range);
+		v[i] = (double)rng_below(rng, range);
 }
 
 TheoryDataPoints(mann_whitney, u_xy_plus_u_yx_is_nx_ny) = {
@@ -275,10 +276,10 @@ TheoryDataPoints(mann_whitney, u_xy_plus_u_yx_is_nx_ny) = {
 Theory((size_t nx, size_t ny, uint64_t seed, uint64_t range), mann_whitney,
        u_xy_plus_u_yx_is_nx_ny)
 {
-	struct stats_rng rng;
+	struct rng rng;
 	double x[60], y[60];
 
-	stats_rng_seed(&rng, seed);
+	rng_seed(&rng, seed);
 	fill_integers(&rng, x, nx, range);
 	fill_integers(&rng, y, ny, range);
 	cr_assert_eq(stats_mann_whitney_u(x, nx, y, ny) + stats_mann_whitney_u(y, ny, x, nx),
@@ -335,15 +336,15 @@ Test(ratio_ci, exact_rank_m10_n10)
  * k <= 2100.5 - 1.959964 * 214.1261 = 1680.82, so k = 1680. */
 Test(ratio_ci, normal_rank_m60_n70)
 {
-	struct stats_rng rng;
+	struct rng rng;
 	double x[60], y[70];
 	size_t i;
 
-	stats_rng_seed(&rng, 2024);
+	rng_seed(&rng, 2024);
 	for (i = 0; i < 60; i++)
-		x[i] = 100.0 + (double)stats_rng_below(&rng, 1000) / 10.0;
+		x[i] = 100.0 + (double)rng_below(&rng, 1000) / 10.0;
 	for (i = 0; i < 70; i++)
-		y[i] = 90.0 + (double)stats_rng_below(&rng, 1000) / 10.0;
+		y[i] = 90.0 + (double)rng_below(&rng, 1000) / 10.0;
 	expect_moses(x, 60, y, 70, 0.95, 1680);
 }
 
@@ -412,15 +413,15 @@ TheoryDataPoints(ratio_ci, scale_invariant) = {
 /* Multiplying both samples by C cancels in every ratio x_i / y_j. */
 Theory((double c, size_t n, uint64_t seed), ratio_ci, scale_invariant)
 {
-	struct stats_rng rng;
+	struct rng rng;
 	double x[55], y[55], cx[55], cy[55], e1, l1, h1, e2, l2, h2;
 	size_t i;
 	int r1, r2;
 
-	stats_rng_seed(&rng, seed);
+	rng_seed(&rng, seed);
 	for (i = 0; i < n; i++) {
-		x[i] = 1.0 + (double)stats_rng_below(&rng, 1000) / 10.0;
-		y[i] = 1.0 + (double)stats_rng_below(&rng, 1000) / 10.0;
+		x[i] = 1.0 + (double)rng_below(&rng, 1000) / 10.0;
+		y[i] = 1.0 + (double)rng_below(&rng, 1000) / 10.0;
 		cx[i] = c * x[i];
 		cy[i] = c * y[i];
 	}
@@ -517,14 +518,14 @@ Test(bh, capped_in_place_and_nan)
  * m p_(k) / k. 500 random vectors of 1-30 p-values, seeded. */
 Test(bh, at_most_holm_and_smallest_is_simes)
 {
-	struct stats_rng rng;
+	struct rng rng;
 	double p[30], holm[30], bh[30];
 
-	stats_rng_seed(&rng, 7);
+	rng_seed(&rng, 7);
 	for (int t = 0; t < 500; t++) {
-		size_t n = 1 + (size_t)stats_rng_below(&rng, 30);
+		size_t n = 1 + (size_t)rng_below(&rng, 30);
 		for (size_t i = 0; i < n; i++)   /* uniform in [0, 1) or [0, 0.1) */
-			p[i] = (double)(stats_rng_next(&rng) >> 11) * 0x1p-53 * (t % 2 ? 1.0 : 0.1);
+			p[i] = (double)(rng_next(&rng) >> 11) * 0x1p-53 * (t % 2 ? 1.0 : 0.1);
 		stats_holm(p, n, holm);
 		stats_bh(p, n, bh);
 		double min_bh = 1.0, simes = 1.0;
@@ -558,29 +559,29 @@ Test(rng, seed_and_first_outputs)
 		0x15780b2e0c2ec716, 0x6104d9866d113a7e, 0xae17533239e499a1,
 		0xecb8ad4703b360a1, 0xfde6dc7fe2ec5e64,
 	};
-	struct stats_rng rng;
+	struct rng rng;
 	size_t i;
 
-	stats_rng_seed(&rng, 0);
+	rng_seed(&rng, 0);
 	cr_expect_eq(rng.s[0], UINT64_C(0xe220a8397b1dcdaf));
 	cr_expect_eq(rng.s[3], UINT64_C(0xf88bb8a8724c81ec));
 	for (i = 0; i < 5; i++)
-		cr_expect_eq(stats_rng_next(&rng), want0[i], "seed 0, output %zu", i);
-	stats_rng_seed(&rng, 42);
+		cr_expect_eq(rng_next(&rng), want0[i], "seed 0, output %zu", i);
+	rng_seed(&rng, 42);
 	for (i = 0; i < 5; i++)
-		cr_expect_eq(stats_rng_next(&rng), want42[i], "seed 42, output %zu", i);
+		cr_expect_eq(rng_next(&rng), want42[i], "seed 42, output %zu", i);
 }
 
 /* Same Python reference: rejection below 2^64 mod bound, then modulo. */
 Test(rng, below_known_values)
 {
 	static const uint64_t want[] = { 994, 674, 638, 664, 664, 721, 716, 196 };
-	struct stats_rng rng;
+	struct rng rng;
 	size_t i;
 
-	stats_rng_seed(&rng, 7);
+	rng_seed(&rng, 7);
 	for (i = 0; i < ARRAY_SIZE(want); i++)
-		cr_expect_eq(stats_rng_below(&rng, 1000), want[i]);
+		cr_expect_eq(rng_below(&rng, 1000), want[i]);
 }
 
 Test(rng, below_stays_in_range)
@@ -588,26 +589,26 @@ Test(rng, below_stays_in_range)
 	static const uint64_t bounds[] = {
 		1, 2, 3, 7, 1000, (UINT64_C(1) << 63) + 1, UINT64_MAX,
 	};
-	struct stats_rng rng;
+	struct rng rng;
 	size_t b, i;
 
-	stats_rng_seed(&rng, 1);
+	rng_seed(&rng, 1);
 	for (b = 0; b < ARRAY_SIZE(bounds); b++)
 		for (i = 0; i < 2000; i++)
-			cr_assert_lt(stats_rng_below(&rng, bounds[b]), bounds[b]);
+			cr_assert_lt(rng_below(&rng, bounds[b]), bounds[b]);
 }
 
 Test(rng, below_is_roughly_uniform)
 {
 	/* 60000 draws in 6 cells: 10000 each, sd ~ 91; the fixed seed makes
 	 * this deterministic, and 400 is more than four sd. */
-	struct stats_rng rng;
+	struct rng rng;
 	unsigned count[6] = { 0 };
 	size_t i;
 
-	stats_rng_seed(&rng, 3);
+	rng_seed(&rng, 3);
 	for (i = 0; i < 60000; i++)
-		count[stats_rng_below(&rng, 6)]++;
+		count[rng_below(&rng, 6)]++;
 	for (i = 0; i < 6; i++)
 		cr_expect(count[i] > 9600 && count[i] < 10400, "cell %zu: %u", i, count[i]);
 }
@@ -616,13 +617,13 @@ Test(rng, shuffle_is_a_permutation)
 {
 	static const size_t sizes[] = { 0, 1, 2, 10, 1000 };
 	size_t items[1000], seen[1000], s, i;
-	struct stats_rng rng;
+	struct rng rng;
 
-	stats_rng_seed(&rng, 11);
+	rng_seed(&rng, 11);
 	for (s = 0; s < ARRAY_SIZE(sizes); s++) {
 		for (i = 0; i < sizes[s]; i++)
 			items[i] = i;
-		stats_shuffle(&rng, items, sizes[s]);
+		rng_shuffle(&rng, items, sizes[s]);
 		memset(seen, 0, sizeof seen);
 		for (i = 0; i < sizes[s]; i++) {
 			cr_assert_lt(items[i], sizes[s]);
@@ -636,12 +637,12 @@ Test(rng, shuffle_known_order)
 	/* same Python reference: Fisher-Yates from the top, j = below(i) */
 	static const size_t want[] = { 7, 3, 8, 9, 5, 6, 4, 1, 0, 2 };
 	size_t items[10], i;
-	struct stats_rng rng;
+	struct rng rng;
 
 	for (i = 0; i < 10; i++)
 		items[i] = i;
-	stats_rng_seed(&rng, 42);
-	stats_shuffle(&rng, items, 10);
+	rng_seed(&rng, 42);
+	rng_shuffle(&rng, items, 10);
 	for (i = 0; i < 10; i++)
 		cr_expect_eq(items[i], want[i]);
 }

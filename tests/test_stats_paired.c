@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "core/rng.h"
 #include "decide/stats.h"
 
 /* N differences with magnitudes 1..N, negative where bit r-1 of MASK is set. */
@@ -131,11 +132,11 @@ TheoryDataPoints(signed_rank, scale_invariant) = {
 
 Theory((double c, uint64_t seed), signed_rank, scale_invariant)
 {
-	struct stats_rng rng;
+	struct rng rng;
 	double d[30], scaled[30];
-	stats_rng_seed(&rng, seed);
+	rng_seed(&rng, seed);
 	for (size_t i = 0; i < 30; i++) {
-		d[i] = ((double)stats_rng_below(&rng, 2001) - 900.0) / 1000.0;
+		d[i] = ((double)rng_below(&rng, 2001) - 900.0) / 1000.0;
 		scaled[i] = c * d[i];
 	}
 	cr_expect_float_eq(stats_signed_rank_p_greater(scaled, 30),

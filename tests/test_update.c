@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/update.h"
 #include "store/baseline.h"
 #include "store/file_lock.h"
-#include "store/update.h"
 
 static char dir[256], path[320];
 

@@ -19,8 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/update.h"
 #include "store/baseline.h"
-#include "store/update.h"
 
 #define KILLS 240
 #define SERIES 400     /* enough JSON (~100 KiB) for kills to land mid-write */

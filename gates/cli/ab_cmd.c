@@ -8,19 +8,21 @@
 #include <string.h>
 
 #include "cli/ab_options.h"
-#include "store/atomic_file.h"
 #include "cli/commands.h"
+#include "cli/session.h"
+#include "core/error.h"
 #include "decide/compare_ab.h"
 #include "decide/confirm.h"
 #include "sample/runner.h"
-#include "cli/session.h"
 #include "sample/shard.h"
+#include "store/atomic_file.h"
 
 struct ab_state {
 	struct session s;              /* side B: its options, kernels and result */
 	struct ab_side_options side_a, side_b;
 	struct run_options shared;     /* the options both sides share */
 	struct run_options a_options;  /* shared + side A's environment */
+	struct runner_plan a_plan;     /* how A's samples are taken, from a_options */
 	char a_dir[4096];
 	struct kernel_info *a_kernels;
 	size_t a_count;
@@ -45,7 +47,8 @@ static const struct kernel_paramset *find_params(const struct kernel_info *k, co
 	return NULL;
 }
 
-/* Parses the command line into ST; returns 0, -1 after --help, or 2. */
+/* Parses the command line into ST: CLI_PARSED, CLI_HELP_PRINTED, or an
+ * exit status of 2 or more after a message (cli/commands.h). */
 static int parse(struct ab_state *st, int argc, char **argv)
 {
 	struct session *s = &st->s;
@@ -53,18 +56,18 @@ static int parse(struct ab_state *st, int argc, char **argv)
 	for (int i = 0; i < argc; i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			ab_options_usage(stdout);
-			return -1;
+			return CLI_HELP_PRINTED;
 		}
 	options_defaults(&st->shared);
 	/* Paired rounds cancel the drift that forces 25% against a stored
 	 * baseline (docs/noise.md); 3% is the smallest change worth a failure. */
-	st->shared.min_effect = 0.03;
+	st->shared.min_effect = POLICY_MIN_EFFECT_AB;
 	st->rest = calloc((size_t)argc + 1, sizeof *st->rest);
 	if (!st->rest || ab_options_split(argc, argv, &st->side_a, &st->side_b, st->rest,
 					  &rest_count))
 		return 2;
 	if (options_parse(&st->shared, rest_count, st->rest) || ab_options_check(&st->shared))
-		return 2;
+		return CLI_BAD_USAGE;
 	/* Twice the tier's rounds plus one (default tier: 31): the power of the
 	 * paired test grows with the rounds, and on this VM's per-process noise
 	 * 9 rounds caught +10% in 30% of runs, 31 rounds in 10 of 10
@@ -74,14 +77,14 @@ static int parse(struct ab_state *st, int argc, char **argv)
 	st->shared.runs = 1;
 	char err[1024];
 	if (st->shared.json_path && atomic_file_check(st->shared.json_path, err, sizeof err)) {
-		fprintf(stderr, "gate ab: --json: %s; nothing was run\n", err);
+		gate_error("--json: %s; nothing was run", err);
 		return 2;
 	}
 	st->shared.deadline_seconds = options_deadline(&st->shared);
 	st->shared.deadline_at = st->s.started + st->shared.deadline_seconds;
 	if (ab_options_for_side(&st->shared, &st->side_a, &st->a_options) ||
 	    ab_options_for_side(&st->shared, &st->side_b, &s->o)) {
-		fprintf(stderr, "gate ab: out of memory\n");
+		gate_error("out of memory");
 		return 2;
 	}
 	return 0;
@@ -93,6 +96,7 @@ static int setup(struct ab_state *st, const char *self_dir)
 	int ret = session_context(s, self_dir);   /* B's environment is the one recorded */
 	if (ret)
 		return ret;
+	options_plan(&st->a_options, &st->a_plan);
 	if (st->side_a.kernel_dir)
 		snprintf(st->a_dir, sizeof st->a_dir, "%s", st->side_a.kernel_dir);
 	else if (st->shared.kernel_dir)
@@ -115,12 +119,12 @@ static int setup(struct ab_state *st, const char *self_dir)
 
 /* Runs group (K, P) of B together with the same group of A, if A has it. */
 static int run_group(struct ab_state *st, const struct kernel_info *k,
-		     const struct kernel_paramset *p, struct stats_rng *rng,
+		     const struct kernel_paramset *p, struct rng *rng,
 		     struct run_result *b, struct run_result *a)
 {
 	const struct kernel_info *ka = find_kernel(st->a_kernels, st->a_count, k->name);
 	const struct kernel_paramset *pa = find_params(ka, p->name);
-	struct runner_side sides[2] = { { ka, pa, &st->a_options, a }, { k, p, &st->s.o, b } };
+	struct runner_side sides[2] = { { ka, pa, &st->a_plan, a }, { k, p, &st->s.plan, b } };
 	if (!ka || !pa) {
 		result_add_problem(b, k->name, NULL, p->name, "A/B",
 				   ka ? "A's kernel has no such parameter set: B measured alone"
@@ -142,18 +146,16 @@ static int run_group(struct ab_state *st, const struct kernel_info *k,
 static void take_samples(struct ab_state *st)
 {
 	struct session *s = &st->s;
-	struct stats_rng rng;
-	stats_rng_seed(&rng, s->o.seed);
-	size_t total = session_count_groups(s), done = 0;
-	for (size_t k = 0; k < s->kernel_count; k++) {
-		const struct kernel_info *ki = &s->kernels[k];
-		for (size_t p = 0; p < ki->paramset_count; p++) {
-			if (!(ki->paramsets[p].tiers & s->o.tier))
-				continue;
-			fprintf(stderr, "gate ab: [%zu/%zu] %s %s\n", ++done, total, ki->name,
-				ki->paramsets[p].name);
-			s->sample_failures += run_group(st, ki, &ki->paramsets[p], &rng, &s->r, &st->a);
-		}
+	struct rng rng;
+	rng_seed(&rng, s->o.seed);
+	size_t total = groups_count(s->kernels, s->kernel_count, s->o.tier), done = 0;
+	struct group_iter it;
+	struct group g;
+	groups_begin(&it, s->kernels, s->kernel_count, s->o.tier);
+	while (groups_next(&it, &g)) {
+		gate_progress("[%zu/%zu] %s %s", ++done, total, g.kernel->name,
+			g.params->name);
+		s->sample_failures += run_group(st, g.kernel, g.params, &rng, &s->r, &st->a);
 	}
 }
 
@@ -170,50 +172,54 @@ static void take_problems_of_a(struct run_result *b, const struct run_result *a)
 	}
 }
 
+/* One suspected group measured again on both sides and settled by the
+ * pooled rule of compare_ab_settle. */
+static int confirm_group(const struct group *g, struct rng *rng, void *ctx)
+{
+	struct ab_state *st = ctx;
+	struct run_result b2, a2;
+	memset(&b2, 0, sizeof b2);
+	memset(&a2, 0, sizeof a2);
+	int failures = run_group(st, g->kernel, g->params, rng, &b2, &a2);
+	compare_ab_settle(&st->s.r, &st->a, &b2, &a2, g->kernel->name, g->params->name,
+			  &st->s.r.policy);
+	result_free(&b2);
+	result_free(&a2);
+	return failures;
+}
+
 /* Every group with a timing regression runs once more, both sides. */
 static void confirm(struct ab_state *st)
 {
 	struct session *s = &st->s;
-	struct stats_rng rng;
 	/* only timing is confirmed: the cost pass is not taken again */
-	s->o.cost = false;
-	st->a_options.cost = false;
-	stats_rng_seed(&rng, s->o.seed ^ 0x9e3779b97f4a7c15ull);
-	for (size_t k = 0; k < s->kernel_count; k++) {
-		const struct kernel_info *ki = &s->kernels[k];
-		for (size_t p = 0; p < ki->paramset_count; p++) {
-			const struct kernel_paramset *ps = &ki->paramsets[p];
-			if (!(ps->tiers & s->o.tier) || !confirm_suspect(&s->r, ki->name, ps->name))
-				continue;
-			fprintf(stderr, "gate ab: confirming %s %s in a fresh batch\n", ki->name,
-				ps->name);
-			struct run_result b2, a2;
-			memset(&b2, 0, sizeof b2);
-			memset(&a2, 0, sizeof a2);
-			s->sample_failures += run_group(st, ki, ps, &rng, &b2, &a2);
-			compare_ab_settle(&s->r, &st->a, &b2, &a2, ki->name, ps->name, &s->o);
-			result_free(&b2);
-			result_free(&a2);
-		}
-	}
+	s->plan.cost = false;
+	st->a_plan.cost = false;
+	s->sample_failures += confirm_suspects(s->kernels, s->kernel_count, s->o.tier, s->o.seed,
+					       &s->r, confirm_group, st);
 }
 
 int ab_main(int argc, char **argv, const char *self_dir)
 {
+	gate_error_program("gate ab");
 	struct ab_state st;
 	memset(&st, 0, sizeof st);
 	struct session *s = &st.s;
 	s->started = session_now();
 	int ret = parse(&st, argc, argv);
-	if (!ret)
+	if (ret == CLI_HELP_PRINTED)
+		ret = cli_parse_exit(CLI_HELP_PRINTED);
+	else if (ret == CLI_PARSED)
 		ret = setup(&st, self_dir);
+	else
+		ret = cli_parse_exit(CLI_BAD_USAGE);
 	if (ret)
 		goto out;
 	shard_apply(s->kernels, s->kernel_count, s->o.tier, s->o.shard_index, s->o.shard_count);
 	take_samples(&st);
 	take_problems_of_a(&s->r, &st.a);
 	session_check_expectations(s);
-	compare_ab_run(&s->r, &st.a, &s->o);
+	compare_ab_run(&s->r, &st.a, &s->r.policy);
 	confirm(&st);
 	ret = session_report(s, &st.a);
 out:
@@ -229,5 +235,5 @@ out:
 	ab_options_free(&st.side_a);
 	ab_options_free(&st.side_b);
 	free(st.rest);
-	return ret < 0 ? 0 : ret;
+	return ret;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/ab_options.h"
+#include "core/error.h"
 #include "sample/allocator.h"
 
 void ab_options_usage(void *fp)
@@ -25,7 +26,7 @@ void ab_options_usage(void *fp)
 
 static int bad(const char *flag, const char *value, const char *why)
 {
-	fprintf(stderr, "gate ab: %s %s: %s\n", flag, value ? value : "", why);
+	gate_error("%s %s: %s", flag, value ? value : "", why);
 	return -1;
 }
 
@@ -117,8 +118,8 @@ int ab_options_check(const struct run_options *o)
 			 : o->baseline_dir ? "--baseline-dir" : o->runs ? "--runs" : NULL;
 	if (!flag)
 		return 0;
-	fprintf(stderr, "gate ab: %s: not with gate ab, which compares B with A measured in the "
-		"same rounds and reads or writes no baseline (use gate run)\n", flag);
+	gate_error("%s: not with gate ab, which compares B with A measured in the "
+		"same rounds and reads or writes no baseline (use gate run)", flag);
 	return -1;
 }
 

@@ -2,6 +2,18 @@
 #ifndef GATE_COMMANDS_H
 #define GATE_COMMANDS_H
 
+/* What every subcommand's argument parser returns, and the exit status
+ * each one means: parsed (go on), help printed to stdout (exit 0), bad
+ * usage after a message naming the flag (exit 2, commands.h's "bad
+ * input"). */
+enum cli_parse { CLI_PARSED = 0, CLI_HELP_PRINTED = 1, CLI_BAD_USAGE = 2 };
+
+/* The exit status of a parse that did not return CLI_PARSED. */
+static inline int cli_parse_exit(enum cli_parse p)
+{
+	return p == CLI_HELP_PRINTED ? 0 : 2;
+}
+
 /* `gate run [options]`; SELF_DIR is the directory of the gate binary. */
 int run_main(int argc, char **argv, const char *self_dir);
 

@@ -3,11 +3,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "store/baseline.h"
 #include "cli/commands.h"
-#include "decide/diff.h"
 #include "cli/discover.h"
+#include "core/error.h"
 #include "core/platform.h"
+#include "decide/diff.h"
+#include "store/baseline.h"
 
 static void diff_usage(FILE *f)
 {
@@ -43,12 +44,13 @@ static int diff_load(const char *path, struct run_result *r)
 	char err[1024];
 	int ret = baseline_load(path, r, err, sizeof err);
 	if (ret)
-		fprintf(stderr, "gate diff: %s\n", err);
+		gate_error("%s", err);
 	return ret;
 }
 
 int diff_main(int argc, char **argv, const char *self_dir)
 {
+	gate_error_program("gate diff");
 	const char *files[2] = { NULL, NULL }, *dir = NULL;
 	char base_path[4096];
 	int use_baseline = 0, changed_only = 0, nfiles = 0, ret = 2;
@@ -69,7 +71,7 @@ int diff_main(int argc, char **argv, const char *self_dir)
 		} else if (argv[i][0] != '-' && nfiles < 2) {
 			files[nfiles++] = argv[i];
 		} else {
-			fprintf(stderr, "gate diff: unexpected argument '%s'\n", argv[i]);
+			gate_error("unexpected argument '%s'", argv[i]);
 			diff_usage(stderr);
 			return 2;
 		}
@@ -86,7 +88,7 @@ int diff_main(int argc, char **argv, const char *self_dir)
 	if (diff_load(files[0], &a) || diff_load(files[1], &b))
 		goto out;
 	if (diff_compute(&a, &b, &d)) {
-		fprintf(stderr, "gate diff: out of memory\n");
+		gate_error("out of memory");
 		goto out;
 	}
 	if (changed_only)

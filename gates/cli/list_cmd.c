@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/discover.h"
+#include "core/error.h"
 #include "probe.h"
 #include "sample/runner.h"
 
@@ -41,6 +42,7 @@ static void print_kernel(const struct kernel_info *k)
 
 int list_main(int argc, char **argv, const char *self_dir)
 {
+	gate_error_program("gate list");
 	char dir[4096], err[1024];
 	snprintf(dir, sizeof dir, "%s/kernels", self_dir);
 	for (int i = 0; i < argc; i++) {
@@ -53,21 +55,21 @@ int list_main(int argc, char **argv, const char *self_dir)
 		if (!strcmp(argv[i], "--kernel-dir") && i + 1 < argc) {
 			snprintf(dir, sizeof dir, "%s", argv[++i]);
 		} else {
-			fprintf(stderr, "gate list: unknown option '%s' (usage: gate list "
-				"[--kernel-dir DIR])\n", argv[i]);
+			gate_error("unknown option '%s' (usage: gate list "
+				"[--kernel-dir DIR])", argv[i]);
 			return 2;
 		}
 	}
 	char **paths = NULL;
 	int n = discover_kernels(dir, &paths), ret = 0;
 	if (n < 0) {
-		fprintf(stderr, "gate list: kernel directory %s: cannot be read\n", dir);
+		gate_error("kernel directory %s: cannot be read", dir);
 		return 2;
 	}
 	for (int i = 0; i < n; i++) {
 		struct kernel_info k;
 		if (runner_list_kernel(paths[i], 30, &k, err, sizeof err)) {
-			fprintf(stderr, "gate list: %s\n", err);
+			gate_error("%s", err);
 			ret = 4;
 			continue;
 		}

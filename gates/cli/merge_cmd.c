@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/run_options.h"
+#include "core/error.h"
 #include "report/report_json.h"
 #include "report/report_outputs.h"
 #include "report/report_term.h"
@@ -40,17 +40,18 @@ static void merge_usage(FILE *f)
 	      "joins --json results of shards and platforms into one result and one verdict\n", f);
 }
 
-/* Returns 0, 1 after --help, or 2 after a message. */
-static int parse_args(struct merge_args *a, int argc, char **argv)
+/* CLI_PARSED, CLI_HELP_PRINTED, or CLI_BAD_USAGE after a message
+ * (cli/commands.h). */
+static enum cli_parse parse_args(struct merge_args *a, int argc, char **argv)
 {
 	a->inputs = calloc((size_t)argc + 1, sizeof *a->inputs);
 	if (!a->inputs)
-		return 2;
+		return CLI_BAD_USAGE;
 	for (int i = 0; i < argc; i++) {
 		const char *f = argv[i], **slot = NULL;
 		if (!strcmp(f, "--help") || !strcmp(f, "-h")) {
 			merge_usage(stdout);
-			return 1;
+			return CLI_HELP_PRINTED;
 		}
 		if (!strcmp(f, "--no-color")) {
 			a->no_color = true;
@@ -61,24 +62,24 @@ static int parse_args(struct merge_args *a, int argc, char **argv)
 		       : !strcmp(f, "--svg") ? &a->reports.svg_dir : NULL;
 		if (slot) {
 			if (i + 1 >= argc || !*argv[i + 1]) {
-				fprintf(stderr, "gate merge: %s: expected a path\n", f);
-				return 2;
+				gate_error("%s: expected a path", f);
+				return CLI_BAD_USAGE;
 			}
 			*slot = argv[++i];
 		} else if (f[0] == '-') {
-			fprintf(stderr, "gate merge: unknown option '%s'\n", f);
+			gate_error("unknown option '%s'", f);
 			merge_usage(stderr);
-			return 2;
+			return CLI_BAD_USAGE;
 		} else {
 			a->inputs[a->input_count++] = f;
 		}
 	}
 	if (!a->input_count) {
-		fprintf(stderr, "gate merge: no result files given\n");
+		gate_error("no result files given");
 		merge_usage(stderr);
-		return 2;
+		return CLI_BAD_USAGE;
 	}
-	return 0;
+	return CLI_PARSED;
 }
 
 static char *dup_or_null(const char *s)
@@ -177,9 +178,9 @@ static int add_result(struct run_result *out, const struct run_result *in, int m
 		const struct series *dup = result_find_series(out, kernel, s->variant, s->params,
 							      s->metric);
 		if (dup) {
-			fprintf(stderr, "gate merge: %s and %s both have the series %s %s %s %s of "
+			gate_error("%s and %s both have the series %s %s %s %s of "
 				"platform %s: the shards overlap (use --shard I/N with the same N "
-				"and distinct I, and the same options)\n", origin[dup - out->series],
+				"and distinct I, and the same options)", origin[dup - out->series],
 				path, s->kernel, s->variant, s->params, s->metric,
 				in->ctx.platform_key ? in->ctx.platform_key : "unknown");
 			return 2;
@@ -265,6 +266,29 @@ static int merge_header(struct run_result *out, struct run_result *in, size_t n,
 	return 0;
 }
 
+/* The policy of the merged result: the inputs' when every input recorded
+ * one and they decide alike; not recorded when some input did not record
+ * it. Inputs decided by different policies are refused: one verdict needs
+ * one set of rules. Returns 0 or 2 after a message. */
+static int merge_policy(struct run_result *out, const struct run_result *in, size_t n,
+			const char *const *names)
+{
+	out->policy = in[0].policy;
+	for (size_t i = 1; i < n; i++) {
+		char what[160];
+		if (!in[i].policy.recorded || !out->policy.recorded) {
+			out->policy.recorded = false;
+			continue;
+		}
+		if (!policy_same_decisions(&in[0].policy, &in[i].policy, what, sizeof what)) {
+			gate_error("%s and %s were decided by different policies (%s); merge "
+					"results of one policy", names[0], names[i], what);
+			return 2;
+		}
+	}
+	return 0;
+}
+
 /* Loads every input into IN (N of them) and joins them into OUT; returns
  * 0 or an exit status after a message. */
 static int merge(struct run_result *out, struct run_result *in, const struct merge_args *a)
@@ -277,9 +301,9 @@ static int merge(struct run_result *out, struct run_result *in, const struct mer
 		int rc = results_load(a->inputs[i], &in[i], err, sizeof err);
 		if (rc) {
 			if (rc == -ENOENT)
-				fprintf(stderr, "gate merge: %s: no such file\n", a->inputs[i]);
+				gate_error("%s: no such file", a->inputs[i]);
 			else
-				fprintf(stderr, "gate merge: %s\n", err);
+				gate_error("%s", err);
 			ret = 2;
 		}
 		codes[i] = in[i].exit_code;
@@ -292,10 +316,12 @@ static int merge(struct run_result *out, struct run_result *in, const struct mer
 		ret = -ENOMEM;
 	for (size_t i = 0; !ret && i < n; i++)
 		ret = add_result(out, &in[i], multi, origin, a->inputs[i]);
+	if (!ret)
+		ret = merge_policy(out, in, n, a->inputs);
 	if (!ret && merge_header(out, in, n, multi)) /* takes in[0]'s context: last */
 		ret = -ENOMEM;
 	if (ret == -ENOMEM) {
-		fprintf(stderr, "gate merge: out of memory\n");
+		gate_error("out of memory");
 		ret = 2;
 	}
 	if (!ret)
@@ -308,6 +334,7 @@ static int merge(struct run_result *out, struct run_result *in, const struct mer
 
 int merge_main(int argc, char **argv, const char *self_dir)
 {
+	gate_error_program("gate merge");
 	struct merge_args a;
 	struct run_result out, *in = NULL;
 	char err[1024];
@@ -315,9 +342,9 @@ int merge_main(int argc, char **argv, const char *self_dir)
 	(void)self_dir;
 	memset(&a, 0, sizeof a);
 	memset(&out, 0, sizeof out);
-	ret = parse_args(&a, argc, argv);
-	if (ret) {
-		ret = ret == 1 ? 0 : ret;
+	enum cli_parse parsed = parse_args(&a, argc, argv);
+	if (parsed != CLI_PARSED) {
+		ret = cli_parse_exit(parsed);
 		goto out;
 	}
 	in = calloc(a.input_count, sizeof *in);
@@ -325,13 +352,11 @@ int merge_main(int argc, char **argv, const char *self_dir)
 	if (ret)
 		goto out;
 	result_sort(&out);
-	struct run_options o;
-	options_defaults(&o);
-	o.no_color = a.no_color;
-	report_term_print(stdout, &out, &o, NULL);
+	struct report_term_options style = { a.no_color, false };
+	report_term_print(stdout, &out, &style, NULL);
 	ret = out.exit_code;
 	if (a.json && report_json_write(a.json, &out, err, sizeof err)) {
-		fprintf(stderr, "gate merge: --json: %s\n", err);
+		gate_error("--json: %s", err);
 		ret = ret ? ret : 2;
 	}
 	if (report_outputs_write(&out, &a.reports))

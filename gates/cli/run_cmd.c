@@ -6,17 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/atomic_file.h"
-#include "store/baseline.h"
 #include "cli/commands.h"
+#include "cli/session.h"
+#include "cli/update.h"
+#include "core/error.h"
+#include "core/platform.h"
 #include "decide/compare.h"
 #include "decide/confirm.h"
 #include "sample/cost_dump.h"
-#include "core/platform.h"
 #include "sample/runner.h"
-#include "cli/session.h"
 #include "sample/shard.h"
-#include "store/update.h"
+#include "store/atomic_file.h"
+#include "store/baseline.h"
 
 struct run_state {
 	struct session s;
@@ -33,26 +34,26 @@ static int load_baseline(struct run_state *st)
 	snprintf(st->baseline_path, sizeof st->baseline_path, "%s/%s.json", s->o.baseline_dir,
 		 s->r.ctx.platform_key);
 	if (s->o.update_baseline && atomic_file_check(st->baseline_path, err, sizeof err)) {
-		fprintf(stderr, "gate: --update-baseline: %s; nothing was run\n", err);
+		gate_error("--update-baseline: %s; nothing was run", err);
 		return 2;
 	}
 	int ret = baseline_load(st->baseline_path, &st->base, err, sizeof err);
 	if (ret == -ENOENT) {
 		if (s->o.require_baseline) {
-			fprintf(stderr, "gate: no baseline for platform %s: %s does not exist "
-				"(--require-baseline); create it with ./gate --update-baseline\n",
+			gate_error("no baseline for platform %s: %s does not exist "
+				"(--require-baseline); create it with ./gate --update-baseline",
 				s->r.ctx.platform_key, st->baseline_path);
 			return 2;
 		}
 		return 0;
 	}
 	if (ret) {
-		fprintf(stderr, "gate: malformed baseline: %s\n", err);
+		gate_error("malformed baseline: %s", err);
 		return 2;
 	}
 	if (st->base.ctx.platform_key && strcmp(st->base.ctx.platform_key, s->r.ctx.platform_key)) {
-		fprintf(stderr, "gate: baseline %s: platform: \"%s\", not this machine's \"%s\" "
-			"(a file of another platform?); nothing was run\n", st->baseline_path,
+		gate_error("baseline %s: platform: \"%s\", not this machine's \"%s\" "
+			"(a file of another platform?); nothing was run", st->baseline_path,
 			st->base.ctx.platform_key, s->r.ctx.platform_key);
 		return 2;
 	}
@@ -80,21 +81,19 @@ static int series_varies(const struct series *s)
  * of one group are minutes apart and their spread shows the machine's drift. */
 static void take_samples(struct session *s)
 {
-	struct stats_rng rng;
-	stats_rng_seed(&rng, s->o.seed);
-	size_t total = session_count_groups(s) * (size_t)s->o.runs, done = 0;
+	struct rng rng;
+	rng_seed(&rng, s->o.seed);
+	size_t groups = groups_count(s->kernels, s->kernel_count, s->o.tier);
+	size_t total = groups * (size_t)s->o.runs, done = 0;
 	for (int b = 0; b < s->o.runs; b++) {
-		for (size_t k = 0; k < s->kernel_count; k++) {
-			const struct kernel_info *ki = &s->kernels[k];
-			for (size_t p = 0; p < ki->paramset_count; p++) {
-				if (!(ki->paramsets[p].tiers & s->o.tier))
-					continue;
-				fprintf(stderr, "gate: [%zu/%zu] %s %s\n", ++done, total, ki->name,
-					ki->paramsets[p].name);
-				s->sample_failures += runner_run_params(
-					ki, &ki->paramsets[p], &s->o, &rng, &s->r,
-					(size_t)b * (size_t)s->o.rounds);
-			}
+		struct group_iter it;
+		struct group g;
+		groups_begin(&it, s->kernels, s->kernel_count, s->o.tier);
+		while (groups_next(&it, &g)) {
+			gate_progress("[%zu/%zu] %s %s", ++done, total, g.kernel->name,
+				g.params->name);
+			s->sample_failures += runner_run_params(g.kernel, g.params, &s->plan, &rng, &s->r,
+								(size_t)b * (size_t)s->o.rounds);
 		}
 	}
 	for (size_t i = 0; i < s->r.series_count; i++) {
@@ -105,6 +104,23 @@ static void take_samples(struct session *s)
 		if (cost_metric(x->metric) && series_varies(x))
 			x->cls = METRIC_NEAR;
 	}
+}
+
+/* One suspected group measured again, timing only (the cost pass is
+ * not taken again), compared like the first batch and settled. */
+static int confirm_group(const struct group *g, struct rng *rng, void *ctx)
+{
+	struct run_state *st = ctx;
+	struct session *s = &st->s;
+	struct runner_plan timed_only = s->plan;
+	struct run_result again;
+	timed_only.cost = false;
+	memset(&again, 0, sizeof again);
+	int failures = runner_run_params(g->kernel, g->params, &timed_only, rng, &again, 0);
+	compare_run(&again, &st->base, &s->r.policy, true);
+	confirm_settle(&s->r, &again, g->kernel->name, g->params->name);
+	result_free(&again);
+	return failures;
 }
 
 static void compare(struct run_state *st)
@@ -139,22 +155,21 @@ static void compare(struct run_state *st)
 		free(s->r.baseline_note);
 		s->r.baseline_note = strdup(note);
 	}
-	compare_run(&s->r, st->have_base ? &st->base : NULL, &s->o, same);
+	compare_run(&s->r, st->have_base ? &st->base : NULL, &s->r.policy, same);
 	if (st->have_base && same)
-		s->sample_failures += confirm_regressions(s->kernels, s->kernel_count, &s->o,
-							  &s->r, &st->base);
+		s->sample_failures += confirm_suspects(s->kernels, s->kernel_count, s->o.tier,
+						       s->o.seed, &s->r, confirm_group, st);
 }
 
-static int setup(struct run_state *st, int argc, char **argv, const char *self_dir)
+/* After the options are parsed: the files, the deadline, the context and
+ * the baseline. Returns 0 or an exit status after a message. */
+static int setup(struct run_state *st, const char *self_dir)
 {
 	struct session *s = &st->s;
-	options_defaults(&s->o);
-	int ret = options_parse(&s->o, argc, argv);
-	if (ret)
-		return ret < 0 ? 2 : -1;
+	int ret;
 	char err[1024];
 	if (s->o.json_path && atomic_file_check(s->o.json_path, err, sizeof err)) {
-		fprintf(stderr, "gate: --json: %s; nothing was run\n", err);
+		gate_error("--json: %s; nothing was run", err);
 		return 2;
 	}
 	if (s->o.runs == 0)
@@ -171,11 +186,14 @@ static int setup(struct run_state *st, int argc, char **argv, const char *self_d
 
 int run_main(int argc, char **argv, const char *self_dir)
 {
+	gate_error_program("gate");
 	struct run_state st;
 	memset(&st, 0, sizeof st);
 	struct session *s = &st.s;
 	s->started = session_now();
-	int ret = setup(&st, argc, argv, self_dir);
+	options_defaults(&s->o);
+	enum cli_parse parsed = options_parse(&s->o, argc, argv);
+	int ret = parsed == CLI_PARSED ? setup(&st, self_dir) : cli_parse_exit(parsed);
 	if (ret == 0)
 		ret = session_list_kernels(s, s->kernel_dir, &s->r, &s->kernels, &s->kernel_count);
 	if (ret)
@@ -194,5 +212,5 @@ int run_main(int argc, char **argv, const char *self_dir)
 out:
 	session_free(s);
 	result_free(&st.base);
-	return ret < 0 ? 0 : ret;
+	return ret;
 }

@@ -5,10 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/run_options.h"
+#include "core/error.h"
+#include "probe.h"
 #include "sample/allocator.h"
 #include "sample/backend.h"
-#include "cli/run_options.h"
-#include "probe.h"
 
 void options_defaults(struct run_options *o)
 {
@@ -22,10 +23,10 @@ void options_defaults(struct run_options *o)
 	/* 25%: on a shared 2-core VM, memory-heavy regions of a few ms drift by
 	 * 20-90% over minutes (docs/noise.md); smaller timing changes are
 	 * reported (inconclusive) but do not fail unless --min-effect says so. */
-	o->min_effect = 0.25;
-	o->exact_tolerance = 0.01;
-	o->near_tolerance = 0.10;
-	o->alpha = 0.05;
+	o->min_effect = POLICY_MIN_EFFECT;
+	o->exact_tolerance = POLICY_EXACT_TOLERANCE;
+	o->near_tolerance = POLICY_NEAR_TOLERANCE;
+	o->alpha = POLICY_ALPHA;
 	o->pin_cpu = -1;
 	/* scripts and test suites that run the gate many times turn the cost
 	 * pass (seconds per run) off once, in the environment */
@@ -68,8 +69,8 @@ void options_usage(void *fp)
 	      "                           variant in one process (default: the parameter\n"
 	      "                           set's best_of, else 1): docs/noise.md\n"
 	      "  --min-effect PERCENT     smallest timing change that fails (default 25)\n"
-	      "  --correction holm|bh     gate ab: adjust the run's timing p-values by Holm\n"
-	      "                           (default) or Benjamini-Hochberg: docs/noise.md\n"
+	      "  --correction holm|bh     adjust the run's timing p-values by Holm (default)\n"
+	      "                           or Benjamini-Hochberg: docs/noise.md\n"
 	      "  --kernel-dir DIR         kernel executables (default: next to the gate binary)\n"
 	      "  --junit FILE             write a JUnit XML report\n"
 	      "  --markdown FILE          write a markdown summary (also appended to\n"
@@ -88,7 +89,7 @@ void options_usage(void *fp)
 
 static int bad(const char *flag, const char *value, const char *why)
 {
-	fprintf(stderr, "gate: %s %s: %s\n", flag, value ? value : "", why);
+	gate_error("%s %s: %s", flag, value ? value : "", why);
 	return -1;
 }
 
@@ -104,6 +105,40 @@ static int parse_number(const char *flag, const char *s, double lo, double hi, d
 	}
 	*out = v;
 	return 0;
+}
+
+void options_plan(const struct run_options *o, struct runner_plan *plan)
+{
+	memset(plan, 0, sizeof *plan);
+	plan->env = o->env;
+	plan->seed = o->seed;
+	plan->rounds = o->rounds;
+	plan->warmup = o->warmup;
+	plan->best_of = o->best_of;
+	plan->backend = o->backend;
+	plan->timeout_seconds = o->timeout_seconds;
+	plan->deadline_seconds = o->deadline_seconds;
+	plan->deadline_at = o->deadline_at;
+	plan->cost = o->cost;
+	plan->cost_runs = o->cost_runs;
+	plan->verbose = o->verbose;
+}
+
+void options_policy(const struct run_options *o, struct run_policy *p)
+{
+	policy_defaults(p);
+	p->recorded = true;
+	p->alpha = o->alpha;
+	p->fdr = o->fdr;
+	p->min_effect = o->min_effect;
+	p->exact_tolerance = o->exact_tolerance;
+	p->near_tolerance = o->near_tolerance;
+	p->rounds = o->rounds;
+	p->runs = o->runs > 0 ? o->runs : 1;
+	p->warmup = o->warmup;
+	p->best_of = o->best_of;
+	p->cost = o->cost;
+	p->cost_runs = o->cost ? (o->cost_runs > 0 ? o->cost_runs : 1) : 0;
 }
 
 double options_deadline(const struct run_options *o)
@@ -283,14 +318,14 @@ static int parse_valued(struct run_options *o, const char *flag, const char *v)
 	return 1;
 }
 
-int options_parse(struct run_options *o, int argc, char **argv)
+enum cli_parse options_parse(struct run_options *o, int argc, char **argv)
 {
 	bool rounds_given = false;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			options_usage(stdout);
-			return 1;
+			return CLI_HELP_PRINTED;
 		} else if (!strcmp(a, "--quick")) {
 			set_tier(o, "quick", GATE_TIER_QUICK, rounds_given ? o->rounds : 9);
 		} else if (!strcmp(a, "--full")) {
@@ -326,14 +361,14 @@ int options_parse(struct run_options *o, int argc, char **argv)
 			if (r == 1) {
 				if (!eq && value)
 					i--;
-				fprintf(stderr, "gate: unknown option '%s' (see gate run --help)\n", a);
-				return -1;
+				gate_error("unknown option '%s' (see gate run --help)", a);
+				return CLI_BAD_USAGE;
 			}
 			if (r)
-				return -1;
+				return CLI_BAD_USAGE;
 			rounds_given |= !strcmp(flag, "--rounds");
 		}
 	}
 	o->rounds_given = rounds_given;
-	return 0;
+	return CLI_PARSED;
 }

@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cli/commands.h"
+#include "core/policy.h"
+#include "sample/runner.h"
+
 struct run_options {
 	unsigned tier;               /* one GATE_TIER_* bit */
 	const char *tier_name;       /* "quick", "default", "full" */
@@ -62,16 +66,23 @@ struct run_options {
  * times its batches. */
 double options_deadline(const struct run_options *o);
 
+/* The sampling plan (sample/runner.h) of O; its environment points into O. */
+void options_plan(const struct run_options *o, struct runner_plan *plan);
+
+/* The run policy (core/policy.h) of O: its thresholds, and how many
+ * rounds, batches and cost samples it takes; RECORDED set. */
+void options_policy(const struct run_options *o, struct run_policy *p);
+
 /* --warmup auto: warm-up rounds until two in a row agree (runner.h). */
-#define OPTIONS_WARMUP_AUTO (-1)
+#define OPTIONS_WARMUP_AUTO RUNNER_WARMUP_AUTO
 
 /* Fills O with the defaults of the default tier. */
 void options_defaults(struct run_options *o);
 
-/* Parses ARGV (after the subcommand) into O. Returns 0; 1 when --help was
- * printed; -1 after printing a message naming the bad flag or value to
- * stderr. Pointers in O point into ARGV or static storage. */
-int options_parse(struct run_options *o, int argc, char **argv);
+/* Parses ARGV (after the subcommand) into O: CLI_PARSED, CLI_HELP_PRINTED
+ * or CLI_BAD_USAGE after a message naming the bad flag or value
+ * (cli/commands.h). Pointers in O point into ARGV or static storage. */
+enum cli_parse options_parse(struct run_options *o, int argc, char **argv);
 
 /* What is wrong with an --env assignment VALUE (a message), or NULL. */
 const char *options_env_problem(const char *value);

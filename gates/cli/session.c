@@ -7,19 +7,21 @@
 #include <string.h>
 #include <time.h>
 
-#include "sample/allocator.h"
-#include "sample/backend.h"
-#include "sample/cost_pass.h"
+#include "cli/session.h"
 #include "cli/discover.h"
-#include "decide/expect_eval.h"
+#include "cli/update.h"
+#include "core/error.h"
 #include "core/platform.h"
+#include "decide/expect_eval.h"
 #include "report/report_json.h"
 #include "report/report_outputs.h"
 #include "report/report_term.h"
+#include "sample/allocator.h"
+#include "sample/backend.h"
+#include "sample/cost_pass.h"
+#include "sample/groups.h"
 #include "sample/runner.h"
-#include "cli/session.h"
 #include "sample/spawn.h"
-#include "store/update.h"
 
 double session_now(void)
 {
@@ -89,6 +91,8 @@ static int session_cost_context(struct session *s)
 
 int session_context(struct session *s, const char *self_dir)
 {
+	options_policy(&s->o, &s->r.policy);
+	options_plan(&s->o, &s->plan);
 	if (!s->o.baseline_dir) {
 		discover_baseline_dir(self_dir, s->default_baseline_dir,
 				      sizeof s->default_baseline_dir);
@@ -99,20 +103,20 @@ int session_context(struct session *s, const char *self_dir)
 	else
 		snprintf(s->kernel_dir, sizeof s->kernel_dir, "%s/kernels", self_dir);
 	if (platform_context(&s->r.ctx)) {
-		fprintf(stderr, "gate: cannot read this machine's description: out of memory\n");
+		gate_error("cannot read this machine's description: out of memory");
 		return 2;
 	}
 	s->r.ctx.env = join_env(&s->o);
 	if (allocator_context(&s->r.ctx, s->o.allocator)) {
-		fprintf(stderr, "gate: cannot record the allocator: out of memory\n");
+		gate_error("cannot record the allocator: out of memory");
 		return 2;
 	}
 	if (backend_context(&s->r.ctx, s->o.backend)) {
-		fprintf(stderr, "gate: cannot record the backend: out of memory\n");
+		gate_error("cannot record the backend: out of memory");
 		return 2;
 	}
 	if (session_cost_context(s)) {
-		fprintf(stderr, "gate: cannot record the cost pass: out of memory\n");
+		gate_error("cannot record the cost pass: out of memory");
 		return 2;
 	}
 	s->r.ctx.tier = strdup(s->o.tier_name);
@@ -155,7 +159,7 @@ static int check_kernel_names(const struct run_options *o, char **paths)
 			found = !strcmp(name, o->kernels[k]);
 		}
 		if (!found) {
-			fprintf(stderr, "gate: unknown kernel '%s' (known: %s)\n", o->kernels[k],
+			gate_error("unknown kernel '%s' (known: %s)", o->kernels[k],
 				*known ? known : "none");
 			return 2;
 		}
@@ -171,8 +175,8 @@ int session_list_kernels(struct session *s, const char *dir, struct run_result *
 	*kernels = NULL;
 	*count = 0;
 	if (n < 0) {
-		fprintf(stderr, "gate: kernel directory %s: %s (build with ./gate, or pass "
-			"--kernel-dir)\n", dir, strerror(-n));
+		gate_error("kernel directory %s: %s (build with ./gate, or pass "
+			"--kernel-dir)", dir, strerror(-n));
 		return 2;
 	}
 	int ret = check_kernel_names(&s->o, paths);
@@ -193,15 +197,6 @@ int session_list_kernels(struct session *s, const char *dir, struct run_result *
 	return ret;
 }
 
-size_t session_count_groups(const struct session *s)
-{
-	size_t n = 0;
-	for (size_t k = 0; k < s->kernel_count; k++)
-		for (size_t p = 0; p < s->kernels[k].paramset_count; p++)
-			n += !!(s->kernels[k].paramsets[p].tiers & s->o.tier);
-	return n;
-}
-
 void session_check_expectations(struct session *s)
 {
 	for (size_t k = 0; k < s->kernel_count; k++) {
@@ -213,14 +208,16 @@ void session_check_expectations(struct session *s)
 							      s->r.ctx.cpu_count, why, sizeof why);
 			if (!applies)
 				continue;
-			for (size_t p = 0; p < ki->paramset_count; p++) {
-				const struct kernel_paramset *ps = &ki->paramsets[p];
-				if (!(ps->tiers & s->o.tier) || !kernel_info_list_has(ex->params, ps->name))
+			struct group_iter it;
+			struct group g;
+			groups_begin(&it, ki, 1, s->o.tier);
+			while (groups_next(&it, &g)) {
+				if (!kernel_info_list_has(ex->params, g.params->name))
 					continue;
 				if (applies > 0)
-					expect_evaluate(ki, ex, ps->name, 0.95, &s->r);
+					expect_evaluate(ki, ex, g.params->name, 0.95, &s->r);
 				else
-					expect_eval_skip(ki, ex, ps->name, why, &s->r);
+					expect_eval_skip(ki, ex, g.params->name, why, &s->r);
 			}
 		}
 	}
@@ -258,12 +255,13 @@ int session_report(struct session *s, const struct run_result *base)
 	s->r.wall_seconds = session_now() - s->started;
 	s->r.exit_code = session_exit_code(s);
 	update_counters_note(&s->r);
-	report_term_print(stdout, &s->r, &s->o, base);
+	struct report_term_options style = { s->o.no_color, s->o.details || s->o.verbose };
+	report_term_print(stdout, &s->r, &style, base);
 	int ret = s->r.exit_code;
 	if (s->o.json_path) {
 		char err[1024];
 		if (report_json_write(s->o.json_path, &s->r, err, sizeof err)) {
-			fprintf(stderr, "gate: --json: %s\n", err);
+			gate_error("--json: %s", err);
 			ret = ret ? ret : 2;
 		}
 	}

@@ -6,12 +6,13 @@
 
 #include <stddef.h>
 
-#include "sample/kernel_info.h"
 #include "cli/run_options.h"
 #include "core/result.h"
+#include "sample/kernel_info.h"
 
 struct session {
 	struct run_options o;
+	struct runner_plan plan;       /* how samples are taken, from o (options_plan) */
 	struct run_result r;           /* the run (gate ab: side B) */
 	struct kernel_info *kernels;
 	size_t kernel_count;
@@ -24,8 +25,8 @@ struct session {
 /* Seconds on a monotonic clock. */
 double session_now(void);
 
-/* Fills S->r.ctx (machine, software, environment control, commit) for the
- * parsed options S->o and resolves the kernel and baseline directories
+/* Fills S->r.ctx (machine, software, environment control, commit),
+ * S->r.policy and S->plan for the parsed options S->o and resolves the kernel and baseline directories
  * next to SELF_DIR. Returns 0, or 2 after a message. */
 int session_context(struct session *s, const char *self_dir);
 
@@ -34,9 +35,6 @@ int session_context(struct session *s, const char *self_dir);
  * after a message (no such directory, unknown --kernel). */
 int session_list_kernels(struct session *s, const char *dir, struct run_result *r,
 			 struct kernel_info **kernels, size_t *count);
-
-/* Number of (kernel, params) groups of S's tier. */
-size_t session_count_groups(const struct session *s);
 
 /* Evaluates every declared expectation of S's kernels on S->r. */
 void session_check_expectations(struct session *s);

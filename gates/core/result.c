@@ -303,3 +303,13 @@ int result_metric_is_counted(const char *name)
 	 * the counted build (their exit costs tens of ms per process) */
 	return strncmp(base, "heap_", 5) == 0 || strncmp(base, "sys_", 4) == 0;
 }
+
+const char *result_exit_verdict(int exit_code)
+{
+	switch (exit_code) {
+	case 0: return "pass";
+	case 1: return "fail";
+	case 3: return "unmeasured";
+	default: return "error";
+	}
+}

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/policy.h"
+
 enum metric_class { METRIC_EXACT, METRIC_NEAR, METRIC_TIMING };
 
 enum verdict {
@@ -129,9 +131,15 @@ struct run_result {
 	char *baseline_path;   /* NULL when none was found */
 	char *baseline_note;   /* e.g. "hardware changed since the baseline: ..." */
 	char *comparison;      /* gate ab: what B and A are; NULL against a baseline */
+	struct run_policy policy; /* the rules it was decided by (policy.h) */
 	double wall_seconds;
 	int exit_code;         /* 0 pass, 1 fail, 3 nothing measured, 4 kernel errors */
 };
+
+/* The overall verdict word of a run's exit code, as the result file
+ * writes it: "pass" (0), "fail" (1), "unmeasured" (3), "error" (anything
+ * else). */
+const char *result_exit_verdict(int exit_code);
 
 /* Whether metric NAME ([REGION.]heap_* or sys_*) comes from the counted
  * pass: one sample per variant and batch, copied into every round of it,

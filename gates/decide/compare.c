@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "decide/compare.h"
-#include "sample/cost_dump.h"
 #include "core/platform.h"
 #include "decide/stats.h"
+#include "sample/cost_dump.h"
 
 static void set_note(struct series *s, const char *fmt, double a, double b)
 {
@@ -46,21 +46,21 @@ static double spread(const struct series *b)
 	return hi >= lo ? hi - lo : 0;
 }
 
-static void compare_exact(struct series *s, const struct run_options *o)
+static void compare_exact(struct series *s, const struct run_policy *pol)
 {
 	s->test = "exact: median against baseline median, relative tolerance";
-	double allowed = o->exact_tolerance * s->baseline_median;
+	double allowed = pol->exact_tolerance * s->baseline_median;
 	double diff = s->median - s->baseline_median;
 	s->verdict = diff > allowed ? VERDICT_FAIL : -diff > allowed ? VERDICT_IMPROVED : VERDICT_PASS;
 	if (s->verdict != VERDICT_PASS)
 		set_note(s, "exact count changed: %.0f -> %.0f", s->baseline_median, s->median);
 }
 
-static void compare_near(struct series *s, const struct series *b, const struct run_options *o)
+static void compare_near(struct series *s, const struct series *b, const struct run_policy *pol)
 {
 	s->test = "near-exact: median against baseline median + spread + tolerance";
-	double floor_ = strcmp(s->unit, "bytes") ? COMPARE_NEAR_FLOOR : COMPARE_NEAR_FLOOR_BYTES;
-	double allowed = o->near_tolerance * s->baseline_median + spread(b) + floor_;
+	double floor_ = strcmp(s->unit, "bytes") ? pol->near_floor : pol->near_floor_bytes;
+	double allowed = pol->near_tolerance * s->baseline_median + spread(b) + floor_;
 	double diff = s->median - s->baseline_median;
 	s->verdict = diff > allowed ? VERDICT_FAIL : -diff > allowed ? VERDICT_IMPROVED : VERDICT_PASS;
 	if (s->verdict != VERDICT_PASS)
@@ -71,22 +71,23 @@ static void compare_near(struct series *s, const struct series *b, const struct 
 /* Cost pass series (cost_dump.h): the tolerance comes from how much the other
  * side's cost samples differed (a baseline records at least three): the
  * measured determinism, never an assumed one. */
-static void compare_cost(struct series *s, const struct series *b, double threads)
+static void compare_cost(struct series *s, const struct series *b, const struct run_policy *pol,
+			 double threads)
 {
 	int misses = strstr(s->metric, "_misses") != NULL;
 	int calls = strstr(s->metric, "_calls") != NULL;
 	double base = s->baseline_median, d = spread(b);
-	double floor_rel = misses ? COMPARE_COST_MISS_TOLERANCE : COMPARE_COST_TOLERANCE;
+	double floor_rel = misses ? pol->cost_miss_tolerance : pol->cost_tolerance;
 	/* a threaded region: each thread's start, first allocation (arena,
 	 * tcache) and exit take paths that follow the interleaving */
-	double slack = misses ? COMPARE_COST_MISS_FLOOR * threads
-		       : calls || threads <= 1 ? 0 : COMPARE_COST_THREAD_SLACK * threads;
-	double allowed = fmax(floor_rel * base, COMPARE_DRIFT_FACTOR * d) + slack;
+	double slack = misses ? pol->cost_miss_floor * threads
+		       : calls || threads <= 1 ? 0 : pol->cost_thread_slack * threads;
+	double allowed = fmax(floor_rel * base, pol->drift_factor * d) + slack;
 	double diff = s->median - base;
 	s->test = "cost: median against the baseline's, tolerance max(floor, 3 x the spread "
 		  "of its cost samples)";
 	s->tolerance = base > 0 ? allowed / base : NAN;
-	if (base > 0 && COMPARE_DRIFT_FACTOR * d / base > COMPARE_COST_ADVISORY) {
+	if (base > 0 && pol->drift_factor * d / base > pol->cost_advisory) {
 		char why[200];
 		s->advisory = true;
 		s->verdict = VERDICT_SKIPPED;
@@ -110,15 +111,15 @@ double compare_threads(const struct run_result *r, const struct series *s)
 	return n > 1 ? n : 1;
 }
 
-void compare_counts(struct series *s, const struct series *b, const struct run_options *o,
+void compare_counts(struct series *s, const struct series *b, const struct run_policy *pol,
 		    double threads)
 {
 	if (cost_metric(s->metric))
-		compare_cost(s, b, threads);
+		compare_cost(s, b, pol, threads);
 	else if (s->cls == METRIC_EXACT)
-		compare_exact(s, o);
+		compare_exact(s, pol);
 	else
-		compare_near(s, b, o);
+		compare_near(s, b, pol);
 }
 
 double compare_batch_drift(const struct series *s)
@@ -154,16 +155,17 @@ static int has_nonpositive(const double *v, size_t n)
 /* Why a timing series cannot be compared as a ratio; NULL when it can.
  * Marks S advisory when that is the reason. */
 static const char *not_comparable(struct series *s, const struct series *b,
-				  const double *x, size_t nx, const double *y, size_t ny)
+				  const struct run_policy *pol, const double *x, size_t nx,
+				  const double *y, size_t ny)
 {
 	static char why[200];
 	if (result_metric_is_counted(s->metric))
 		snprintf(why, sizeof why, "one sample per batch (the counted pass) that varies "
 			 "between runs: shown, not tested");
-	else if (!strcmp(s->unit, "count") && s->baseline_median < COMPARE_MIN_EVENTS)
+	else if (!strcmp(s->unit, "count") && s->baseline_median < pol->min_events)
 		snprintf(why, sizeof why, "too few events to compare as a ratio (baseline median "
-			 "%.0f < %.0f)", s->baseline_median, COMPARE_MIN_EVENTS);
-	else if (s->tolerance > COMPARE_ADVISORY_TOLERANCE) {
+			 "%.0f < %.0f)", s->baseline_median, pol->min_events);
+	else if (s->tolerance > pol->advisory_tolerance) {
 		char history[80] = "";
 		if (b->history_count)
 			snprintf(history, sizeof history, " and %zu batch medians of its earlier "
@@ -182,8 +184,8 @@ static const char *not_comparable(struct series *s, const struct series *b,
 	return why;
 }
 
-/* Timing: sets ratio interval and raw p; the verdict waits for Holm. */
-static int compare_timing(struct series *s, const struct series *b, const struct run_options *o)
+/* Timing: sets ratio interval and raw p; the verdict waits for the correction. */
+static int compare_timing(struct series *s, const struct series *b, const struct run_policy *pol)
 {
 	double *x = calloc(s->sample_count + 1, sizeof *x);
 	double *y = calloc(b->sample_count + 1, sizeof *y);
@@ -192,9 +194,9 @@ static int compare_timing(struct series *s, const struct series *b, const struct
 		goto out;
 	size_t nx = finite_values(s, x), ny = finite_values(b, y);
 	s->drift = compare_batch_drift(b);
-	s->tolerance = isfinite(s->drift) ? fmax(o->min_effect, COMPARE_DRIFT_FACTOR * s->drift)
-					  : o->min_effect;
-	const char *why = not_comparable(s, b, x, nx, y, ny);
+	s->tolerance = isfinite(s->drift) ? fmax(pol->min_effect, pol->drift_factor * s->drift)
+					  : pol->min_effect;
+	const char *why = not_comparable(s, b, pol, x, nx, y, ny);
 	if (!why && stats_ratio_ci(x, nx, y, ny, 0.95, &s->change, &s->ci_low, &s->ci_high))
 		why = "no 95% interval for these samples";
 	if (why) {
@@ -202,8 +204,11 @@ static int compare_timing(struct series *s, const struct series *b, const struct
 		free(s->note);
 		s->note = strdup(why);
 	} else {
-		s->test = "timing: Hodges-Lehmann ratio, Moses 95% interval, Mann-Whitney "
-			  "one-sided, Holm over the run, tolerance max(minimum effect, 3 x drift)";
+		s->test = pol->fdr ? "timing: Hodges-Lehmann ratio, Moses 95% interval, Mann-Whitney "
+				     "one-sided, Benjamini-Hochberg over the run, tolerance "
+				     "max(minimum effect, 3 x drift)"
+				   : "timing: Hodges-Lehmann ratio, Moses 95% interval, Mann-Whitney "
+				     "one-sided, Holm over the run, tolerance max(minimum effect, 3 x drift)";
 		s->change -= 1;
 		s->p_value = stats_mann_whitney_p_greater(x, nx, y, ny);
 		ok = 1;
@@ -249,20 +254,21 @@ enum verdict compare_timing_verdict(double ratio, double tolerance, int signific
 	return ratio >= 1 + tolerance ? VERDICT_INCONCLUSIVE : VERDICT_PASS;
 }
 
-/* Holm over every timing comparison, then the verdicts. */
-static void decide_timing(struct run_result *cur, const struct run_options *o, int *timed)
+/* Holm (or Benjamini-Hochberg) over every timing comparison, then the verdicts. */
+static void decide_timing(struct run_result *cur, const struct run_policy *pol, int *timed)
 {
-	double *adj = compare_adjusted(cur, timed, stats_holm);
+	double *adj = compare_adjusted(cur, timed, pol->fdr ? stats_bh : stats_holm);
 	for (size_t i = 0; adj && i < cur->series_count; i++) {
 		if (!timed[i])
 			continue;
 		struct series *s = &cur->series[i];
 		double ratio = s->change + 1, padj = adj[i], tol = s->tolerance;
-		s->verdict = compare_timing_verdict(ratio, tol, s->ci_low > 1 && padj < o->alpha,
+		s->verdict = compare_timing_verdict(ratio, tol, s->ci_low > 1 && padj < pol->alpha,
 						    s->ci_high);
 		if (s->verdict == VERDICT_FAIL || s->verdict == VERDICT_INCONCLUSIVE)
-			set_note3(s, "Mann-Whitney p = %.2g, Holm-adjusted %.2g, tolerance %.0f%%",
-				  s->p_value, padj, 100 * tol);
+			set_note3(s, pol->fdr ? "Mann-Whitney p = %.2g, BH-adjusted %.2g, tolerance %.0f%%"
+					      : "Mann-Whitney p = %.2g, Holm-adjusted %.2g, tolerance "
+						"%.0f%%", s->p_value, padj, 100 * tol);
 	}
 	free(adj);
 }
@@ -301,7 +307,7 @@ static bool follows_changed_cores(const struct run_result *cur, const struct run
 	       result_find_series(cur, s->kernel, s->variant, s->params, "cpu_count");
 }
 
-static void compare_one(struct series *s, const struct series *b, const struct run_options *o,
+static void compare_one(struct series *s, const struct series *b, const struct run_policy *pol,
 			bool same_hardware, const char *cost_key_changed, bool cores_changed,
 			double threads, int *timed)
 {
@@ -322,17 +328,17 @@ static void compare_one(struct series *s, const struct series *b, const struct r
 		set_note(s, "the parameter set runs a thread per core and the cores changed since "
 			 "the baseline: counts not compared", 0, 0);
 	} else if (s->cls != METRIC_TIMING) {
-		compare_counts(s, b, o, threads);
+		compare_counts(s, b, pol, threads);
 	} else if (!same_hardware) {
 		s->verdict = VERDICT_SKIPPED;
 		set_note(s, "hardware changed since the baseline: timing not compared", 0, 0);
 	} else {
-		*timed = compare_timing(s, b, o);
+		*timed = compare_timing(s, b, pol);
 	}
 }
 
 void compare_run(struct run_result *cur, const struct run_result *base,
-		 const struct run_options *o, bool same_hardware)
+		 const struct run_policy *pol, bool same_hardware)
 {
 	int *timed = calloc(cur->series_count + 1, sizeof *timed);
 	char why[600], cost_note[700];
@@ -356,10 +362,10 @@ void compare_run(struct run_result *cur, const struct run_result *base,
 			s->baseline_median = s->change = NAN;
 			continue;
 		}
-		compare_one(s, b, o, same_hardware, cost_changed,
+		compare_one(s, b, pol, same_hardware, cost_changed,
 			    follows_changed_cores(cur, base, s), compare_threads(cur, s), &timed[i]);
 	}
-	decide_timing(cur, o, timed);
+	decide_timing(cur, pol, timed);
 	if (base)
 		report_missing(cur, base);
 	free(timed);

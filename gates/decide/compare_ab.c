@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decide/compare.h"
 #include "decide/compare_ab.h"
+#include "decide/compare.h"
 #include "decide/stats.h"
 
 static const char *const ab_test_holm =
@@ -58,15 +58,16 @@ static void set_note(struct series *s, const char *text)
 
 /* Why timing series S (against A's X) is not compared; NULL when it is. */
 static const char *not_comparable(const struct series *s, const struct series *x,
-				  const struct ab_paired *pr, int paired_ok)
+				  const struct run_policy *pol, const struct ab_paired *pr,
+				  int paired_ok)
 {
 	static char why[160];
 	if (result_metric_is_counted(s->metric))
 		snprintf(why, sizeof why, "one sample per side (the counted pass) that varies "
 			 "between runs: shown, not tested");
-	else if (!strcmp(s->unit, "count") && s->baseline_median < COMPARE_MIN_EVENTS)
+	else if (!strcmp(s->unit, "count") && s->baseline_median < pol->min_events)
 		snprintf(why, sizeof why, "too few events to compare as a ratio (A's median %.0f "
-			 "< %.0f)", s->baseline_median, COMPARE_MIN_EVENTS);
+			 "< %.0f)", s->baseline_median, pol->min_events);
 	else if (!paired_ok)
 		snprintf(why, sizeof why, "too few rounds with a positive value on both sides "
 			 "(%zu of %zu; at least %d)", pr->pairs, x->sample_count,
@@ -78,18 +79,18 @@ static const char *not_comparable(const struct series *s, const struct series *x
 
 /* Timing: the paired estimate and raw p; the verdict waits for the
  * adjustment over the run. */
-static int compare_timing(struct series *s, const struct series *x, const struct run_options *o)
+static int compare_timing(struct series *s, const struct series *x, const struct run_policy *pol)
 {
 	struct ab_paired pr = { 0 };
 	int ok = compare_ab_paired(s->samples, x->samples, paired_rounds(s, x), &pr) == 0;
-	const char *why = not_comparable(s, x, &pr, ok);
-	s->tolerance = o->min_effect;
+	const char *why = not_comparable(s, x, pol, &pr, ok);
+	s->tolerance = pol->min_effect;
 	if (why) {
 		s->verdict = VERDICT_SKIPPED;
 		set_note(s, why);
 		return 0;
 	}
-	s->test = o->fdr ? ab_test_bh : ab_test_holm;
+	s->test = pol->fdr ? ab_test_bh : ab_test_holm;
 	s->change = pr.ratio - 1;
 	s->ci_low = pr.low;
 	s->ci_high = pr.high;
@@ -97,24 +98,24 @@ static int compare_timing(struct series *s, const struct series *x, const struct
 	return 1;
 }
 
-static void decide_timing(struct run_result *b, const struct run_options *o, const int *timed)
+static void decide_timing(struct run_result *b, const struct run_policy *pol, const int *timed)
 {
 	/* Holm, or with --correction bh Benjamini-Hochberg: when every null
 	 * is true it rejects anything at most as often as alpha (Simes), and
 	 * comparisons that share a change (wall and task clock) lend each other
 	 * power; but those near-duplicates also let one chance fluctuation
 	 * count twice (docs/noise.md: 1 false alarm in 24 A/A runs). */
-	double *adj = compare_adjusted(b, timed, o->fdr ? stats_bh : stats_holm);
+	double *adj = compare_adjusted(b, timed, pol->fdr ? stats_bh : stats_holm);
 	for (size_t i = 0; adj && i < b->series_count; i++) {
 		if (!timed[i])
 			continue;
 		struct series *s = &b->series[i];
 		double ratio = s->change + 1, padj = adj[i], tol = s->tolerance;
-		s->verdict = compare_timing_verdict(ratio, tol, padj < o->alpha, s->ci_high);
+		s->verdict = compare_timing_verdict(ratio, tol, padj < pol->alpha, s->ci_high);
 		if (s->verdict == VERDICT_FAIL || s->verdict == VERDICT_INCONCLUSIVE) {
 			char note[200];
 			snprintf(note, sizeof note, "signed-rank p = %.2g, %s-adjusted %.2g, minimum "
-				 "effect %.0f%%", s->p_value, o->fdr ? "BH" : "Holm", padj, 100 * tol);
+				 "effect %.0f%%", s->p_value, pol->fdr ? "BH" : "Holm", padj, 100 * tol);
 			set_note(s, note);
 		}
 	}
@@ -129,7 +130,7 @@ static int group_ran(const struct run_result *r, const char *kernel, const char 
 	return 0;
 }
 
-static void compare_one(struct series *s, const struct series *x, const struct run_options *o,
+static void compare_one(struct series *s, const struct series *x, const struct run_policy *pol,
 			double threads, int *timed)
 {
 	s->has_baseline = true;
@@ -141,13 +142,13 @@ static void compare_one(struct series *s, const struct series *x, const struct r
 		s->verdict = VERDICT_ERROR;
 		set_note(s, isnan(s->median) ? "no sample of B succeeded" : "no sample of A succeeded");
 	} else if (s->cls != METRIC_TIMING) {
-		compare_counts(s, x, o, threads);
+		compare_counts(s, x, pol, threads);
 	} else {
-		*timed = compare_timing(s, x, o);
+		*timed = compare_timing(s, x, pol);
 	}
 }
 
-void compare_ab_run(struct run_result *b, const struct run_result *a, const struct run_options *o)
+void compare_ab_run(struct run_result *b, const struct run_result *a, const struct run_policy *pol)
 {
 	int *timed = calloc(b->series_count + 1, sizeof *timed);
 	if (!timed)
@@ -164,9 +165,9 @@ void compare_ab_run(struct run_result *b, const struct run_result *a, const stru
 			set_note(s, "measured for B only (A's kernel has no such variant or metric)");
 			continue;
 		}
-		compare_one(s, x, o, compare_threads(b, s), &timed[i]);
+		compare_one(s, x, pol, compare_threads(b, s), &timed[i]);
 	}
-	decide_timing(b, o, timed);
+	decide_timing(b, pol, timed);
 	for (size_t i = 0; i < a->series_count; i++) {
 		const struct series *x = &a->series[i];
 		if (group_ran(b, x->kernel, x->params) &&
@@ -199,7 +200,7 @@ static int pooled(const struct series *s, const struct series *x, const struct s
 
 void compare_ab_settle(struct run_result *b, const struct run_result *a,
 		       const struct run_result *b2, const struct run_result *a2,
-		       const char *kernel, const char *params, const struct run_options *o)
+		       const char *kernel, const char *params, const struct run_policy *pol)
 {
 	for (size_t i = 0; i < b->series_count; i++) {
 		struct series *s = &b->series[i];
@@ -220,7 +221,7 @@ void compare_ab_settle(struct run_result *b, const struct run_result *a,
 		 * halved the first batch's false alarms (2 of 100 whole-suite A/A
 		 * runs; one read "confirmation batch +0.7%: confirmed"). */
 		s->confirmed = ok && second.ratio >= 1 + s->tolerance &&
-			       both.ratio >= 1 + s->tolerance && both.p_greater < o->alpha;
+			       both.ratio >= 1 + s->tolerance && both.p_greater < pol->alpha;
 		char note[400];
 		if (ok)
 			snprintf(note, sizeof note, "%s; confirmation batch %+.1f%%, both batches %+.1f%% "

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "cli/run_options.h"
+#include "core/policy.h"
 #include "core/result.h"
 
 /* Fewer usable rounds than this and a timing series is not compared. */
@@ -38,7 +38,7 @@ int compare_ab_paired(const double *b, const double *a, size_t n, struct ab_pair
  * Series of A that B lacks, for a (kernel, params) both ran, become
  * problems of B. */
 void compare_ab_run(struct run_result *b, const struct run_result *a,
-		    const struct run_options *o);
+		    const struct run_policy *pol);
 
 /* Settles the timing regressions of (KERNEL, PARAMS) in B with a
  * confirmation batch B2 / A2: confirmed when that batch's own median ratio
@@ -47,6 +47,6 @@ void compare_ab_run(struct run_result *b, const struct run_result *a,
  * inconclusive. */
 void compare_ab_settle(struct run_result *b, const struct run_result *a,
 		       const struct run_result *b2, const struct run_result *a2,
-		       const char *kernel, const char *params, const struct run_options *o);
+		       const char *kernel, const char *params, const struct run_policy *pol);
 
 #endif

@@ -4,9 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decide/compare.h"
 #include "decide/confirm.h"
-#include "sample/runner.h"
+#include "core/error.h"
 
 int confirm_suspect(const struct run_result *r, const char *kernel, const char *params)
 {
@@ -28,10 +27,8 @@ int confirm_consistent(double change1, double change2, double tolerance)
 	return low / disagreement >= 1 + tolerance;
 }
 
-/* Copies the confirmation batch's verdicts onto the first batch's timing
- * regressions: one that does not fail again is only inconclusive. */
-static void settle(struct run_result *r, const struct run_result *again, const char *kernel,
-		   const char *params)
+void confirm_settle(struct run_result *r, const struct run_result *again, const char *kernel,
+		    const char *params)
 {
 	for (size_t i = 0; i < r->series_count; i++) {
 		struct series *s = &r->series[i];
@@ -53,33 +50,22 @@ static void settle(struct run_result *r, const struct run_result *again, const c
 	}
 }
 
-/* A suspected timing regression is measured again in a fresh interleaved
- * batch before the gate fails on it (a VM's neighbours come and go). */
-int confirm_regressions(const struct kernel_info *kernels, size_t kernel_count,
-			const struct run_options *o, struct run_result *r,
-			const struct run_result *base)
+int confirm_suspects(const struct kernel_info *kernels, size_t count, unsigned tier,
+		     uint64_t seed, const struct run_result *r, confirm_measure_fn measure,
+		     void *ctx)
 {
-	struct stats_rng rng;
+	struct rng rng;
+	struct group_iter it;
+	struct group g;
 	int failures = 0;
-	/* only timing is confirmed: the cost pass is not taken again */
-	struct run_options timed_only = *o;
-	timed_only.cost = false;
-	stats_rng_seed(&rng, o->seed ^ 0x9e3779b97f4a7c15ull);
-	for (size_t k = 0; k < kernel_count; k++) {
-		const struct kernel_info *ki = &kernels[k];
-		for (size_t p = 0; p < ki->paramset_count; p++) {
-			const struct kernel_paramset *ps = &ki->paramsets[p];
-			if (!(ps->tiers & o->tier) || !confirm_suspect(r, ki->name, ps->name))
-				continue;
-			fprintf(stderr, "gate: confirming %s %s in a fresh batch\n", ki->name, ps->name);
-			struct run_result again;
-			memset(&again, 0, sizeof again);
-			failures += runner_run_params(ki, ps, &timed_only, &rng, &again, 0);
-			compare_run(&again, base, o, true);
-			settle(r, &again, ki->name, ps->name);
-			result_free(&again);
-		}
+	rng_seed(&rng, seed ^ 0x9e3779b97f4a7c15ull);
+	groups_begin(&it, kernels, count, tier);
+	while (groups_next(&it, &g)) {
+		if (!confirm_suspect(r, g.kernel->name, g.params->name))
+			continue;
+		fprintf(stderr, "%s: confirming %s %s in a fresh batch\n", gate_program_name(),
+			g.kernel->name, g.params->name);
+		failures += measure(&g, &rng, ctx);
 	}
 	return failures;
 }
-

@@ -6,9 +6,11 @@
 #ifndef GATE_CONFIRM_H
 #define GATE_CONFIRM_H
 
-#include "sample/kernel_info.h"
-#include "cli/run_options.h"
+#include <stdint.h>
+
 #include "core/result.h"
+#include "core/rng.h"
+#include "sample/groups.h"
 
 /* Whether (KERNEL, PARAMS) of R has a timing regression waiting for
  * confirmation. */
@@ -23,11 +25,23 @@ int confirm_suspect(const struct run_result *r, const char *kernel, const char *
  * seconds; a real regression stays above the drift in both batches). */
 int confirm_consistent(double change1, double change2, double tolerance);
 
-/* Re-measures every (kernel, params) of KERNELS with a timing FAIL in R
- * against BASE (same hardware assumed) and settles those verdicts. Returns
- * the number of samples that failed in the confirmation batches. */
-int confirm_regressions(const struct kernel_info *kernels, size_t kernel_count,
-			const struct run_options *o, struct run_result *r,
-			const struct run_result *base);
+/* Copies the verdicts of AGAIN, a confirmation batch of (KERNEL, PARAMS)
+ * compared the same way, onto the timing regressions of R: one that does
+ * not fail again (consistently, confirm_consistent) becomes inconclusive. */
+void confirm_settle(struct run_result *r, const struct run_result *again, const char *kernel,
+		    const char *params);
+
+/* Measures (and settles) one suspected group G in a fresh batch with RNG;
+ * returns the number of samples that failed. */
+typedef int (*confirm_measure_fn)(const struct group *g, struct rng *rng, void *ctx);
+
+/* The one confirmation loop of `gate run` and `gate ab`: every group of
+ * TIER among the COUNT KERNELS with a timing regression in R, in the
+ * groups' order, announced on stderr and handed to MEASURE with CTX; the
+ * batches draw their shuffles from one RNG seeded from SEED (apart from
+ * the first batch's). Returns the sum of MEASURE's failed samples. */
+int confirm_suspects(const struct kernel_info *kernels, size_t count, unsigned tier,
+		     uint64_t seed, const struct run_result *r, confirm_measure_fn measure,
+		     void *ctx);
 
 #endif

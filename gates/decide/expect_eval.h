@@ -2,8 +2,8 @@
 #ifndef GATE_EXPECT_EVAL_H
 #define GATE_EXPECT_EVAL_H
 
-#include "sample/kernel_info.h"
 #include "core/result.h"
+#include "sample/kernel_info.h"
 
 /* Evaluates expectation E of kernel K on parameter set PARAMS against the
  * series in R (round i of every variant was taken in the same round), and

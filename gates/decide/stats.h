@@ -55,13 +55,4 @@ void stats_holm(const double *p, size_t n, double *adjusted);
  * Holm (Simes' test); more power when several comparisons share an effect. */
 void stats_bh(const double *p, size_t n, double *adjusted);
 
-/* Deterministic pseudo-random numbers (xoshiro256** seeded by splitmix64). */
-struct stats_rng { uint64_t s[4]; };
-void stats_rng_seed(struct stats_rng *rng, uint64_t seed);
-uint64_t stats_rng_next(struct stats_rng *rng);
-/* Uniform integer in [0, bound), bound > 0, without modulo bias. */
-uint64_t stats_rng_below(struct stats_rng *rng, uint64_t bound);
-/* Fisher-Yates shuffle of N indices in place. */
-void stats_shuffle(struct stats_rng *rng, size_t *items, size_t n);
-
 #endif

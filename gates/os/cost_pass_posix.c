@@ -16,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/digest.h"
 #include "sample/cost_dump.h"
 #include "sample/cost_pass.h"
-#include "core/digest.h"
 #include "sample/spawn.h"
 
 /* valgrind on PATH into OUT; 0 or -ENOENT. */

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "decide/diff.h"
-#include "report/report_term.h"
+#include "report/format.h"
 
 static const char *diff_or(const char *s)
 {
@@ -37,9 +37,9 @@ static void diff_print_row(FILE *f, const struct diff_row *row)
 {
 	char a[32] = "-", b[32] = "-", change[32];
 	if (row->in_a)
-		report_term_value(row->a, row->unit, a, sizeof a);
+		format_value(row->a, row->unit, a, sizeof a);
 	if (row->in_b)
-		report_term_value(row->b, row->unit, b, sizeof b);
+		format_value(row->b, row->unit, b, sizeof b);
 	diff_change_text(row, change, sizeof change);
 	fprintf(f, "    %-28s %-7s %12s %12s  %s\n", row->metric, result_class_name(row->cls),
 		a, b, change);

@@ -1,10 +1,33 @@
-/* format.c: one-line verdict descriptions (format.h). */
+/* format.c: the words and numbers every renderer shares (format.h). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "report/report_term.h"
 #include "report/format.h"
+
+void format_value(double v, const char *unit, char *buf, size_t size)
+{
+	if (!isfinite(v))
+		snprintf(buf, size, "-");
+	else if (!strcmp(unit, "ns"))
+		snprintf(buf, size, v >= 1e9 ? "%.3g s" : v >= 1e6 ? "%.3g ms" : v >= 1e3 ? "%.3g us"
+							       : "%.0f ns",
+			 v >= 1e9 ? v / 1e9 : v >= 1e6 ? v / 1e6 : v >= 1e3 ? v / 1e3 : v);
+	else if (!strcmp(unit, "bytes"))
+		snprintf(buf, size, v >= 1 << 30 ? "%.3g GiB" : v >= 1 << 20 ? "%.3g MiB"
+						    : v >= 1 << 10 ? "%.3g KiB" : "%.0f B",
+			 v >= 1 << 30 ? v / (1 << 30) : v >= 1 << 20 ? v / (1 << 20)
+					 : v >= 1 << 10 ? v / (1 << 10) : v);
+	else
+		snprintf(buf, size, "%.0f", v);
+}
+
+void format_verdict_upper(enum verdict v, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s", result_verdict_name(v));
+	for (char *c = buf; *c; c++)
+		*c = (char)(*c - 32 * (*c >= 'a' && *c <= 'z'));   /* ASCII, any locale */
+}
 
 static const char *series_word(enum verdict v)
 {
@@ -19,11 +42,11 @@ static const char *series_word(enum verdict v)
 	}
 }
 
-void report_text_series(const struct series *s, char *buf, size_t size)
+void format_series(const struct series *s, char *buf, size_t size)
 {
 	char now[32], was[32], change[32] = "";
-	report_term_value(s->median, s->unit, now, sizeof now);
-	report_term_value(s->has_baseline ? s->baseline_median : NAN, s->unit, was,
+	format_value(s->median, s->unit, now, sizeof now);
+	format_value(s->has_baseline ? s->baseline_median : NAN, s->unit, was,
 			  sizeof was);
 	if (s->has_baseline && isfinite(s->change))
 		snprintf(change, sizeof change, " (%+.1f%%)", 100 * s->change);
@@ -43,14 +66,14 @@ static const char *expect_word(enum verdict v)
 	}
 }
 
-void report_text_expect(const struct expect_result *e, char *buf, size_t size)
+void format_expect(const struct expect_result *e, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s on %s: %s (estimate %.4g, interval [%.4g, %.4g], %zu rounds)%s%s",
 		 expect_word(e->verdict), e->params, e->expr, e->estimate, e->ci_low, e->ci_high,
 		 e->rounds, e->note ? "; " : "", e->note ? e->note : "");
 }
 
-void report_text_counts(const struct run_result *r, size_t *series, size_t *expects,
+void format_counts(const struct run_result *r, size_t *series, size_t *expects,
 			size_t *problems)
 {
 	memset(series, 0, (VERDICT_ERROR + 1) * sizeof *series);
@@ -64,7 +87,7 @@ void report_text_counts(const struct run_result *r, size_t *series, size_t *expe
 		*problems += r->problems[i].kernel != NULL;
 }
 
-const char *report_text_word(int exit_code)
+const char *format_exit_word(int exit_code)
 {
 	return exit_code == 0 ? "PASS" : exit_code == 1 ? "FAIL" : exit_code == 3 ? "UNMEASURED"
 										  : "ERROR";

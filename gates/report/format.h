@@ -1,5 +1,9 @@
-/* format.h: the one-line descriptions of a verdict shared by the
- * JUnit, markdown and GitHub reporters, formatted from the run result only. */
+/* format.h: the words and numbers every renderer shares, formatted from
+ * the run result only: values with their unit, verdict words, the one-line
+ * descriptions of a series or an expectation (JUnit, markdown, GitHub), the
+ * counts by verdict and the run's verdict word. The terminal, markdown,
+ * JUnit, GitHub, SVG and diff renderers use these and nothing of each
+ * other. */
 #ifndef GATE_FORMAT_H
 #define GATE_FORMAT_H
 
@@ -7,21 +11,28 @@
 
 #include "core/result.h"
 
+/* Formats VALUE of UNIT for a person ("1.23 ms", "4.0 MiB", "12"; "-"
+ * for NaN) into BUF of SIZE. */
+void format_value(double value, const char *unit, char *buf, size_t size);
+
+/* The verdict's name in capitals ("PASS", "INCONCLUSIVE") into BUF. */
+void format_verdict_upper(enum verdict v, char *buf, size_t size);
+
 /* "regression toy/single/small wall_ns: 1.01 ms -> 3.02 ms (+199.0%); NOTE"
  * (the first word is the verdict's: regression, improvement, inconclusive,
  * ...) into BUF of SIZE. */
-void report_text_series(const struct series *s, char *buf, size_t size);
+void format_series(const struct series *s, char *buf, size_t size);
 
 /* "expectation violated on small: EXPR (estimate 1.497, interval [1.476,
  * 1.52], 15 rounds); NOTE" (or "holds", "inconclusive", ...) into BUF. */
-void report_text_expect(const struct expect_result *e, char *buf, size_t size);
+void format_expect(const struct expect_result *e, char *buf, size_t size);
 
 /* Counts of R's series and expectations by verdict (arrays of
  * VERDICT_ERROR + 1) and its problems that concern a kernel. */
-void report_text_counts(const struct run_result *r, size_t *series, size_t *expects,
+void format_counts(const struct run_result *r, size_t *series, size_t *expects,
 			size_t *problems);
 
 /* "PASS", "FAIL", "UNMEASURED" or "ERROR" for the run's exit code. */
-const char *report_text_word(int exit_code);
+const char *format_exit_word(int exit_code);
 
 #endif

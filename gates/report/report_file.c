@@ -2,8 +2,8 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "store/atomic_file.h"
 #include "report/report_file.h"
+#include "store/atomic_file.h"
 
 int report_file_write(const char *path, report_render_fn render, const struct run_result *r,
 		      const void *arg, char *err, size_t err_size)

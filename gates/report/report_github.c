@@ -54,7 +54,7 @@ static size_t expectations(FILE *f, const struct run_result *r)
 					    ? "error" : NULL;
 		if (!level)
 			continue;
-		report_text_expect(e, text, sizeof text);
+		format_expect(e, text, sizeof text);
 		snprintf(title, sizeof title, "allocgate: %s/%s expectation %s", e->kernel, e->params,
 			 e->verdict == VERDICT_FAIL ? "violated" : result_verdict_name(e->verdict));
 		command(f, level, e->file, e->line, title, text);
@@ -71,7 +71,7 @@ size_t report_github_print(FILE *f, const struct run_result *r)
 		const struct series *s = &r->series[i];
 		if (s->verdict != VERDICT_FAIL)
 			continue;
-		report_text_series(s, text, sizeof text);
+		format_series(s, text, sizeof text);
 		snprintf(title, sizeof title, "allocgate: regression %s/%s/%s %s", s->kernel,
 			 s->variant, s->params, s->metric);
 		command(f, "error", s->file, s->line, title, text);

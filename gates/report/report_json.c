@@ -4,18 +4,10 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "store/jsonout.h"
 #include "report/report_json.h"
+#include "store/jsonout.h"
+#include "store/policy_json.h"
 
-const char *report_json_verdict(int exit_code)
-{
-	switch (exit_code) {
-	case 0: return "pass";
-	case 1: return "fail";
-	case 3: return "unmeasured";
-	default: return "error";
-	}
-}
 
 static json_t *expectation(const struct expect_result *e)
 {
@@ -97,10 +89,12 @@ int report_json_write(const char *path, const struct run_result *r, char *err, s
 		bad |= json_object_set_new(root, "schema", json_integer(JSONOUT_SCHEMA));
 		bad |= json_object_set_new(root, "platform", jsonout_string(r->ctx.platform_key));
 		bad |= json_object_set_new(root, "verdict",
-					   json_string(report_json_verdict(r->exit_code)));
+					   json_string(result_exit_verdict(r->exit_code)));
 		bad |= json_object_set_new(root, "exit_code", json_integer(r->exit_code));
 		bad |= json_object_set_new(root, "wall_seconds", jsonout_number(r->wall_seconds));
 		bad |= json_object_set_new(root, "context", jsonout_context(&r->ctx));
+		if (r->policy.recorded)
+			bad |= json_object_set_new(root, "policy", policy_json(&r->policy));
 		bad |= json_object_set_new(root, "baseline", jsonout_string(r->baseline_path));
 		bad |= json_object_set_new(root, "baseline_note", jsonout_string(r->baseline_note));
 		bad |= json_object_set_new(root, "comparison", jsonout_string(r->comparison));

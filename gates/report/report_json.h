@@ -13,9 +13,6 @@
 #include <stddef.h>
 #include "core/result.h"
 
-/* The overall verdict word for an exit code: "pass" (0), "fail" (1),
- * "unmeasured" (3), "error" (anything else). */
-const char *report_json_verdict(int exit_code);
 
 /* Writes R to PATH atomically (temporary file, fsync, rename). Returns 0 or
  * a negative errno with ERR naming the file. */

@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/report_file.h"
 #include "report/report_junit.h"
 #include "report/format.h"
+#include "report/report_file.h"
 
 /* Writes S escaped for XML text and attributes; control characters that
  * XML 1.0 cannot carry become '?'. */
@@ -139,7 +139,7 @@ static void print_kernel(FILE *f, const struct run_result *r, const char *kernel
 		fputs(": ", f);
 		xml(f, e->expr);
 		fputs("\">", f);
-		report_text_expect(e, text, sizeof text);
+		format_expect(e, text, sizeof text);
 		outcome(f, e->verdict, text, e->file, e->line);
 		fputs("</testcase>\n", f);
 	}
@@ -154,7 +154,7 @@ static void print_kernel(FILE *f, const struct run_result *r, const char *kernel
 		fputc(' ', f);
 		xml(f, s->metric);
 		fputs("\">", f);
-		report_text_series(s, text, sizeof text);
+		format_series(s, text, sizeof text);
 		outcome(f, s->verdict, text, s->file, s->line);
 		fputs("</testcase>\n", f);
 	}

@@ -4,10 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/report_file.h"
 #include "report/report_markdown.h"
-#include "report/report_term.h"
 #include "report/format.h"
+#include "report/report_file.h"
 
 /* Writes S for a table cell or list item: | and backquote escaped, new
  * lines as spaces, < > & as entities so nothing becomes HTML. */
@@ -32,9 +31,9 @@ static void md(FILE *f, const char *s)
 static void print_summary(FILE *f, const struct run_result *r)
 {
 	size_t sv[VERDICT_ERROR + 1], ev[VERDICT_ERROR + 1], problems;
-	report_text_counts(r, sv, ev, &problems);
+	format_counts(r, sv, ev, &problems);
 	fprintf(f, "## allocgate: %s %s\n\n", r->exit_code == 0 ? "✅" : "❌",
-		report_text_word(r->exit_code));
+		format_exit_word(r->exit_code));
 	fputs("Platform `", f);
 	md(f, r->ctx.platform_key ? r->ctx.platform_key : "?");
 	fputs("`, ", f);
@@ -72,7 +71,7 @@ static void print_list(FILE *f, const struct run_result *r, enum verdict v, cons
 			continue;
 		if (!any++)
 			fprintf(f, "\n### %s\n\n", title);
-		report_text_expect(e, text, sizeof text);
+		format_expect(e, text, sizeof text);
 		fputs("- `", f);
 		fprintf(f, "%s:%d", e->file ? e->file : "?", e->line);
 		fputs("` ", f);
@@ -85,7 +84,7 @@ static void print_list(FILE *f, const struct run_result *r, enum verdict v, cons
 			continue;
 		if (!any++)
 			fprintf(f, "\n### %s\n\n", title);
-		report_text_series(s, text, sizeof text);
+		format_series(s, text, sizeof text);
 		fprintf(f, "- `%s:%d` ", s->file ? s->file : "?", s->line);
 		md(f, text);
 		fputc('\n', f);
@@ -104,7 +103,7 @@ static void print_advisory(FILE *f, const struct run_result *r)
 			continue;
 		if (!any++)
 			fputs("\n### Advisory (not gated)\n\n", f);
-		report_text_series(s, text, sizeof text);
+		format_series(s, text, sizeof text);
 		fprintf(f, "- `%s:%d` ", s->file ? s->file : "?", s->line);
 		md(f, text);
 		fputc('\n', f);
@@ -135,8 +134,8 @@ static void print_problems(FILE *f, const struct run_result *r)
 static void print_series_row(FILE *f, const struct series *s)
 {
 	char now[32], was[32];
-	report_term_value(s->median, s->unit, now, sizeof now);
-	report_term_value(s->has_baseline ? s->baseline_median : (double)NAN, s->unit, was,
+	format_value(s->median, s->unit, now, sizeof now);
+	format_value(s->has_baseline ? s->baseline_median : (double)NAN, s->unit, was,
 			  sizeof was);
 	fputs("| ", f);
 	md(f, s->kernel);

@@ -2,10 +2,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "report/report_outputs.h"
+#include "core/error.h"
 #include "report/report_github.h"
 #include "report/report_junit.h"
 #include "report/report_markdown.h"
-#include "report/report_outputs.h"
 #include "report/report_svg.h"
 
 int report_outputs_write(const struct run_result *r, const struct report_paths *p)
@@ -13,20 +14,20 @@ int report_outputs_write(const struct run_result *r, const struct report_paths *
 	char err[1024];
 	int ret = 0;
 	if (p->junit && report_junit_write(p->junit, r, err, sizeof err) < 0) {
-		fprintf(stderr, "gate: --junit: %s\n", err);
+		gate_error("--junit: %s", err);
 		ret = 2;
 	}
 	if (p->markdown && report_markdown_write(p->markdown, r, err, sizeof err) < 0) {
-		fprintf(stderr, "gate: --markdown: %s\n", err);
+		gate_error("--markdown: %s", err);
 		ret = 2;
 	}
 	if (p->svg_dir && report_svg_write_dir(p->svg_dir, r, err, sizeof err) < 0) {
-		fprintf(stderr, "gate: --svg: %s\n", err);
+		gate_error("--svg: %s", err);
 		ret = 2;
 	}
 	const char *summary = getenv("GITHUB_STEP_SUMMARY");
 	if (summary && *summary && report_markdown_append(summary, r, err, sizeof err) < 0) {
-		fprintf(stderr, "gate: GITHUB_STEP_SUMMARY: %s\n", err);
+		gate_error("GITHUB_STEP_SUMMARY: %s", err);
 		ret = 2;
 	}
 	if (report_github_enabled())

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/report_file.h"
 #include "report/report_svg.h"
+#include "report/report_file.h"
 
 #define SVG_WIDTH 960
 #define SVG_LABEL 330   /* left column: params, variant, metric */

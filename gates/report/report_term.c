@@ -6,13 +6,14 @@
 #include <unistd.h>
 
 #include "report/report_term.h"
+#include "report/format.h"
 #include "report/unavailable.h"
 
 struct style {
 	const char *red, *green, *yellow, *bold, *dim, *off;
 };
 
-static struct style pick_style(FILE *f, const struct run_options *o)
+static struct style pick_style(FILE *f, const struct report_term_options *o)
 {
 	struct style plain = { "", "", "", "", "", "" };
 	struct style color = { "\033[31m", "\033[32m", "\033[33m", "\033[1m", "\033[2m", "\033[0m" };
@@ -35,23 +36,6 @@ static const char *verdict_color(const struct style *st, enum verdict v)
 	default:
 		return "";
 	}
-}
-
-void report_term_value(double v, const char *unit, char *buf, size_t size)
-{
-	if (!isfinite(v))
-		snprintf(buf, size, "-");
-	else if (!strcmp(unit, "ns"))
-		snprintf(buf, size, v >= 1e9 ? "%.3g s" : v >= 1e6 ? "%.3g ms" : v >= 1e3 ? "%.3g us"
-							       : "%.0f ns",
-			 v >= 1e9 ? v / 1e9 : v >= 1e6 ? v / 1e6 : v >= 1e3 ? v / 1e3 : v);
-	else if (!strcmp(unit, "bytes"))
-		snprintf(buf, size, v >= 1 << 30 ? "%.3g GiB" : v >= 1 << 20 ? "%.3g MiB"
-						    : v >= 1 << 10 ? "%.3g KiB" : "%.0f B",
-			 v >= 1 << 30 ? v / (1 << 30) : v >= 1 << 20 ? v / (1 << 20)
-					 : v >= 1 << 10 ? v / (1 << 10) : v);
-	else
-		snprintf(buf, size, "%.0f", v);
 }
 
 /* Metrics shown on every row: wall time of each region and the exact and
@@ -101,8 +85,8 @@ static void print_series(FILE *f, const struct style *st, const struct columns *
 			 const struct series *s)
 {
 	char now[32], was[32], change[64];
-	report_term_value(s->median, s->unit, now, sizeof now);
-	report_term_value(s->baseline_median, s->unit, was, sizeof was);
+	format_value(s->median, s->unit, now, sizeof now);
+	format_value(s->baseline_median, s->unit, was, sizeof was);
 	format_change(s, change, sizeof change);
 	fprintf(f, "    %-*s %-*s %11s %11s  %-*s %s%s%s\n", w->variant, s->variant, w->metric,
 		s->metric, now, s->has_baseline ? was : "-", w->change, change,
@@ -114,9 +98,7 @@ static void print_series(FILE *f, const struct style *st, const struct columns *
 static void print_expect(FILE *f, const struct style *st, const struct expect_result *e)
 {
 	char upper[16];
-	snprintf(upper, sizeof upper, "%s", result_verdict_name(e->verdict));
-	for (char *c = upper; *c; c++)
-		*c = (char)(*c - 32 * (*c >= 'a' && *c <= 'z'));
+	format_verdict_upper(e->verdict, upper, sizeof upper);
 	fprintf(f, "    %s%-12s%s %s:%d  %s\n", verdict_color(st, e->verdict), upper, st->off,
 		e->file, e->line, e->expr);
 	if (isfinite(e->estimate))
@@ -204,7 +186,7 @@ static void key_figures(const struct run_result *r, const char *kernel, const ch
 		char value[32], change[64] = "";
 		double v = s->median;
 		if (!strcmp(s->unit, "ns") || !strcmp(s->unit, "bytes") || !(v >= 1e4))
-			report_term_value(v, s->unit, value, sizeof value);
+			format_value(v, s->unit, value, sizeof value);
 		else   /* a count: 3 digits are enough on the row, --details has them all */
 			snprintf(value, sizeof value, v >= 1e9 ? "%.3gG" : v >= 1e6 ? "%.3gM" : "%.3gk",
 				 v >= 1e9 ? v / 1e9 : v >= 1e6 ? v / 1e6 : v / 1e3);
@@ -308,9 +290,7 @@ static void print_folded(FILE *f, const struct style *st, const struct run_resul
 static void print_expect_line(FILE *f, const struct style *st, const struct expect_result *e)
 {
 	char upper[16], estimate[120] = "";
-	snprintf(upper, sizeof upper, "%s", result_verdict_name(e->verdict));
-	for (char *c = upper; *c; c++)
-		*c = (char)(*c - 32 * (*c >= 'a' && *c <= 'z'));
+	format_verdict_upper(e->verdict, upper, sizeof upper);
 	if (isfinite(e->estimate))
 		snprintf(estimate, sizeof estimate, "  (%s %.4g [%.4g, %.4g])",
 			 e->ratio ? "lhs/rhs" : "lhs-rhs", e->estimate, e->ci_low, e->ci_high);
@@ -405,11 +385,31 @@ static void print_problems(FILE *f, const struct style *st, const struct run_res
 	}
 }
 
-/* How the comparisons were decided: the tests and the correction, named. */
-static void print_method(FILE *f, const struct style *st, const struct run_result *r,
-			 const struct run_options *o)
+/* The numbers of the method line from R's policy ("alpha 0.05, minimum
+ * effect 3%"), or what a file that did not record them says instead. */
+static void policy_numbers(const struct run_result *r, size_t timed, char *buf, size_t size)
+{
+	const struct run_policy *p = &r->policy;
+	if (!p->recorded) {
+		snprintf(buf, size, "over %zu comparisons (this result file does not record its "
+			 "alpha and minimum effect)", timed);
+		return;
+	}
+	if (r->comparison)
+		snprintf(buf, size, "over %zu comparisons (alpha %.2g), minimum effect %.0f%%",
+			 timed, p->alpha, 100 * p->min_effect);
+	else
+		snprintf(buf, size, "over %zu comparisons (alpha %.2g), tolerance max(%.0f%%, %g x "
+			 "drift of the baseline's batches and history)", timed, p->alpha,
+			 100 * p->min_effect, p->drift_factor);
+}
+
+/* How the comparisons were decided: the tests and the correction, named,
+ * with the thresholds of R's own policy. */
+static void print_method(FILE *f, const struct style *st, const struct run_result *r)
 {
 	size_t timed = 0, confirmed = 0, advisory = 0;
+	const struct run_policy *p = &r->policy;
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
 		timed += s->cls == METRIC_TIMING && isfinite(s->p_value);
@@ -422,36 +422,31 @@ static void print_method(FILE *f, const struct style *st, const struct run_resul
 			st->dim, advisory, st->off);
 	if (!timed)
 		return;
+	char numbers[200];
+	policy_numbers(r, timed, numbers, sizeof numbers);
 	if (r->comparison) {
 		fprintf(f, "\n%stiming: per-round ratio B/A (A and B ran in the same shuffled rounds), "
 			"median with binomial 95%% interval, one-sided Wilcoxon signed-rank, "
-			"%s correction over %zu comparisons (alpha %.2g), minimum "
-			"effect %.0f%%; %zu "
+			"%s correction %s; %zu "
 			"suspected regressions re-measured in a confirmation batch of both sides. "
-			"exact: 1%% tolerance; page faults: A's spread + 10%% + 16.%s\n", st->dim,
-			o->fdr ? "Benjamini-Hochberg" : "Holm", timed, o->alpha, 100 * o->min_effect,
-			confirmed, st->off);
+			"exact: %g%% tolerance; page faults: A's spread + %g%% + %g.%s\n", st->dim,
+			p->fdr ? "Benjamini-Hochberg" : "Holm", numbers, confirmed,
+			100 * p->exact_tolerance, 100 * p->near_tolerance, p->near_floor, st->off);
 		return;
 	}
 	fprintf(f, "\n%stiming: Hodges-Lehmann ratio with Moses 95%% interval, one-sided Mann-Whitney, "
-		"Holm correction over %zu comparisons (alpha %.2g), tolerance max(%.0f%%, 3 x "
-		"drift of the baseline's batches and history); %zu suspected regressions "
+		"%s correction %s; %zu suspected regressions "
 		"re-measured in a confirmation batch. "
-		"exact: 1%% tolerance; page faults: baseline spread + 10%% + 16.%s\n", st->dim,
-		timed, o->alpha, 100 * o->min_effect, confirmed, st->off);
+		"exact: %g%% tolerance; page faults: baseline spread + %g%% + %g.%s\n", st->dim,
+		p->fdr ? "Benjamini-Hochberg" : "Holm", numbers, confirmed, 100 * p->exact_tolerance, 100 * p->near_tolerance, p->near_floor,
+		st->off);
 }
 
 static void print_summary(FILE *f, const struct style *st, const struct run_result *r)
 {
-	size_t sv[VERDICT_ERROR + 1] = { 0 }, ev[VERDICT_ERROR + 1] = { 0 }, failures = 0;
-	for (size_t i = 0; i < r->series_count; i++)
-		sv[r->series[i].verdict]++;
-	for (size_t i = 0; i < r->expect_count; i++)
-		ev[r->expects[i].verdict]++;
-	for (size_t i = 0; i < r->problem_count; i++)
-		failures += r->problems[i].kernel != NULL;
-	const char *word = r->exit_code == 0 ? "PASS" : r->exit_code == 1 ? "FAIL"
-			   : r->exit_code == 3 ? "UNMEASURED" : "ERROR";
+	size_t sv[VERDICT_ERROR + 1], ev[VERDICT_ERROR + 1], failures;
+	format_counts(r, sv, ev, &failures);
+	const char *word = format_exit_word(r->exit_code);
 	fprintf(f, "\n%s%s%s: %zu series (%zu regressed, %zu improved, %zu inconclusive, %zu new, "
 		"%zu not compared); %zu expectations (%zu pass, %zu fail, %zu inconclusive, %zu "
 		"skipped, %zu error); %zu problems; %.1f s; exit %d\n",
@@ -481,8 +476,8 @@ static void print_failures(FILE *f, const struct style *st, const struct run_res
 		if (!any++)
 			fprintf(f, "\n%swhat broke%s\n", st->bold, st->off);
 		char now[32], was[32];
-		report_term_value(s->median, s->unit, now, sizeof now);
-		report_term_value(s->baseline_median, s->unit, was, sizeof was);
+		format_value(s->median, s->unit, now, sizeof now);
+		format_value(s->baseline_median, s->unit, was, sizeof was);
 		fprintf(f, "  %s:%d: regression %s/%s/%s %s: %s%s -> %s%s (%+.1f%%)%s%s\n",
 			s->file ? s->file : "?", s->line, s->kernel, s->variant, s->params, s->metric,
 			r->comparison ? "A " : "", was, r->comparison ? "B " : "", now, 100 * s->change,
@@ -490,15 +485,15 @@ static void print_failures(FILE *f, const struct style *st, const struct run_res
 	}
 }
 
-void report_term_print(FILE *f, const struct run_result *r, const struct run_options *o,
+void report_term_print(FILE *f, const struct run_result *r, const struct report_term_options *o,
 		       const struct run_result *base)
 {
 	struct style st = pick_style(f, o);
 	print_header(f, &st, r, base);
-	print_kernels(f, &st, r, o->details || o->verbose);
+	print_kernels(f, &st, r, o->details);
 	print_problems(f, &st, r);
 	print_failures(f, &st, r);
-	print_method(f, &st, r, o);
+	print_method(f, &st, r);
 	print_summary(f, &st, r);
 	fflush(f);
 }

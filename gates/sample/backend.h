@@ -17,8 +17,8 @@
 
 #include <stddef.h>
 
-#include "sample/record.h"
 #include "core/result.h"
+#include "sample/record.h"
 
 #define BACKEND_MAX_ARGS 64
 

@@ -13,8 +13,8 @@
 
 #include <stddef.h>
 
-#include "sample/record.h"
 #include "core/result.h"
+#include "sample/record.h"
 
 /* One cost sample to take. */
 struct cost_job {

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/lines.h"
 #include "sample/record.h"
+#include "core/lines.h"
 
 static int has_metric(const struct record *r, const char *name)
 {

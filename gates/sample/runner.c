@@ -6,10 +6,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "sample/runner.h"
 #include "sample/backend.h"
 #include "sample/cost_pass.h"
 #include "sample/record.h"
-#include "sample/runner.h"
 #include "sample/spawn.h"
 
 /* Last line of a child's stderr, for the report. */
@@ -111,7 +111,7 @@ double runner_now(void)
 
 /* Seconds a sample may take: the per-sample timeout, or what is left of
  * the run's deadline when that is less (at least 0.1). */
-static double sample_timeout(const struct run_options *o, double timeout)
+static double sample_timeout(const struct runner_plan *o, double timeout)
 {
 	if (o->deadline_at > 0) {
 		double left = o->deadline_at - runner_now();
@@ -120,7 +120,7 @@ static double sample_timeout(const struct run_options *o, double timeout)
 	return timeout > 0.1 ? timeout : 0.1;
 }
 
-static int deadline_passed(const struct run_options *o)
+static int deadline_passed(const struct runner_plan *o)
 {
 	return o->deadline_at > 0 && runner_now() >= o->deadline_at;
 }
@@ -168,7 +168,7 @@ static void count_not_taken(struct run_result *r, const char *kernel, const char
 }
 
 static int sample_once(const struct kernel_info *k, const char *variant,
-		       const struct kernel_paramset *p, const struct run_options *o,
+		       const struct kernel_paramset *p, const struct runner_plan *o,
 		       struct record *rec, char *why, size_t why_size)
 {
 	char seed[32], best_of[16];
@@ -229,7 +229,7 @@ static double record_wall_ns(const struct record *rec)
 /* Runs one sample and files it (warm-up samples, ROUND < 0, are only
  * timed into *WALL_NS); returns 0 or -1 when the sample failed. */
 static int run_sample(const struct kernel_info *k, size_t v, const struct kernel_paramset *p,
-		      const struct run_options *o, struct run_result *r, long round,
+		      const struct runner_plan *o, struct run_result *r, long round,
 		      size_t first_round, double *wall_ns)
 {
 	struct record rec;
@@ -280,7 +280,7 @@ static int counted_path(const struct kernel_info *k, char *out, size_t size)
  * every round of this batch (they are exact: the same in every round);
  * its timings are dropped, so the wrappers never touch a timing sample. */
 static void run_counted(const struct kernel_info *k, size_t v, const struct kernel_paramset *p,
-			const struct run_options *o, struct run_result *r, size_t first_round)
+			const struct runner_plan *o, struct run_result *r, size_t first_round)
 {
 	struct kernel_info counted = *k;
 	struct record rec;
@@ -304,7 +304,7 @@ static void run_counted(const struct kernel_info *k, size_t v, const struct kern
 /* The cost pass's command line of variant V of K on P (argv has room for
  * 10 entries; SEED and BEST_OF are its storage). */
 static void cost_argv(const struct kernel_info *k, size_t v, const struct kernel_paramset *p,
-		      const struct run_options *o, char **argv, char *seed, size_t seed_size)
+		      const struct runner_plan *o, char **argv, char *seed, size_t seed_size)
 {
 	size_t n = 0;
 	snprintf(seed, seed_size, "%llu", (unsigned long long)o->seed);
@@ -331,7 +331,7 @@ static void run_cost(const struct runner_side *sides, const size_t *item_side,
 		     const size_t *item_variant, const int *failures, size_t n,
 		     size_t first_round)
 {
-	const struct run_options *o = sides[0].o;
+	const struct runner_plan *o = sides[0].o;
 	int runs = o->cost_runs > 0 ? o->cost_runs : 1;
 	size_t count = 0;
 	struct cost_job *jobs = calloc(n * (size_t)runs + 1, sizeof *jobs);
@@ -408,9 +408,9 @@ static void pad_group(const struct runner_side *s, size_t first_round)
 }
 
 int runner_run_sides(const struct runner_side *sides, size_t side_count,
-		     struct stats_rng *rng, size_t first_round)
+		     struct rng *rng, size_t first_round)
 {
-	const struct run_options *o = sides[0].o;
+	const struct runner_plan *o = sides[0].o;
 	size_t n = 0;
 	for (size_t s = 0; s < side_count; s++)
 		n += sides[s].k->variant_count;
@@ -437,12 +437,12 @@ int runner_run_sides(const struct runner_side *sides, size_t side_count,
 		if (item_failed(sd->r, sd->k->name, sd->k->variants[item_variant[i]], sd->p->name))
 			failures[i] = RUNNER_MAX_FAILURES;
 	}
-	int auto_warmup = o->warmup == OPTIONS_WARMUP_AUTO, late = 0;
+	int auto_warmup = o->warmup == RUNNER_WARMUP_AUTO, late = 0;
 	long warmup = auto_warmup ? RUNNER_WARMUP_MAX : o->warmup;
 	for (long round = -warmup; round < o->rounds; round++) {
 		for (size_t i = 0; i < n; i++)
 			order[i] = i;
-		stats_shuffle(rng, order, n);
+		rng_shuffle(rng, order, n);
 		for (size_t i = 0; i < n; i++) {
 			size_t it = order[i];
 			const struct runner_side *sd = &sides[item_side[it]];
@@ -491,7 +491,7 @@ out:
 }
 
 int runner_run_params(const struct kernel_info *k, const struct kernel_paramset *p,
-		      const struct run_options *o, struct stats_rng *rng,
+		      const struct runner_plan *o, struct rng *rng,
 		      struct run_result *r, size_t first_round)
 {
 	struct runner_side side = { k, p, o, r };

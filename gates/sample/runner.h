@@ -4,10 +4,32 @@
 #ifndef GATE_RUNNER_H
 #define GATE_RUNNER_H
 
-#include "sample/kernel_info.h"
-#include "cli/run_options.h"
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "core/result.h"
-#include "decide/stats.h"
+#include "core/rng.h"
+#include "sample/kernel_info.h"
+
+/* How the runner takes the samples of every group: what the CLI's options
+ * say about sampling (cli/run_options.c, options_plan), and nothing else. */
+struct runner_plan {
+	const char **env;          /* KEY=VALUE for every kernel process, NULL-terminated */
+	uint64_t seed;             /* --seed: the kernels' own random data */
+	int rounds;                /* measured rounds per group and batch */
+	int warmup;                /* discarded rounds first, or RUNNER_WARMUP_AUTO */
+	int best_of;               /* each timed sample the fastest of K; 0: per parameter set */
+	const char *backend;       /* sample/backend.h: NULL for the default */
+	double timeout_seconds;    /* per sample */
+	double deadline_seconds;   /* the run's --deadline (for the message) */
+	double deadline_at;        /* runner_now() past which no sample starts; 0: none */
+	bool cost;                 /* take the cost pass (cost_pass.h) */
+	int cost_runs;             /* cost samples per variant (0: 1) */
+	int verbose;               /* -v: each sample on stderr */
+};
+
+/* --warmup auto: warm-up rounds until two in a row agree. */
+#define RUNNER_WARMUP_AUTO (-1)
 
 /* Asks the kernel executable at PATH for its `--list` into OUT. Returns 0,
  * or -EINVAL with ERR saying why (did not start, crashed, bad output). */
@@ -21,7 +43,7 @@ int runner_list_kernel(const char *path, double timeout_seconds, struct kernel_i
  * samples and refused counters. RNG shuffles the order of each round.
  * Returns the number of samples that failed. */
 int runner_run_params(const struct kernel_info *k, const struct kernel_paramset *p,
-		      const struct run_options *o, struct stats_rng *rng,
+		      const struct runner_plan *o, struct rng *rng,
 		      struct run_result *r, size_t first_round);
 
 /* Seconds on a monotonic clock (what --deadline is measured on). */
@@ -38,11 +60,11 @@ double runner_now(void);
 int runner_warmup_stable(const double *prev, const double *cur, size_t n);
 
 /* One side of an A/B run: a kernel (from its own directory), its parameter
- * set, the options it runs with (environment) and where its samples go. */
+ * set, the plan it runs with (environment) and where its samples go. */
 struct runner_side {
 	const struct kernel_info *k;
 	const struct kernel_paramset *p;
-	const struct run_options *o;
+	const struct runner_plan *o;
 	struct run_result *r;
 };
 
@@ -52,6 +74,6 @@ struct runner_side {
  * drift hits both. Rounds and warm-up come from SIDES[0].o. Returns the
  * number of samples that failed. */
 int runner_run_sides(const struct runner_side *sides, size_t side_count,
-		     struct stats_rng *rng, size_t first_round);
+		     struct rng *rng, size_t first_round);
 
 #endif

@@ -1,6 +1,8 @@
 /* shard.c: which (kernel, params) groups a shard runs (see shard.h). */
 #include "sample/shard.h"
 
+#include "sample/groups.h"
+
 int shard_has(size_t g, int index, int count)
 {
 	if (count <= 1)
@@ -10,17 +12,15 @@ int shard_has(size_t g, int index, int count)
 
 size_t shard_apply(struct kernel_info *k, size_t n, unsigned tier, int index, int count)
 {
-	size_t g = 0, kept = 0;
-	for (size_t i = 0; i < n; i++) {
-		for (size_t p = 0; p < k[i].paramset_count; p++) {
-			struct kernel_paramset *ps = &k[i].paramsets[p];
-			if (!(ps->tiers & tier))
-				continue;
-			if (shard_has(g++, index, count))
-				kept++;
-			else
-				ps->tiers &= ~tier;
-		}
+	struct group_iter it;
+	struct group g;
+	size_t kept = 0;
+	groups_begin(&it, k, n, tier);
+	while (groups_next(&it, &g)) {
+		if (shard_has(g.index, index, count))
+			kept++;
+		else   /* the iterator has passed it: taking it out of the tier is safe */
+			k[g.kernel_index].paramsets[g.params_index].tiers &= ~tier;
 	}
 	return kept;
 }

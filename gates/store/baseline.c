@@ -15,6 +15,7 @@
 
 #include "store/baseline.h"
 #include "store/jsonout.h"
+#include "store/policy_json.h"
 
 struct loader {
 	const char *path;
@@ -342,6 +343,20 @@ static int check_duplicates(const struct loader *ld, const struct run_result *r)
 	return rc;
 }
 
+/* The "policy" object; a file written before it was recorded has none:
+ * the defaults, marked not recorded. */
+static int load_policy(const struct loader *ld, const json_t *obj, struct run_policy *p)
+{
+	char why[160];
+	if (!obj) {
+		policy_defaults(p);
+		return 0;
+	}
+	if (policy_json_load(obj, p, why, sizeof why))
+		return INVALID(ld, "%s", why);
+	return 0;
+}
+
 static int load_root(const struct loader *ld, const json_t *root, struct run_result *out)
 {
 	const json_t *series;
@@ -352,7 +367,8 @@ static int load_root(const struct loader *ld, const json_t *root, struct run_res
 		return INVALID(ld, "expected a JSON object at the top level");
 	if ((rc = load_schema(ld, root)) < 0 ||
 	    (rc = load_context(ld, json_object_get(root, "context"), &out->ctx)) < 0 ||
-	    (rc = load_platform(ld, root, &out->ctx)) < 0)
+	    (rc = load_platform(ld, root, &out->ctx)) < 0 ||
+	    (rc = load_policy(ld, json_object_get(root, "policy"), &out->policy)) < 0)
 		return rc;
 	series = json_object_get(root, "series");
 	if (!series)
@@ -437,6 +453,8 @@ int baseline_save(const char *path, const struct run_result *r, char *err, size_
 		bad |= json_object_set_new(root, "schema", json_integer(JSONOUT_SCHEMA));
 		bad |= json_object_set_new(root, "platform", jsonout_string(r->ctx.platform_key));
 		bad |= json_object_set_new(root, "context", jsonout_context(&r->ctx));
+		if (r->policy.recorded)
+			bad |= json_object_set_new(root, "policy", policy_json(&r->policy));
 		bad |= json_object_set_new(root, "series", series_array(r));
 	}
 	if (bad) {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/atomic_file.h"
 #include "store/jsonout.h"
+#include "store/atomic_file.h"
 
 /* 17 significant digits print every double so that it reads back exactly. */
 #define JSONOUT_FLAGS (JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))

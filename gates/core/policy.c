@@ -1,0 +1,78 @@
+/* policy.c: the defaults of a run policy and comparing two (policy.h). */
+#include "core/policy.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void policy_defaults(struct run_policy *p)
+{
+	memset(p, 0, sizeof *p);
+	p->alpha = POLICY_ALPHA;
+	p->min_effect = POLICY_MIN_EFFECT;
+	p->drift_factor = POLICY_DRIFT_FACTOR;
+	p->advisory_tolerance = POLICY_ADVISORY_TOLERANCE;
+	p->exact_tolerance = POLICY_EXACT_TOLERANCE;
+	p->near_tolerance = POLICY_NEAR_TOLERANCE;
+	p->near_floor = POLICY_NEAR_FLOOR;
+	p->near_floor_bytes = POLICY_NEAR_FLOOR_BYTES;
+	p->min_events = POLICY_MIN_EVENTS;
+	p->cost_tolerance = POLICY_COST_TOLERANCE;
+	p->cost_miss_tolerance = POLICY_COST_MISS_TOLERANCE;
+	p->cost_miss_floor = POLICY_COST_MISS_FLOOR;
+	p->cost_thread_slack = POLICY_COST_THREAD_SLACK;
+	p->cost_advisory = POLICY_COST_ADVISORY;
+	p->cost = true;
+}
+
+const char *policy_correction_name(const struct run_policy *p)
+{
+	return p->fdr ? "bh" : "holm";
+}
+
+int policy_correction_parse(const char *name, bool *fdr)
+{
+	if (!strcmp(name, "holm") || !strcmp(name, "bh")) {
+		*fdr = !strcmp(name, "bh");
+		return 0;
+	}
+	return -1;
+}
+
+bool policy_same_decisions(const struct run_policy *a, const struct run_policy *b, char *what,
+			   size_t size)
+{
+	static const struct {
+		const char *name;
+		size_t offset;
+	} fields[] = {
+#define F(x) { #x, offsetof(struct run_policy, x) }
+		F(alpha), F(min_effect), F(drift_factor), F(advisory_tolerance),
+		F(exact_tolerance), F(near_tolerance), F(near_floor), F(near_floor_bytes),
+		F(min_events), F(cost_tolerance), F(cost_miss_tolerance), F(cost_miss_floor),
+		F(cost_thread_slack), F(cost_advisory),
+#undef F
+	};
+	if (a->fdr != b->fdr) {
+		if (what)
+			snprintf(what, size, "correction %s vs %s", policy_correction_name(a),
+				 policy_correction_name(b));
+		return false;
+	}
+	if (a->cost != b->cost) {
+		if (what)
+			snprintf(what, size, "cost pass %s vs %s", a->cost ? "on" : "off",
+				 b->cost ? "on" : "off");
+		return false;
+	}
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		double x, y;
+		memcpy(&x, (const char *)a + fields[i].offset, sizeof x);
+		memcpy(&y, (const char *)b + fields[i].offset, sizeof y);
+		if (x != y) {
+			if (what)
+				snprintf(what, size, "%s %g vs %g", fields[i].name, x, y);
+			return false;
+		}
+	}
+	return true;
+}

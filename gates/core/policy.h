@@ -1,0 +1,102 @@
+/* policy.h: the rules a run was decided by, recorded in its result.
+ *
+ * The CLI fills a run_policy from its options (cli/run_options.c); the
+ * comparison (decide/) reads every threshold from it and the renderers
+ * (report/) describe it from the result alone, so a result file loaded
+ * later (`gate merge`, `gate diff`) says what its run used, not what this
+ * gate's defaults are. The JSON files carry it as the "policy" object
+ * (docs/json-format.md); files written before it was recorded load with
+ * the defaults below and RECORDED false.
+ */
+#ifndef GATE_POLICY_H
+#define GATE_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The defaults, each with where its value comes from. */
+
+/* Family-wise error rate of the timing tests. */
+#define POLICY_ALPHA 0.05
+/* Smallest timing change that fails against a baseline (docs/noise.md:
+ * the VM's memory-heavy regions drift 20-90% over minutes), and in
+ * `gate ab`, whose sides run in the same rounds. */
+#define POLICY_MIN_EFFECT 0.25
+#define POLICY_MIN_EFFECT_AB 0.03
+/* A timing tolerance is at least this many times the drift between the
+ * baseline's batches and its history: batches taken within a minute see
+ * less of the machine's drift than a run taken hours later does. */
+#define POLICY_DRIFT_FACTOR 3.0
+/* A timing series whose tolerance exceeds this is advisory: reported,
+ * never failing, since a change that size cannot be told from drift. */
+#define POLICY_ADVISORY_TOLERANCE 0.5
+/* Exact counts: relative tolerance. */
+#define POLICY_EXACT_TOLERANCE 0.01
+/* Near-exact counts (page faults, peak bytes): relative tolerance on top
+ * of the baseline's spread and an absolute floor: a fault count moves by a
+ * few pages with ASLR and heap layout, a peak by a few blocks per thread
+ * (one page). */
+#define POLICY_NEAR_TOLERANCE 0.10
+#define POLICY_NEAR_FLOOR 16.0
+#define POLICY_NEAR_FLOOR_BYTES 4096.0
+/* Timing counters in "count" units (context switches) below this median
+ * are too few events to compare as a ratio. */
+#define POLICY_MIN_EVENTS 100.0
+/* Cost pass counts: 0.2% of the baseline (or 3 x the spread of its cost
+ * samples when larger): callgrind's counts of a single-threaded region
+ * repeat exactly, a threaded one's within a few parts per million
+ * (docs/counters.md); 0.2% still catches +1% of work. Simulated misses of
+ * a threaded region move by a few percent with the interleaving: 10% and
+ * 64 per thread. Threaded instruction counts get 4096 per thread (thread
+ * start and first allocation follow the interleaving). A cost series whose
+ * baseline samples differ by more than 10% (x the drift factor) is
+ * advisory. */
+#define POLICY_COST_TOLERANCE 0.002
+#define POLICY_COST_MISS_TOLERANCE 0.10
+#define POLICY_COST_MISS_FLOOR 64.0
+#define POLICY_COST_THREAD_SLACK 4096.0
+#define POLICY_COST_ADVISORY 0.10
+
+struct run_policy {
+	bool recorded;              /* false: loaded from a file that did not record it */
+	double alpha;               /* family-wise error rate of the timing tests */
+	bool fdr;                   /* correction: Benjamini-Hochberg, else Holm */
+	double min_effect;          /* smallest relative timing change that fails */
+	double drift_factor;        /* timing tolerance >= this x the baseline's drift */
+	double advisory_tolerance;  /* timing tolerance above which a series is advisory */
+	double exact_tolerance;     /* exact counts, relative */
+	double near_tolerance;      /* near-exact counts, relative, plus spread and: */
+	double near_floor;          /* ... this many events */
+	double near_floor_bytes;    /* ... or bytes */
+	double min_events;          /* "count" timing series below this are not compared */
+	double cost_tolerance;      /* cost counts, relative */
+	double cost_miss_tolerance; /* simulated misses, relative ... */
+	double cost_miss_floor;     /* ... plus this per thread */
+	double cost_thread_slack;   /* threaded cost instructions, per thread */
+	double cost_advisory;       /* cost spread x drift factor above which advisory */
+	int rounds;                 /* measured rounds per group and batch */
+	int runs;                   /* batches */
+	int warmup;                 /* warm-up rounds, -1: until two agree */
+	int best_of;                /* each timed sample the fastest of K; 0: per parameter set */
+	bool cost;                  /* the cost pass was on */
+	int cost_runs;              /* cost samples per variant and batch */
+};
+
+/* Fills P with the defaults above (a gate run's; RECORDED false). */
+void policy_defaults(struct run_policy *p);
+
+/* The name of P's correction: "holm" or "bh". */
+const char *policy_correction_name(const struct run_policy *p);
+
+/* Parses a correction name; 0 and *FDR, or -1 when unknown. */
+int policy_correction_parse(const char *name, bool *fdr);
+
+/* Whether A and B decide alike: every field but RECORDED and the sampling
+ * counts (rounds, runs, warm-up, best-of, cost samples), which shards may
+ * differ in without changing what a verdict means. When they differ and
+ * WHAT is not NULL, the first differing field is named in WHAT
+ * ("alpha 0.05 vs 0.01"). */
+bool policy_same_decisions(const struct run_policy *a, const struct run_policy *b, char *what,
+			   size_t size);
+
+#endif
