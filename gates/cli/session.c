@@ -1,5 +1,5 @@
-/* session.c: the parts of a gate run that `gate run` and `gate ab` share
- * (session.h). */
+/* session.c: the start of what `gate run` and `gate ab` share
+ * (session.h): the clock, the context and the kernels asked for. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,17 +9,11 @@
 
 #include "cli/session.h"
 #include "cli/discover.h"
-#include "cli/update.h"
 #include "core/error.h"
 #include "core/platform.h"
-#include "decide/expect_eval.h"
-#include "report/report_json.h"
-#include "report/report_outputs.h"
-#include "report/report_term.h"
 #include "sample/allocator.h"
 #include "sample/backend.h"
 #include "sample/cost_pass.h"
-#include "sample/groups.h"
 #include "sample/runner.h"
 #include "sample/spawn.h"
 
@@ -197,79 +191,6 @@ int session_list_kernels(struct session *s, const char *dir, struct run_result *
 	return ret;
 }
 
-void session_check_expectations(struct session *s)
-{
-	for (size_t k = 0; k < s->kernel_count; k++) {
-		const struct kernel_info *ki = &s->kernels[k];
-		for (size_t e = 0; e < ki->expect_count; e++) {
-			const struct kernel_expect *ex = &ki->expects[e];
-			char why[160] = "";
-			int applies = kernel_info_platform_applies(ex->platforms, s->r.ctx.os,
-							      s->r.ctx.cpu_count, why, sizeof why);
-			if (!applies)
-				continue;
-			struct group_iter it;
-			struct group g;
-			groups_begin(&it, ki, 1, s->o.tier);
-			while (groups_next(&it, &g)) {
-				if (!kernel_info_list_has(ex->params, g.params->name))
-					continue;
-				if (applies > 0)
-					expect_evaluate(ki, ex, g.params->name, 0.95, &s->r);
-				else
-					expect_eval_skip(ki, ex, g.params->name, why, &s->r);
-			}
-		}
-	}
-}
-
-static int has_finite_sample(const struct run_result *r)
-{
-	for (size_t i = 0; i < r->series_count; i++)
-		for (size_t j = 0; j < r->series[i].sample_count; j++)
-			if (isfinite(r->series[i].samples[j]))
-				return 1;
-	return 0;
-}
-
-int session_exit_code(const struct session *s)
-{
-	const struct run_result *r = &s->r;
-	for (size_t i = 0; i < r->series_count; i++)
-		if (r->series[i].verdict == VERDICT_FAIL)
-			return 1;
-	for (size_t i = 0; i < r->expect_count; i++)
-		if (r->expects[i].verdict == VERDICT_FAIL)
-			return 1;
-	if (!has_finite_sample(r))
-		return s->sample_failures ? 4 : 3;
-	for (size_t i = 0; i < r->expect_count; i++)
-		if (r->expects[i].verdict == VERDICT_ERROR)
-			return 4;
-	return s->sample_failures ? 4 : 0;
-}
-
-int session_report(struct session *s, const struct run_result *base)
-{
-	result_sort(&s->r);
-	s->r.wall_seconds = session_now() - s->started;
-	s->r.exit_code = session_exit_code(s);
-	update_counters_note(&s->r);
-	struct report_term_options style = { s->o.no_color, s->o.details || s->o.verbose };
-	report_term_print(stdout, &s->r, &style, base);
-	int ret = s->r.exit_code;
-	if (s->o.json_path) {
-		char err[1024];
-		if (report_json_write(s->o.json_path, &s->r, err, sizeof err)) {
-			gate_error("--json: %s", err);
-			ret = ret ? ret : 2;
-		}
-	}
-	struct report_paths rp = { s->o.junit_path, s->o.markdown_path, s->o.svg_dir };
-	if (report_outputs_write(&s->r, &rp))
-		ret = ret ? ret : 2;
-	return ret;
-}
 
 void session_free(struct session *s)
 {

@@ -1,4 +1,5 @@
-/* session.h: what `gate run` and `gate ab` share: the options, this
+/* session.h: what `gate run` and `gate ab` share (session.c, the start;
+ * session_finish.c, the end): the options, this
  * machine's context, the kernels asked for, the expectations, the exit
  * status and the reports written from the one result. */
 #ifndef GATE_SESSION_H
