@@ -94,18 +94,10 @@ static void load(const char *name, struct run_result *r)
 	cr_assert_eq(results_load(path, r, err, sizeof err), 0, "%s", err);
 }
 
-static char *render_term(const struct run_result *r, bool details)
+static void term(FILE *f, const struct run_result *r, const void *details)
 {
-	struct report_term_options o = { true, details };
-	FILE *f = tmpfile();
-	cr_assert(f);
+	struct report_term_options o = { true, *(const bool *)details };
 	report_term_print(f, r, &o, NULL);
-	long n = ftell(f);
-	char *buf = calloc((size_t)n + 1, 1);
-	rewind(f);
-	cr_assert(fread(buf, 1, (size_t)n, f) == (size_t)n);
-	fclose(f);
-	return buf;
 }
 
 static void github(FILE *f, const struct run_result *r, const void *arg)
@@ -118,33 +110,30 @@ static void github(FILE *f, const struct run_result *r, const void *arg)
  * .junit.xml, .md, .github and NAME.KERNEL.svg for its first kernel. */
 static void check_renderings(const char *name, const struct run_result *r)
 {
-	char file[256];
-	char *out = render_term(r, false);
-	snprintf(file, sizeof file, "%s.term", name);
-	expect_golden(file, out);
-	free(out);
-	out = render_term(r, true);
-	snprintf(file, sizeof file, "%s.details", name);
-	expect_golden(file, out);
-	free(out);
-	out = fixture_render(report_junit_print, r, NULL);
-	snprintf(file, sizeof file, "%s.junit.xml", name);
-	expect_golden(file, out);
-	free(out);
-	out = fixture_render(report_markdown_print, r, NULL);
-	snprintf(file, sizeof file, "%s.md", name);
-	expect_golden(file, out);
-	free(out);
-	out = fixture_render(github, r, NULL);
-	snprintf(file, sizeof file, "%s.github", name);
-	expect_golden(file, out);
-	free(out);
+	static const bool compact = false, details = true;
 	cr_assert_gt(r->series_count, 0);
 	const char *kernel = r->series[0].kernel;
-	out = fixture_render(report_svg_print, r, kernel);
-	snprintf(file, sizeof file, "%s.%s.svg", name, kernel);
-	expect_golden(file, out);
-	free(out);
+	char svg[128];
+	snprintf(svg, sizeof svg, "%s.svg", kernel);
+	const struct {
+		const char *suffix;
+		void (*render)(FILE *, const struct run_result *, const void *);
+		const void *arg;
+	} outputs[] = {
+		{ "term", term, &compact },
+		{ "details", term, &details },
+		{ "junit.xml", report_junit_print, NULL },
+		{ "md", report_markdown_print, NULL },
+		{ "github", github, NULL },
+		{ svg, report_svg_print, kernel },
+	};
+	for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
+		char file[256];
+		snprintf(file, sizeof file, "%s.%s", name, outputs[i].suffix);
+		char *out = fixture_render(outputs[i].render, r, outputs[i].arg);
+		expect_golden(file, out);
+		free(out);
+	}
 }
 
 /* R written by report_json_write and compared with the golden file
@@ -206,6 +195,18 @@ Test(golden, hand_built_result)
 	result_free(&r);
 }
 
+struct diff_args {
+	const struct diff *d;
+	const struct run_result *a, *b;
+};
+
+static void diff_text(FILE *f, const struct run_result *unused, const void *arg)
+{
+	const struct diff_args *x = arg;
+	(void)unused;
+	diff_print_text(f, x->d, "resize.json", &x->a->ctx, "perturbed.json", &x->b->ctx);
+}
+
 Test(golden, diff_of_two_results)
 {
 	struct run_result a, b;
@@ -213,26 +214,14 @@ Test(golden, diff_of_two_results)
 	load("resize.json", &a);
 	load("perturbed.json", &b);
 	cr_assert_eq(diff_compute(&a, &b, &d), 0);
-	FILE *f = tmpfile();
-	cr_assert(f);
-	diff_print_text(f, &d, "resize.json", &a.ctx, "perturbed.json", &b.ctx);
-	long n = ftell(f);
-	char *buf = calloc((size_t)n + 1, 1);
-	rewind(f);
-	cr_assert(fread(buf, 1, (size_t)n, f) == (size_t)n);
-	fclose(f);
-	expect_golden("resize-perturbed.diff", buf);
-	free(buf);
+	struct diff_args args = { &d, &a, &b };
+	char *out = fixture_render(diff_text, &a, &args);
+	expect_golden("resize-perturbed.diff", out);
+	free(out);
 	diff_drop_unchanged(&d);
-	f = tmpfile();
-	diff_print_text(f, &d, "resize.json", &a.ctx, "perturbed.json", &b.ctx);
-	n = ftell(f);
-	buf = calloc((size_t)n + 1, 1);
-	rewind(f);
-	cr_assert(fread(buf, 1, (size_t)n, f) == (size_t)n);
-	fclose(f);
-	expect_golden("resize-perturbed.changed.diff", buf);
-	free(buf);
+	out = fixture_render(diff_text, &a, &args);
+	expect_golden("resize-perturbed.changed.diff", out);
+	free(out);
 	diff_free(&d);
 	result_free(&a);
 	result_free(&b);
