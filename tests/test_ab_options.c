@@ -7,13 +7,13 @@
 #include <string.h>
 
 #include "cli/ab_options.h"
-#include "core/error.h"
+#include "core/message.h"
 
 /* ab_main names the program in its messages; these tests call its parts. */
 static void as_gate_ab(void)
 {
 	cr_redirect_stderr();
-	gate_error_program("gate ab");
+	message_set_program("gate ab");
 }
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -51,7 +51,7 @@ Test(ab_options, side_environment_follows_the_shared_one)
 	int n;
 	cr_assert_eq(ab_options_split(ARGC(argv), (char **)argv, &a, &b, rest, &n), 0);
 	struct run_options shared, oa, ob;
-	options_defaults(&shared);
+	run_options_defaults(&shared);
 	shared.env = shared_env;
 	shared.env_count = 1;
 	cr_assert_eq(ab_options_for_side(&shared, &a, &oa), 0);
@@ -102,11 +102,11 @@ Test(ab_options, bad_side_flags_are_named, .init = as_gate_ab)
 Test(ab_options, baseline_flags_are_refused, .init = as_gate_ab)
 {
 	struct run_options o;
-	options_defaults(&o);
+	run_options_defaults(&o);
 	cr_expect_eq(ab_options_check(&o), 0);
 	o.update_baseline = true;
 	cr_expect_eq(ab_options_check(&o), -1);
-	options_defaults(&o);
+	run_options_defaults(&o);
 	o.runs = 3;
 	cr_expect_eq(ab_options_check(&o), -1);
 	fflush(stderr);

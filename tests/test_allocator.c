@@ -65,13 +65,13 @@ Test(allocator, option, .init = cr_redirect_stderr)
 	struct run_options o;
 	char *glibc[] = { "--allocator", "glibc", NULL };
 	char *bad[] = { "--allocator", "nosuch", NULL };
-	options_defaults(&o);
-	cr_assert_eq(options_parse(&o, 2, glibc), 0);
+	run_options_defaults(&o);
+	cr_assert_eq(run_options_parse(&o, 2, glibc), 0);
 	cr_expect_null(o.allocator);
 	cr_expect_eq(o.env_count, 0);
 	free(o.env);
-	options_defaults(&o);
-	cr_expect_eq(options_parse(&o, 2, bad), CLI_BAD_USAGE);
+	run_options_defaults(&o);
+	cr_expect_eq(run_options_parse(&o, 2, bad), CLI_BAD_USAGE);
 	free(o.env);
 	fflush(stderr);
 	cr_expect_stderr_eq_str("gate: --allocator nosuch: unknown allocator (expected glibc, "

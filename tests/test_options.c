@@ -11,12 +11,12 @@
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-/* Parses ARGV (string literals; options_parse never writes them) after
+/* Parses ARGV (string literals; run_options_parse never writes them) after
  * filling O with the defaults. */
 static int parse(struct run_options *o, int argc, const char **argv)
 {
-	options_defaults(o);
-	return options_parse(o, argc, (char **)argv);
+	run_options_defaults(o);
+	return run_options_parse(o, argc, (char **)argv);
 }
 
 static void done(struct run_options *o)
@@ -318,7 +318,7 @@ Test(options, ci_reports_and_shard)
 	cr_expect_eq(o.shard_index, 2);
 	cr_expect_eq(o.shard_count, 3);
 	done(&o);
-	options_defaults(&o);
+	run_options_defaults(&o);
 	cr_expect_eq(o.shard_count, 0, "no sharding by default");
 }
 
@@ -339,14 +339,14 @@ Test(options, the_deadline_follows_the_tier_and_the_batches)
 {
 	struct run_options o;
 	char *quick[] = { "--quick" }, *given[] = { "--deadline", "12.5" };
-	options_defaults(&o);
+	run_options_defaults(&o);
 	o.runs = 1;
-	cr_expect_float_eq(options_deadline(&o), OPTIONS_DEADLINE_DEFAULT, 1e-9);
+	cr_expect_float_eq(run_options_deadline(&o), OPTIONS_DEADLINE_DEFAULT, 1e-9);
 	o.runs = 3;
-	cr_expect_float_eq(options_deadline(&o), 3 * OPTIONS_DEADLINE_DEFAULT, 1e-9);
-	cr_assert_eq(options_parse(&o, 1, quick), 0);
+	cr_expect_float_eq(run_options_deadline(&o), 3 * OPTIONS_DEADLINE_DEFAULT, 1e-9);
+	cr_assert_eq(run_options_parse(&o, 1, quick), 0);
 	o.runs = 1;
-	cr_expect_float_eq(options_deadline(&o), OPTIONS_DEADLINE_QUICK, 1e-9);
-	cr_assert_eq(options_parse(&o, 2, given), 0);
-	cr_expect_float_eq(options_deadline(&o), 12.5, 1e-9);
+	cr_expect_float_eq(run_options_deadline(&o), OPTIONS_DEADLINE_QUICK, 1e-9);
+	cr_assert_eq(run_options_parse(&o, 2, given), 0);
+	cr_expect_float_eq(run_options_deadline(&o), 12.5, 1e-9);
 }

@@ -10,7 +10,7 @@
 #include "cli/ab_options.h"
 #include "cli/commands.h"
 #include "cli/session.h"
-#include "core/error.h"
+#include "core/message.h"
 #include "decide/compare_ab.h"
 #include "decide/confirm.h"
 #include "sample/runner.h"
@@ -58,7 +58,7 @@ static int parse(struct ab_state *st, int argc, char **argv)
 			ab_options_usage(stdout);
 			return CLI_HELP_PRINTED;
 		}
-	options_defaults(&st->shared);
+	run_options_defaults(&st->shared);
 	/* Paired rounds cancel the drift that forces 25% against a stored
 	 * baseline (docs/noise.md); 3% is the smallest change worth a failure. */
 	st->shared.min_effect = POLICY_MIN_EFFECT_AB;
@@ -66,7 +66,7 @@ static int parse(struct ab_state *st, int argc, char **argv)
 	if (!st->rest || ab_options_split(argc, argv, &st->side_a, &st->side_b, st->rest,
 					  &rest_count))
 		return 2;
-	if (options_parse(&st->shared, rest_count, st->rest) || ab_options_check(&st->shared))
+	if (run_options_parse(&st->shared, rest_count, st->rest) || ab_options_check(&st->shared))
 		return CLI_BAD_USAGE;
 	/* Twice the tier's rounds plus one (default tier: 31): the power of the
 	 * paired test grows with the rounds, and on this VM's per-process noise
@@ -77,14 +77,14 @@ static int parse(struct ab_state *st, int argc, char **argv)
 	st->shared.runs = 1;
 	char err[1024];
 	if (st->shared.json_path && atomic_file_check(st->shared.json_path, err, sizeof err)) {
-		gate_error("--json: %s; nothing was run", err);
+		message_error("--json: %s; nothing was run", err);
 		return 2;
 	}
-	st->shared.deadline_seconds = options_deadline(&st->shared);
+	st->shared.deadline_seconds = run_options_deadline(&st->shared);
 	st->shared.deadline_at = st->s.started + st->shared.deadline_seconds;
 	if (ab_options_for_side(&st->shared, &st->side_a, &st->a_options) ||
 	    ab_options_for_side(&st->shared, &st->side_b, &s->o)) {
-		gate_error("out of memory");
+		message_error("out of memory");
 		return 2;
 	}
 	return 0;
@@ -96,7 +96,7 @@ static int setup(struct ab_state *st, const char *self_dir)
 	int ret = session_context(s, self_dir);   /* B's environment is the one recorded */
 	if (ret)
 		return ret;
-	options_plan(&st->a_options, &st->a_plan);
+	run_options_plan(&st->a_options, &st->a_plan);
 	if (st->side_a.kernel_dir)
 		snprintf(st->a_dir, sizeof st->a_dir, "%s", st->side_a.kernel_dir);
 	else if (st->shared.kernel_dir)
@@ -153,7 +153,7 @@ static void take_samples(struct ab_state *st)
 	struct group g;
 	groups_begin(&it, s->kernels, s->kernel_count, s->o.tier);
 	while (groups_next(&it, &g)) {
-		gate_progress("[%zu/%zu] %s %s", ++done, total, g.kernel->name,
+		message_progress("[%zu/%zu] %s %s", ++done, total, g.kernel->name,
 			g.params->name);
 		s->sample_failures += run_group(st, g.kernel, g.params, &rng, &s->r, &st->a);
 	}
@@ -201,7 +201,7 @@ static void confirm(struct ab_state *st)
 
 int ab_main(int argc, char **argv, const char *self_dir)
 {
-	gate_error_program("gate ab");
+	message_set_program("gate ab");
 	struct ab_state st;
 	memset(&st, 0, sizeof st);
 	struct session *s = &st.s;

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli/ab_options.h"
-#include "core/error.h"
+#include "core/message.h"
 #include "sample/allocator.h"
 
 void ab_options_usage(void *fp)
@@ -26,13 +26,13 @@ void ab_options_usage(void *fp)
 
 static int bad(const char *flag, const char *value, const char *why)
 {
-	gate_error("%s %s: %s", flag, value ? value : "", why);
+	message_error("%s %s: %s", flag, value ? value : "", why);
 	return -1;
 }
 
 static int add_env(struct ab_side_options *s, const char *flag, const char *value)
 {
-	const char *why = options_env_problem(value);
+	const char *why = run_options_env_problem(value);
 	if (why)
 		return bad(flag, value, why);
 	const char **env = realloc(s->env, (s->env_count + 2) * sizeof *env);
@@ -118,7 +118,7 @@ int ab_options_check(const struct run_options *o)
 			 : o->baseline_dir ? "--baseline-dir" : o->runs ? "--runs" : NULL;
 	if (!flag)
 		return 0;
-	gate_error("%s: not with gate ab, which compares B with A measured in the "
+	message_error("%s: not with gate ab, which compares B with A measured in the "
 		"same rounds and reads or writes no baseline (use gate run)", flag);
 	return -1;
 }

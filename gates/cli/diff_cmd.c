@@ -5,7 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/discover.h"
-#include "core/error.h"
+#include "core/message.h"
 #include "core/platform.h"
 #include "decide/diff.h"
 #include "store/baseline.h"
@@ -44,13 +44,13 @@ static int diff_load(const char *path, struct run_result *r)
 	char err[1024];
 	int ret = baseline_load(path, r, err, sizeof err);
 	if (ret)
-		gate_error("%s", err);
+		message_error("%s", err);
 	return ret;
 }
 
 int diff_main(int argc, char **argv, const char *self_dir)
 {
-	gate_error_program("gate diff");
+	message_set_program("gate diff");
 	const char *files[2] = { NULL, NULL }, *dir = NULL;
 	char base_path[4096];
 	int use_baseline = 0, changed_only = 0, nfiles = 0, ret = 2;
@@ -71,7 +71,7 @@ int diff_main(int argc, char **argv, const char *self_dir)
 		} else if (argv[i][0] != '-' && nfiles < 2) {
 			files[nfiles++] = argv[i];
 		} else {
-			gate_error("unexpected argument '%s'", argv[i]);
+			message_error("unexpected argument '%s'", argv[i]);
 			diff_usage(stderr);
 			return 2;
 		}
@@ -88,7 +88,7 @@ int diff_main(int argc, char **argv, const char *self_dir)
 	if (diff_load(files[0], &a) || diff_load(files[1], &b))
 		goto out;
 	if (diff_compute(&a, &b, &d)) {
-		gate_error("out of memory");
+		message_error("out of memory");
 		goto out;
 	}
 	if (changed_only)

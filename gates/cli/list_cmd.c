@@ -5,7 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/discover.h"
-#include "core/error.h"
+#include "core/message.h"
 #include "probe.h"
 #include "sample/runner.h"
 
@@ -42,7 +42,7 @@ static void print_kernel(const struct kernel_info *k)
 
 int list_main(int argc, char **argv, const char *self_dir)
 {
-	gate_error_program("gate list");
+	message_set_program("gate list");
 	char dir[4096], err[1024];
 	snprintf(dir, sizeof dir, "%s/kernels", self_dir);
 	for (int i = 0; i < argc; i++) {
@@ -55,7 +55,7 @@ int list_main(int argc, char **argv, const char *self_dir)
 		if (!strcmp(argv[i], "--kernel-dir") && i + 1 < argc) {
 			snprintf(dir, sizeof dir, "%s", argv[++i]);
 		} else {
-			gate_error("unknown option '%s' (usage: gate list "
+			message_error("unknown option '%s' (usage: gate list "
 				"[--kernel-dir DIR])", argv[i]);
 			return 2;
 		}
@@ -63,13 +63,13 @@ int list_main(int argc, char **argv, const char *self_dir)
 	char **paths = NULL;
 	int n = discover_kernels(dir, &paths), ret = 0;
 	if (n < 0) {
-		gate_error("kernel directory %s: cannot be read", dir);
+		message_error("kernel directory %s: cannot be read", dir);
 		return 2;
 	}
 	for (int i = 0; i < n; i++) {
 		struct kernel_info k;
 		if (runner_list_kernel(paths[i], 30, &k, err, sizeof err)) {
-			gate_error("%s", err);
+			message_error("%s", err);
 			ret = 4;
 			continue;
 		}

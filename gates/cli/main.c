@@ -4,7 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/discover.h"
-#include "core/error.h"
+#include "core/message.h"
 
 #ifndef GATE_VERSION
 #define GATE_VERSION "unknown"
@@ -68,7 +68,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].main(argc - 2, argv + 2, self_dir);
-	gate_error("unknown command '%s'", argv[1]);
+	message_error("unknown command '%s'", argv[1]);
 	usage(stderr);
 	return 2;
 }

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "core/error.h"
+#include "core/message.h"
 #include "report/report_json.h"
 #include "report/report_outputs.h"
 #include "report/report_term.h"
@@ -62,12 +62,12 @@ static enum cli_parse parse_args(struct merge_args *a, int argc, char **argv)
 		       : !strcmp(f, "--svg") ? &a->reports.svg_dir : NULL;
 		if (slot) {
 			if (i + 1 >= argc || !*argv[i + 1]) {
-				gate_error("%s: expected a path", f);
+				message_error("%s: expected a path", f);
 				return CLI_BAD_USAGE;
 			}
 			*slot = argv[++i];
 		} else if (f[0] == '-') {
-			gate_error("unknown option '%s'", f);
+			message_error("unknown option '%s'", f);
 			merge_usage(stderr);
 			return CLI_BAD_USAGE;
 		} else {
@@ -75,7 +75,7 @@ static enum cli_parse parse_args(struct merge_args *a, int argc, char **argv)
 		}
 	}
 	if (!a->input_count) {
-		gate_error("no result files given");
+		message_error("no result files given");
 		merge_usage(stderr);
 		return CLI_BAD_USAGE;
 	}
@@ -178,7 +178,7 @@ static int add_result(struct run_result *out, const struct run_result *in, int m
 		const struct series *dup = result_find_series(out, kernel, s->variant, s->params,
 							      s->metric);
 		if (dup) {
-			gate_error("%s and %s both have the series %s %s %s %s of "
+			message_error("%s and %s both have the series %s %s %s %s of "
 				"platform %s: the shards overlap (use --shard I/N with the same N "
 				"and distinct I, and the same options)", origin[dup - out->series],
 				path, s->kernel, s->variant, s->params, s->metric,
@@ -281,7 +281,7 @@ static int merge_policy(struct run_result *out, const struct run_result *in, siz
 			continue;
 		}
 		if (!policy_same_decisions(&in[0].policy, &in[i].policy, what, sizeof what)) {
-			gate_error("%s and %s were decided by different policies (%s); merge "
+			message_error("%s and %s were decided by different policies (%s); merge "
 					"results of one policy", names[0], names[i], what);
 			return 2;
 		}
@@ -301,9 +301,9 @@ static int merge(struct run_result *out, struct run_result *in, const struct mer
 		int rc = results_load(a->inputs[i], &in[i], err, sizeof err);
 		if (rc) {
 			if (rc == -ENOENT)
-				gate_error("%s: no such file", a->inputs[i]);
+				message_error("%s: no such file", a->inputs[i]);
 			else
-				gate_error("%s", err);
+				message_error("%s", err);
 			ret = 2;
 		}
 		codes[i] = in[i].exit_code;
@@ -321,7 +321,7 @@ static int merge(struct run_result *out, struct run_result *in, const struct mer
 	if (!ret && merge_header(out, in, n, multi)) /* takes in[0]'s context: last */
 		ret = -ENOMEM;
 	if (ret == -ENOMEM) {
-		gate_error("out of memory");
+		message_error("out of memory");
 		ret = 2;
 	}
 	if (!ret)
@@ -334,7 +334,7 @@ static int merge(struct run_result *out, struct run_result *in, const struct mer
 
 int merge_main(int argc, char **argv, const char *self_dir)
 {
-	gate_error_program("gate merge");
+	message_set_program("gate merge");
 	struct merge_args a;
 	struct run_result out, *in = NULL;
 	char err[1024];
@@ -356,7 +356,7 @@ int merge_main(int argc, char **argv, const char *self_dir)
 	report_term_print(stdout, &out, &style, NULL);
 	ret = out.exit_code;
 	if (a.json && report_json_write(a.json, &out, err, sizeof err)) {
-		gate_error("--json: %s", err);
+		message_error("--json: %s", err);
 		ret = ret ? ret : 2;
 	}
 	if (report_outputs_write(&out, &a.reports))

@@ -9,7 +9,7 @@
 #include "cli/commands.h"
 #include "cli/session.h"
 #include "cli/update.h"
-#include "core/error.h"
+#include "core/message.h"
 #include "core/platform.h"
 #include "decide/compare.h"
 #include "decide/confirm.h"
@@ -34,13 +34,13 @@ static int load_baseline(struct run_state *st)
 	snprintf(st->baseline_path, sizeof st->baseline_path, "%s/%s.json", s->o.baseline_dir,
 		 s->r.ctx.platform_key);
 	if (s->o.update_baseline && atomic_file_check(st->baseline_path, err, sizeof err)) {
-		gate_error("--update-baseline: %s; nothing was run", err);
+		message_error("--update-baseline: %s; nothing was run", err);
 		return 2;
 	}
 	int ret = baseline_load(st->baseline_path, &st->base, err, sizeof err);
 	if (ret == -ENOENT) {
 		if (s->o.require_baseline) {
-			gate_error("no baseline for platform %s: %s does not exist "
+			message_error("no baseline for platform %s: %s does not exist "
 				"(--require-baseline); create it with ./gate --update-baseline",
 				s->r.ctx.platform_key, st->baseline_path);
 			return 2;
@@ -48,11 +48,11 @@ static int load_baseline(struct run_state *st)
 		return 0;
 	}
 	if (ret) {
-		gate_error("malformed baseline: %s", err);
+		message_error("malformed baseline: %s", err);
 		return 2;
 	}
 	if (st->base.ctx.platform_key && strcmp(st->base.ctx.platform_key, s->r.ctx.platform_key)) {
-		gate_error("baseline %s: platform: \"%s\", not this machine's \"%s\" "
+		message_error("baseline %s: platform: \"%s\", not this machine's \"%s\" "
 			"(a file of another platform?); nothing was run", st->baseline_path,
 			st->base.ctx.platform_key, s->r.ctx.platform_key);
 		return 2;
@@ -90,7 +90,7 @@ static void take_samples(struct session *s)
 		struct group g;
 		groups_begin(&it, s->kernels, s->kernel_count, s->o.tier);
 		while (groups_next(&it, &g)) {
-			gate_progress("[%zu/%zu] %s %s", ++done, total, g.kernel->name,
+			message_progress("[%zu/%zu] %s %s", ++done, total, g.kernel->name,
 				g.params->name);
 			s->sample_failures += runner_run_params(g.kernel, g.params, &s->plan, &rng, &s->r,
 								(size_t)b * (size_t)s->o.rounds);
@@ -169,7 +169,7 @@ static int setup(struct run_state *st, const char *self_dir)
 	int ret;
 	char err[1024];
 	if (s->o.json_path && atomic_file_check(s->o.json_path, err, sizeof err)) {
-		gate_error("--json: %s; nothing was run", err);
+		message_error("--json: %s; nothing was run", err);
 		return 2;
 	}
 	if (s->o.runs == 0)
@@ -178,7 +178,7 @@ static int setup(struct run_state *st, const char *self_dir)
 	 * their spread says whether they are exact (compare.c) */
 	if (s->o.update_baseline && s->o.cost_runs == 0)
 		s->o.cost_runs = (3 + s->o.runs - 1) / s->o.runs;
-	s->o.deadline_seconds = options_deadline(&s->o);
+	s->o.deadline_seconds = run_options_deadline(&s->o);
 	s->o.deadline_at = s->started + s->o.deadline_seconds;
 	ret = session_context(s, self_dir);
 	return ret ? ret : load_baseline(st);
@@ -186,13 +186,13 @@ static int setup(struct run_state *st, const char *self_dir)
 
 int run_main(int argc, char **argv, const char *self_dir)
 {
-	gate_error_program("gate");
+	message_set_program("gate");
 	struct run_state st;
 	memset(&st, 0, sizeof st);
 	struct session *s = &st.s;
 	s->started = session_now();
-	options_defaults(&s->o);
-	enum cli_parse parsed = options_parse(&s->o, argc, argv);
+	run_options_defaults(&s->o);
+	enum cli_parse parsed = run_options_parse(&s->o, argc, argv);
 	int ret = parsed == CLI_PARSED ? setup(&st, self_dir) : cli_parse_exit(parsed);
 	if (ret == 0)
 		ret = session_list_kernels(s, s->kernel_dir, &s->r, &s->kernels, &s->kernel_count);

@@ -6,12 +6,12 @@
 #include <string.h>
 
 #include "cli/run_options.h"
-#include "core/error.h"
+#include "core/message.h"
 #include "probe.h"
 #include "sample/allocator.h"
 #include "sample/backend.h"
 
-void options_defaults(struct run_options *o)
+void run_options_defaults(struct run_options *o)
 {
 	memset(o, 0, sizeof *o);
 	o->tier = GATE_TIER_DEFAULT;
@@ -34,7 +34,7 @@ void options_defaults(struct run_options *o)
 	o->cost = !(cost && !strcmp(cost, "0"));
 }
 
-void options_usage(void *fp)
+void run_options_usage(void *fp)
 {
 	FILE *f = fp;
 	fputs("usage: gate run [options]\n"
@@ -89,7 +89,7 @@ void options_usage(void *fp)
 
 static int bad(const char *flag, const char *value, const char *why)
 {
-	gate_error("%s %s: %s", flag, value ? value : "", why);
+	message_error("%s %s: %s", flag, value ? value : "", why);
 	return -1;
 }
 
@@ -107,7 +107,7 @@ static int parse_number(const char *flag, const char *s, double lo, double hi, d
 	return 0;
 }
 
-void options_plan(const struct run_options *o, struct runner_plan *plan)
+void run_options_plan(const struct run_options *o, struct runner_plan *plan)
 {
 	memset(plan, 0, sizeof *plan);
 	plan->env = o->env;
@@ -124,7 +124,7 @@ void options_plan(const struct run_options *o, struct runner_plan *plan)
 	plan->verbose = o->verbose;
 }
 
-void options_policy(const struct run_options *o, struct run_policy *p)
+void run_options_policy(const struct run_options *o, struct run_policy *p)
 {
 	policy_defaults(p);
 	p->recorded = true;
@@ -141,7 +141,7 @@ void options_policy(const struct run_options *o, struct run_policy *p)
 	p->cost_runs = o->cost ? (o->cost_runs > 0 ? o->cost_runs : 1) : 0;
 }
 
-double options_deadline(const struct run_options *o)
+double run_options_deadline(const struct run_options *o)
 {
 	if (o->deadline_seconds > 0)
 		return o->deadline_seconds;
@@ -151,7 +151,7 @@ double options_deadline(const struct run_options *o)
 	return per_batch * (o->runs > 1 ? o->runs : 1);
 }
 
-const char *options_env_problem(const char *value)
+const char *run_options_env_problem(const char *value)
 {
 	const char *eq = value ? strchr(value, '=') : NULL;
 	if (!eq || eq == value)
@@ -168,7 +168,7 @@ const char *options_env_problem(const char *value)
 
 static int add_env(struct run_options *o, const char *value)
 {
-	const char *why = options_env_problem(value);
+	const char *why = run_options_env_problem(value);
 	if (why)
 		return bad("--env", value, why);
 	const char **env = realloc(o->env, (o->env_count + 2) * sizeof *env);
@@ -318,13 +318,13 @@ static int parse_valued(struct run_options *o, const char *flag, const char *v)
 	return 1;
 }
 
-enum cli_parse options_parse(struct run_options *o, int argc, char **argv)
+enum cli_parse run_options_parse(struct run_options *o, int argc, char **argv)
 {
 	bool rounds_given = false;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			options_usage(stdout);
+			run_options_usage(stdout);
 			return CLI_HELP_PRINTED;
 		} else if (!strcmp(a, "--quick")) {
 			set_tier(o, "quick", GATE_TIER_QUICK, rounds_given ? o->rounds : 9);
@@ -361,7 +361,7 @@ enum cli_parse options_parse(struct run_options *o, int argc, char **argv)
 			if (r == 1) {
 				if (!eq && value)
 					i--;
-				gate_error("unknown option '%s' (see gate run --help)", a);
+				message_error("unknown option '%s' (see gate run --help)", a);
 				return CLI_BAD_USAGE;
 			}
 			if (r)

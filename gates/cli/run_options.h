@@ -64,30 +64,30 @@ struct run_options {
 
 /* The deadline of O in seconds: --deadline, else its tier's default
  * times its batches. */
-double options_deadline(const struct run_options *o);
+double run_options_deadline(const struct run_options *o);
 
 /* The sampling plan (sample/runner.h) of O; its environment points into O. */
-void options_plan(const struct run_options *o, struct runner_plan *plan);
+void run_options_plan(const struct run_options *o, struct runner_plan *plan);
 
 /* The run policy (core/policy.h) of O: its thresholds, and how many
  * rounds, batches and cost samples it takes; RECORDED set. */
-void options_policy(const struct run_options *o, struct run_policy *p);
+void run_options_policy(const struct run_options *o, struct run_policy *p);
 
 /* --warmup auto: warm-up rounds until two in a row agree (runner.h). */
 #define OPTIONS_WARMUP_AUTO RUNNER_WARMUP_AUTO
 
 /* Fills O with the defaults of the default tier. */
-void options_defaults(struct run_options *o);
+void run_options_defaults(struct run_options *o);
 
 /* Parses ARGV (after the subcommand) into O: CLI_PARSED, CLI_HELP_PRINTED
  * or CLI_BAD_USAGE after a message naming the bad flag or value
  * (cli/commands.h). Pointers in O point into ARGV or static storage. */
-enum cli_parse options_parse(struct run_options *o, int argc, char **argv);
+enum cli_parse run_options_parse(struct run_options *o, int argc, char **argv);
 
 /* What is wrong with an --env assignment VALUE (a message), or NULL. */
-const char *options_env_problem(const char *value);
+const char *run_options_env_problem(const char *value);
 
 /* Prints the options of `gate run` to F. */
-void options_usage(void *f);
+void run_options_usage(void *f);
 
 #endif

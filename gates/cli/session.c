@@ -9,7 +9,7 @@
 
 #include "cli/session.h"
 #include "cli/discover.h"
-#include "core/error.h"
+#include "core/message.h"
 #include "core/platform.h"
 #include "sample/allocator.h"
 #include "sample/backend.h"
@@ -85,8 +85,8 @@ static int session_cost_context(struct session *s)
 
 int session_context(struct session *s, const char *self_dir)
 {
-	options_policy(&s->o, &s->r.policy);
-	options_plan(&s->o, &s->plan);
+	run_options_policy(&s->o, &s->r.policy);
+	run_options_plan(&s->o, &s->plan);
 	if (!s->o.baseline_dir) {
 		discover_baseline_dir(self_dir, s->default_baseline_dir,
 				      sizeof s->default_baseline_dir);
@@ -97,20 +97,20 @@ int session_context(struct session *s, const char *self_dir)
 	else
 		snprintf(s->kernel_dir, sizeof s->kernel_dir, "%s/kernels", self_dir);
 	if (platform_context(&s->r.ctx)) {
-		gate_error("cannot read this machine's description: out of memory");
+		message_error("cannot read this machine's description: out of memory");
 		return 2;
 	}
 	s->r.ctx.env = join_env(&s->o);
 	if (allocator_context(&s->r.ctx, s->o.allocator)) {
-		gate_error("cannot record the allocator: out of memory");
+		message_error("cannot record the allocator: out of memory");
 		return 2;
 	}
 	if (backend_context(&s->r.ctx, s->o.backend)) {
-		gate_error("cannot record the backend: out of memory");
+		message_error("cannot record the backend: out of memory");
 		return 2;
 	}
 	if (session_cost_context(s)) {
-		gate_error("cannot record the cost pass: out of memory");
+		message_error("cannot record the cost pass: out of memory");
 		return 2;
 	}
 	s->r.ctx.tier = strdup(s->o.tier_name);
@@ -153,7 +153,7 @@ static int check_kernel_names(const struct run_options *o, char **paths)
 			found = !strcmp(name, o->kernels[k]);
 		}
 		if (!found) {
-			gate_error("unknown kernel '%s' (known: %s)", o->kernels[k],
+			message_error("unknown kernel '%s' (known: %s)", o->kernels[k],
 				*known ? known : "none");
 			return 2;
 		}
@@ -169,7 +169,7 @@ int session_list_kernels(struct session *s, const char *dir, struct run_result *
 	*kernels = NULL;
 	*count = 0;
 	if (n < 0) {
-		gate_error("kernel directory %s: %s (build with ./gate, or pass "
+		message_error("kernel directory %s: %s (build with ./gate, or pass "
 			"--kernel-dir)", dir, strerror(-n));
 		return 2;
 	}

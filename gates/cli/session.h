@@ -13,7 +13,7 @@
 
 struct session {
 	struct run_options o;
-	struct runner_plan plan;       /* how samples are taken, from o (options_plan) */
+	struct runner_plan plan;       /* how samples are taken, from o (run_options_plan) */
 	struct run_result r;           /* the run (gate ab: side B) */
 	struct kernel_info *kernels;
 	size_t kernel_count;

@@ -5,7 +5,7 @@
 
 #include "cli/session.h"
 #include "cli/update.h"
-#include "core/error.h"
+#include "core/message.h"
 #include "decide/expect_eval.h"
 #include "report/report_json.h"
 #include "report/report_outputs.h"
@@ -76,7 +76,7 @@ int session_report(struct session *s, const struct run_result *base)
 	if (s->o.json_path) {
 		char err[1024];
 		if (report_json_write(s->o.json_path, &s->r, err, sizeof err)) {
-			gate_error("--json: %s", err);
+			message_error("--json: %s", err);
 			ret = ret ? ret : 2;
 		}
 	}

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/update.h"
-#include "core/error.h"
+#include "core/message.h"
 #include "decide/history.h"
 #include "store/atomic_file.h"
 #include "store/baseline.h"
@@ -112,7 +112,7 @@ static int write_merged(const struct run_result *r, const struct run_result *old
 	merged.series = calloc(r->series_count + (old ? old->series_count : 0) + 1,
 			       sizeof *merged.series);
 	if (!merged.series) {
-		gate_error("baseline not updated: out of memory");
+		message_error("baseline not updated: out of memory");
 		return 2;
 	}
 	memcpy(merged.series, r->series, r->series_count * sizeof *r->series);
@@ -132,7 +132,7 @@ static int write_merged(const struct run_result *r, const struct run_result *old
 	release_history(&merged, r->series_count);
 	free(merged.series);
 	if (ret) {
-		gate_error("baseline not updated: %s", err);
+		message_error("baseline not updated: %s", err);
 		return 2;
 	}
 	printf("gate: wrote %s\n", path);
@@ -153,13 +153,13 @@ static int reload(const char *path, const struct run_result *old, struct run_res
 	if (ret == -ENOENT)
 		return 0;
 	if (ret) {
-		gate_error("baseline not updated: %s", err);
+		message_error("baseline not updated: %s", err);
 		return 2;
 	}
 	if (!old || old->series_count != buf->series_count ||
 	    (old->ctx.started_at && buf->ctx.started_at &&
 	     strcmp(old->ctx.started_at, buf->ctx.started_at)))
-		gate_note("%s was replaced during this run; merging with its "
+		message_note("%s was replaced during this run; merging with its "
 			"new contents", path);
 	return 0;
 }
@@ -173,12 +173,12 @@ int update_baseline_wait(const struct run_result *r, const struct run_result *ol
 	char err[1024];
 
 	if (sample_failures) {
-		gate_error("baseline not updated: %d sample(s) failed in this run "
+		message_error("baseline not updated: %d sample(s) failed in this run "
 			"(see the problems above); %s is unchanged", sample_failures, path);
 		return 4;
 	}
 	if (file_lock_acquire(&lock, path, wait_ms, err, sizeof err)) {
-		gate_error("baseline not updated: %s", err);
+		message_error("baseline not updated: %s", err);
 		return 2;
 	}
 	/* Under the lock no other writer runs: a temporary file is a killed one's. */

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
+#include "core/message.h"
 #include "sample/spawn.h"
 
 /* How long to wait for the reader threads once the job is killed. */
@@ -236,7 +236,7 @@ static void pin_child(HANDLE process)
 		return;
 	if (cpu >= (int)(8 * sizeof(DWORD_PTR)) ||
 	    !SetProcessAffinityMask(process, (DWORD_PTR)1 << cpu))
-		gate_error("cannot pin to CPU %d: Windows error %lu", cpu,
+		message_error("cannot pin to CPU %d: Windows error %lu", cpu,
 			(unsigned long)GetLastError());
 }
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "report/report_outputs.h"
-#include "core/error.h"
+#include "core/message.h"
 #include "report/report_github.h"
 #include "report/report_junit.h"
 #include "report/report_markdown.h"
@@ -14,20 +14,20 @@ int report_outputs_write(const struct run_result *r, const struct report_paths *
 	char err[1024];
 	int ret = 0;
 	if (p->junit && report_junit_write(p->junit, r, err, sizeof err) < 0) {
-		gate_error("--junit: %s", err);
+		message_error("--junit: %s", err);
 		ret = 2;
 	}
 	if (p->markdown && report_markdown_write(p->markdown, r, err, sizeof err) < 0) {
-		gate_error("--markdown: %s", err);
+		message_error("--markdown: %s", err);
 		ret = 2;
 	}
 	if (p->svg_dir && report_svg_write_dir(p->svg_dir, r, err, sizeof err) < 0) {
-		gate_error("--svg: %s", err);
+		message_error("--svg: %s", err);
 		ret = 2;
 	}
 	const char *summary = getenv("GITHUB_STEP_SUMMARY");
 	if (summary && *summary && report_markdown_append(summary, r, err, sizeof err) < 0) {
-		gate_error("GITHUB_STEP_SUMMARY: %s", err);
+		message_error("GITHUB_STEP_SUMMARY: %s", err);
 		ret = 2;
 	}
 	if (report_github_enabled())

@@ -12,7 +12,7 @@
 #include "sample/kernel_info.h"
 
 /* How the runner takes the samples of every group: what the CLI's options
- * say about sampling (cli/run_options.c, options_plan), and nothing else. */
+ * say about sampling (cli/run_options.c, run_options_plan), and nothing else. */
 struct runner_plan {
 	const char **env;          /* KEY=VALUE for every kernel process, NULL-terminated */
 	uint64_t seed;             /* --seed: the kernels' own random data */

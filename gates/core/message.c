@@ -1,5 +1,5 @@
-/* error.c: the one form of the gate's messages (error.h). */
-#include "core/error.h"
+/* message.c: the one form of the gate's messages (message.h). */
+#include "core/message.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -8,17 +8,17 @@
 
 static const char *program = "gate";
 
-void gate_error_program(const char *name)
+void message_set_program(const char *name)
 {
 	program = name;
 }
 
-const char *gate_program_name(void)
+const char *message_program(void)
 {
 	return program;
 }
 
-static void message(const char *kind, const char *fmt, va_list ap)
+static void print(const char *kind, const char *fmt, va_list ap)
 {
 	int err = errno;
 	size_t len = strlen(fmt);
@@ -29,26 +29,26 @@ static void message(const char *kind, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
-void gate_error(const char *fmt, ...)
+void message_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	message("", fmt, ap);
+	print("", fmt, ap);
 	va_end(ap);
 }
 
-void gate_note(const char *fmt, ...)
+void message_note(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	message("note: ", fmt, ap);
+	print("note: ", fmt, ap);
 	va_end(ap);
 }
 
-void gate_progress(const char *fmt, ...)
+void message_progress(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	message("", fmt, ap);
+	print("", fmt, ap);
 	va_end(ap);
 }
