@@ -35,6 +35,14 @@ ROOT = os.path.dirname(os.path.abspath(__file__))
 # separated; GATE_PACKAGE_DB replaces the list (the tests use a file of theirs).
 PACKAGE_DATABASES = "/var/lib/dpkg/status"
 OS_SUFFIXES = ("linux", "windows", "darwin", "posix")
+# The forced include of a counted build (docs/counters.md): also installed
+# as <allocgate/alloc_count.h>, the Cflags of allocgate-counted.pc.
+COUNTED_HEADER = "perf/allocgate/alloc_count.h"
+
+
+def counted_flag(platform):
+    """The compiler flag that force-includes COUNTED_HEADER."""
+    return ("/FI" if platform.is_msvc() else "-include ") + COUNTED_HEADER
 
 
 class Platform:
@@ -345,6 +353,74 @@ def package_databases():
     return found
 
 
+PC_DESCRIPTIONS = {
+    "allocgate": "allocgate's kernel probe, <allocgate/probe.h>: variants, parameter "
+                 "sets, regions and declared expectations of a kernel",
+    "allocgate-counted": "allocgate's compile-time allocation counting: add these Cflags "
+                         "to the kernel's counted build and to every source of yours whose "
+                         "allocations should be counted",
+}
+
+
+def pkgconfig_files(prefix, includedir, libs, version):
+    """The text of allocgate.pc and allocgate-counted.pc, as a dict by name:
+    INCLUDEDIR holds allocgate/probe.h, LIBS links the probe."""
+    head = "prefix=%s\nincludedir=%s\n\n" % (prefix, includedir)
+    return {
+        "allocgate": head + "Name: allocgate\nDescription: %s\nVersion: %s\n"
+        "Cflags: -I${includedir}\nLibs: %s -pthread%s\n" % (
+            PC_DESCRIPTIONS["allocgate"], version, libs,
+            " -lm" if sys.platform.startswith("linux") else ""),
+        "allocgate-counted": head + "Name: allocgate-counted\nDescription: %s\n"
+        "Version: %s\nRequires: allocgate\n"
+        "Cflags: -include allocgate/alloc_count.h\n" % (
+            PC_DESCRIPTIONS["allocgate-counted"], version),
+    }
+
+
+def write_pkgconfig(bd, prefix, version):
+    """BD/pkgconfig/*.pc for this checkout (PKG_CONFIG_PATH=BD/pkgconfig: the
+    headers from perf/, the probe from BD) and BD/pkgconfig-install/*.pc for
+    PREFIX, which `ninja install` copies. Returns the installed ones' paths."""
+    out = []
+    for sub, texts in (
+            ("pkgconfig", pkgconfig_files(ROOT, "${prefix}/perf",
+                                          "-L%s -lallocgate" % os.path.join(ROOT, bd), version)),
+            ("pkgconfig-install", pkgconfig_files(prefix, "${prefix}/include",
+                                                  "-L${prefix}/lib -lallocgate", version))):
+        d = os.path.join(ROOT, bd, sub)
+        os.makedirs(d, exist_ok=True)
+        for name, text in texts.items():
+            path = os.path.join(d, name + ".pc")
+            with open(path + ".tmp", "w") as f:
+                f.write(text)
+            os.replace(path + ".tmp", path)
+            if sub == "pkgconfig-install":
+                out.append(os.path.relpath(path, ROOT))
+    return out
+
+
+def write_install(w, bd, prefix, gate, bpf, probe_lib, pcs):
+    """`ninja install`: the gate, gate-bpf where built, the kernel API headers,
+    the probe as liballocgate.a and the pkg-config files, under
+    $DESTDIR/PREFIX (docs/install.md)."""
+    q = shlex.quote
+    dest = '"$${DESTDIR}"%s' % q(prefix)
+    steps = ["set -e",
+             "mkdir -p %s/bin %s/include/allocgate %s/lib/pkgconfig" % (dest, dest, dest)]
+    for exe in gate + bpf:
+        steps.append("install -m 755 %s %s/bin/" % (q(exe), dest))
+    for h in ("probe.h", "alloc_count.h"):
+        steps.append("install -m 644 perf/allocgate/%s %s/include/allocgate/" % (h, dest))
+    steps.append("install -m 644 %s %s/lib/" % (q(probe_lib), dest))
+    for pc in pcs:
+        steps.append("install -m 644 %s %s/lib/pkgconfig/" % (q(pc), dest))
+    steps.append("echo installed into %s" % dest)
+    w.rule("install", "sh -c %s" % q("; ".join(steps)).replace("$$", "$$"),
+           description="INSTALL %s" % prefix, pool="console")
+    w.build("install", "install", implicit=gate + bpf + [probe_lib] + pcs)
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(
         description="Write build.ninja for allocgate.",
@@ -358,6 +434,10 @@ def parse_args(argv):
     p.add_argument("--host", metavar="TRIPLE",
                    help="cross build, e.g. x86_64-w64-mingw32 (compiler TRIPLE-gcc)")
     p.add_argument("--builddir", default="build", help="output directory (default build)")
+    p.add_argument("--prefix", default="/usr/local",
+                   help="where `ninja install` puts bin/gate, include/allocgate/, "
+                   "lib/liballocgate.a and lib/pkgconfig/ (default /usr/local; DESTDIR "
+                   "in the environment of ninja is prepended)")
     p.add_argument("--with-jansson", metavar="PREFIX",
                    help="jansson from PREFIX/lib/pkgconfig/jansson.pc only (a cross build's "
                    "own, e.g. what ci/mingw-jansson.sh BUILDDIR makes in BUILDDIR/prefix, "
@@ -479,7 +559,8 @@ def main(argv):
     bpf_srcs = tuple(sources("perf/bpf_*", platform))   # gate-bpf only, see write_bpf
     # libgate.lib, not gate.lib: that is the name of gate.exe's import library
     lib = "%s/lib%s.lib" if platform.is_msvc() else "%s/lib%s.a"
-    probe_lib = w.build(lib % (bd, "probe"), "ar",
+    # the probe as liballocgate.a, the name it is installed under too
+    probe_lib = w.build(lib % (bd, "allocgate"), "ar",
                         objects(sources("perf/*.c", platform, exclude=bpf_srcs)))[0]
     gate_srcs = sources("gates/*/*.c", platform, exclude=("gates/cli/main.c",))
     gate_lib, gate = None, []
@@ -502,9 +583,8 @@ def main(argv):
             # Its counted twin (docs/counters.md): the same source with the
             # forced include that routes malloc & co. through counters.
             obj = platform.obj("%s/obj-counted/%s" % (bd, os.path.splitext(src)[0]))
-            w.build(obj, "cc", src, implicit=["perf/alloc_count.h"],
-                    variables={"extra_cflags": ("/FIperf/alloc_count.h" if platform.is_msvc()
-                                                else "-include perf/alloc_count.h")})
+            w.build(obj, "cc", src, implicit=[COUNTED_HEADER],
+                    variables={"extra_cflags": counted_flag(platform)})
             outs += w.build(platform.exe("%s/%s-counted/%s" % (bd, outdir, name)), "link",
                             [obj, probe_lib])
         return outs
@@ -519,9 +599,8 @@ def main(argv):
                          objects([src]) + [probe_lib])
         if stem == "probe_region_bench":   # its counted build too
             obj = "%s/obj/bench-counted/%s.o" % (bd, stem)
-            w.build(obj, "cc", src, implicit=["perf/alloc_count.h"],
-                    variables={"extra_cflags": ("/FIperf/alloc_count.h" if platform.is_msvc()
-                                                else "-include perf/alloc_count.h")})
+            w.build(obj, "cc", src, implicit=[COUNTED_HEADER],
+                    variables={"extra_cflags": counted_flag(platform)})
             bench += w.build(platform.exe("%s/bench/%s-counted" % (bd, stem)), "link",
                              [obj, probe_lib])
     w.build("bench", "phony", bench)
@@ -542,6 +621,10 @@ def main(argv):
         for src in sources("tests/preload/*.c", platform):
             stem = os.path.splitext(os.path.basename(src))[0]
             test_kernels += w.build("%s/tests/preload/lib%s.so" % (bd, stem), "solink", src)
+    if not platform.is_windows():
+        pcs = write_pkgconfig(bd, os.path.abspath(args.prefix), version)
+        write_install(w, bd, os.path.abspath(args.prefix), gate,
+                      [t for t in targets if t.endswith("gate-bpf")], probe_lib, pcs)
     w.build("tests", "phony", tests + test_kernels)
     w.build("all", "phony", targets + tests + test_kernels)
     w.default(targets)

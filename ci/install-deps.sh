@@ -1,17 +1,20 @@
 #!/bin/sh
 # ci/install-deps.sh: installs what the build and the tests need on this
 # runner's OS, as the GitHub Actions workflow (.github/workflows/gate.yml)
-# does; runs locally too.
+# does; runs locally too. --runtime: only what the gate needs to build and
+# run (no Criterion; the composite action, action.yml, uses this).
 #   Linux (Debian/Ubuntu): apt-get, through ci/deps.sh (sudo when not root)
 #   macOS: Homebrew
 #   Windows: MSYS2 (the workflow's msys2/setup-msys2 step installs the
 #     MINGW64 packages; run this from an MSYS2 shell to do it by hand)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
+what=tests
+[ "${1:-}" = --runtime ] && what=runtime
 case "$(uname -s)" in
 Linux)
 	. "$root/ci/deps.sh"
-	missing=$(gate_deps_missing tests)
+	missing=$(gate_deps_missing "$what")
 	# the cost pass (docs/counters.md)
 	command -v valgrind >/dev/null 2>&1 && [ -f /usr/include/valgrind/callgrind.h ] ||
 		missing="$missing valgrind"
@@ -22,7 +25,11 @@ Linux)
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
 	;;
 Darwin)
-	brew install jansson ninja pkg-config criterion
+	if [ "$what" = tests ]; then
+		brew install jansson ninja pkg-config criterion
+	else
+		brew install jansson ninja pkg-config
+	fi
 	;;
 MINGW* | MSYS* | CYGWIN*)
 	pacman -S --needed --noconfirm mingw-w64-x86_64-gcc mingw-w64-x86_64-jansson \

@@ -46,7 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe.h"
+#include <allocgate/probe.h>
 
 /* Largest block the seed asks for, bytes; sizes are 1..FREE_MAX_BYTES. */
 #define FREE_MAX_BYTES 1024

@@ -62,7 +62,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe.h"
+#include <allocgate/probe.h>
 
 /* The seed's string. */
 static const char refcount_text[] = "foobar";

@@ -56,7 +56,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe.h"
+#include <allocgate/probe.h>
 
 /* The walk one sample makes: SIZE(i) = START +- i * STEP, i = 1..STEPS. */
 struct resize_walk {

@@ -57,7 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe.h"
+#include <allocgate/probe.h>
 
 /* ---- the per-thread caching allocator ---- */
 

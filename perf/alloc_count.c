@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_count.h"
+#include "allocgate/alloc_count.h"
 #include "alloc_count_probe.h"
 
 /* One thread's counts; written by that thread only. */

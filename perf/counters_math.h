@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "probe.h"
+#include "allocgate/probe.h"
 
 /* Every counter any backend can give, in the order a sample reports them. */
 enum counter_id {

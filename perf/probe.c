@@ -29,7 +29,7 @@
 #include "alloc_count_probe.h"
 #include "counters.h"
 #include "params.h"
-#include "probe.h"
+#include "allocgate/probe.h"
 #include "probe_internal.h"
 
 /* The cost pass (docs/counters.md, "The cost pass"): the kernel runs under

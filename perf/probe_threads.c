@@ -3,7 +3,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "probe.h"
+#include "allocgate/probe.h"
 #include "probe_internal.h"
 
 int gate_parallel_region(const char *name, void *(*worker)(void *), void *jobs,

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "alloc_count.h"
 #include "alloc_count_probe.h"
+#include "allocgate/alloc_count.h"
 
 static struct alloc_count_totals ac_run_basic(void)
 {

@@ -102,7 +102,7 @@ Test(configure, clang_cl_gets_msvc_rules)
 		"/b/gate.exe: link ",
 		"/b/libgate.lib",
 		"/b/tests/kernels/toy.exe: link ",
-		"extra_cflags = /FIperf/alloc_count.h\n",
+		"extra_cflags = /FIperf/allocgate/alloc_count.h\n",
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
 		cr_expect(strstr(text, want[i]), "no '%s' in:\n%.3000s", want[i], text);

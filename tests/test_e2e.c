@@ -60,7 +60,9 @@ static void make_baseline(void)
 	 * could make timing advisory, and these tests are about the pipeline */
 	int code = gate(&out, "--kernel", "toy", "--quick", "--update-baseline", "--runs", "1",
 			NULL);
-	cr_assert_eq(code, 0, "update-baseline exit %d\n%s\n%s", code, out.out, out.err);
+	/* 1: only the toy's timing expectation, a coin flip under ASan */
+	cr_assert(code == 0 || (code == 1 && strstr(out.out, " series written (")),
+		  "update-baseline exit %d\n%s\n%s", code, out.out, out.err);
 	cr_assert(strstr(out.out, "wrote "), "%s", out.out);
 	spawn_output_free(&out);
 }
@@ -244,7 +246,9 @@ Test(e2e, counts_that_follow_the_core_count_are_compared_on_the_same_cores_only)
 	char path[512], cmd[1200];
 	int code = gate(&out, "--kernel", "toy", "--quick", "--update-baseline", "--runs", "1",
 			"--env", "TOY_PER_CORE=1", NULL);
-	cr_assert_eq(code, 0, "update-baseline exit %d\n%s\n%s", code, out.out, out.err);
+	/* 1: only the toy's timing expectation, a coin flip under ASan */
+	cr_assert(code == 0 || (code == 1 && strstr(out.out, " series written (")),
+		  "update-baseline exit %d\n%s\n%s", code, out.out, out.err);
 	spawn_output_free(&out);
 	/* same cores: per_core_ops doubled is a regression */
 	code = gate(&out, "--kernel", "toy", "--quick", "--env", "TOY_PER_CORE=2", NULL);
@@ -274,7 +278,7 @@ Test(e2e, other_hardware_skips_timing_but_gates_exact_counts)
 		     code, out.out);
 	cr_expect(strstr(out.out, "hardware changed since the baseline (CPU model: Other CPU 9000"),
 		  "%s", out.out);
-	cr_expect(strstr(out.out, "run ./gate --update-baseline"), "%s", out.out);
+	cr_expect(strstr(out.out, "rerun with --update-baseline"), "%s", out.out);
 	spawn_output_free(&out);
 	/* with it (where valgrind runs), the slowdown's instructions are counted */
 	if (!cost_pass_unavailable()) {

@@ -182,15 +182,28 @@ Test(e2e_input, baseline_with_nan_literal_exits_2)
 	expect_rejected(&o, status, "invalid JSON", name);
 }
 
-Test(e2e_input, list_help_is_help)
+/* Every subcommand's --help: usage on stdout, nothing on stderr, exit 0
+ * and nothing run; a bad flag: one line naming it, exit 2 (the one parse
+ * convention of cli/commands.h). */
+Test(e2e_input, help_is_help_and_a_bad_flag_is_bad_usage)
 {
-	struct spawn_output out;
-	char *args[] = { gate_path, "list", "--help", NULL };
-	cr_assert_eq(spawn_run(args, NULL, 60, &out), 0);
-	cr_expect(out.status == SPAWN_EXITED && out.exit_code == 0, "exit %d: %s", out.exit_code,
-		  out.err);
-	cr_expect(strstr(out.out, "usage: gate list"), "%s", out.out);
-	spawn_output_free(&out);
+	static const char *const commands[] = { "run", "ab", "merge", "diff", "list" };
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+		struct spawn_output out;
+		char *help[] = { gate_path, (char *)commands[i], "--help", NULL };
+		cr_assert_eq(spawn_run(help, NULL, 60, &out), 0);
+		cr_expect(out.status == SPAWN_EXITED && out.exit_code == 0, "%s --help: exit %d: %s",
+			  commands[i], out.exit_code, out.err);
+		cr_expect(strstr(out.out, "usage: gate"), "%s --help: %s", commands[i], out.out);
+		cr_expect_str_empty(out.err, "%s --help wrote to stderr: %s", commands[i], out.err);
+		spawn_output_free(&out);
+		char *bad[] = { gate_path, (char *)commands[i], "--no-such-flag", NULL };
+		cr_assert_eq(spawn_run(bad, NULL, 60, &out), 0);
+		cr_expect(out.status == SPAWN_EXITED && out.exit_code == 2, "%s --no-such-flag: exit "
+			  "%d: %s", commands[i], out.exit_code, out.err);
+		cr_expect(strstr(out.err, "--no-such-flag"), "%s: %s", commands[i], out.err);
+		spawn_output_free(&out);
+	}
 }
 
 /* A baseline without its context block, or without platform, is accepted

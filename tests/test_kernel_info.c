@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "probe.h"
+#include "allocgate/probe.h"
 #include "sample/kernel_info.h"
 
 #define PATH "build/kernels/resize"

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "allocgate/probe.h"
 #include "cli/run_options.h"
-#include "probe.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))
 

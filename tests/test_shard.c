@@ -3,7 +3,7 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
-#include "probe.h"
+#include "allocgate/probe.h"
 #include "sample/shard.h"
 
 Test(shard, modulo_assignment)

@@ -206,13 +206,12 @@ int ab_main(int argc, char **argv, const char *self_dir)
 	memset(&st, 0, sizeof st);
 	struct session *s = &st.s;
 	s->started = session_now();
-	int ret = parse(&st, argc, argv);
-	if (ret == CLI_HELP_PRINTED)
-		ret = cli_parse_exit(CLI_HELP_PRINTED);
-	else if (ret == CLI_PARSED)
-		ret = setup(&st, self_dir);
-	else
-		ret = cli_parse_exit(CLI_BAD_USAGE);
+	int parsed = parse(&st, argc, argv), ret;
+	if (parsed != CLI_PARSED) {
+		ret = parsed == CLI_HELP_PRINTED ? cli_parse_exit(CLI_HELP_PRINTED) : parsed;
+		goto out;
+	}
+	ret = setup(&st, self_dir);
 	if (ret)
 		goto out;
 	shard_apply(s->kernels, s->kernel_count, s->o.tier, s->o.shard_index, s->o.shard_count);

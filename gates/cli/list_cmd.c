@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "allocgate/probe.h"
 #include "cli/commands.h"
 #include "cli/discover.h"
 #include "core/message.h"
-#include "probe.h"
 #include "sample/runner.h"
 
 static void tiers_text(unsigned tiers, char *buf, size_t size)

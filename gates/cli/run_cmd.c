@@ -41,7 +41,7 @@ static int load_baseline(struct run_state *st)
 	if (ret == -ENOENT) {
 		if (s->o.require_baseline) {
 			message_error("no baseline for platform %s: %s does not exist "
-				"(--require-baseline); create it with ./gate --update-baseline",
+				"(--require-baseline); create it: rerun with --update-baseline",
 				s->r.ctx.platform_key, st->baseline_path);
 			return 2;
 		}
@@ -133,7 +133,7 @@ static void compare(struct run_state *st)
 		if (!same) {
 			char note[700];
 			snprintf(note, sizeof note, "hardware changed since the baseline (%s): timing "
-				 "not compared; run ./gate --update-baseline", why);
+				 "not compared; rerun with --update-baseline", why);
 			s->r.baseline_note = strdup(note);
 		}
 	}
@@ -141,7 +141,7 @@ static void compare(struct run_state *st)
 	    !platform_same_cost_key(&st->base.ctx, &s->r.ctx, why, sizeof why)) {
 		char note[1400];
 		snprintf(note, sizeof note, "%s%scost key changed since the baseline (%s): cost not "
-			 "compared; run ./gate --update-baseline", s->r.baseline_note ?
+			 "compared; rerun with --update-baseline", s->r.baseline_note ?
 			 s->r.baseline_note : "", s->r.baseline_note ? "\n" : "", why);
 		free(s->r.baseline_note);
 		s->r.baseline_note = strdup(note);
@@ -193,7 +193,10 @@ int run_main(int argc, char **argv, const char *self_dir)
 	s->started = session_now();
 	run_options_defaults(&s->o);
 	enum cli_parse parsed = run_options_parse(&s->o, argc, argv);
-	int ret = parsed == CLI_PARSED ? setup(&st, self_dir) : cli_parse_exit(parsed);
+	int ret = cli_parse_exit(parsed);
+	if (parsed != CLI_PARSED)
+		goto out;
+	ret = setup(&st, self_dir);
 	if (ret == 0)
 		ret = session_list_kernels(s, s->kernel_dir, &s->r, &s->kernels, &s->kernel_count);
 	if (ret)

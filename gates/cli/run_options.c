@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "cli/run_options.h"
+#include "allocgate/probe.h"
 #include "core/message.h"
-#include "probe.h"
 #include "sample/allocator.h"
 #include "sample/backend.h"
 
@@ -41,7 +41,8 @@ void run_options_usage(void *fp)
 	      "  --quick | --full         tier (default: the default tier)\n"
 	      "  --kernel NAME            run only this kernel (repeatable)\n"
 	      "  --json FILE              write the result structure as JSON\n"
-	      "  --baseline-dir DIR       where baselines/<platform>.json live (default: baselines)\n"
+	      "  --baseline-dir DIR       where <platform>.json lives (default: baselines/ next\n"
+	      "                           to the gate's build; with --kernel-dir ./baselines)\n"
 	      "  --update-baseline        store this run as the platform's baseline\n"
 	      "  --require-baseline       exit 2 when this platform has no baseline\n"
 	      "  --env KEY=VALUE          set a variable for the kernel processes only (repeatable)\n"
@@ -71,7 +72,8 @@ void run_options_usage(void *fp)
 	      "  --min-effect PERCENT     smallest timing change that fails (default 25)\n"
 	      "  --correction holm|bh     adjust the run's timing p-values by Holm (default)\n"
 	      "                           or Benjamini-Hochberg: docs/noise.md\n"
-	      "  --kernel-dir DIR         kernel executables (default: next to the gate binary)\n"
+	      "  --kernel-dir DIR         kernel executables (default: next to the gate binary);\n"
+	      "                           their counted builds in DIR-counted (docs/install.md)\n"
 	      "  --junit FILE             write a JUnit XML report\n"
 	      "  --markdown FILE          write a markdown summary (also appended to\n"
 	      "                           $GITHUB_STEP_SUMMARY when that is set)\n"

@@ -9,6 +9,7 @@
 
 #include "cli/session.h"
 #include "cli/discover.h"
+#include "core/commit.h"
 #include "core/message.h"
 #include "core/platform.h"
 #include "sample/allocator.h"
@@ -88,8 +89,13 @@ int session_context(struct session *s, const char *self_dir)
 	run_options_policy(&s->o, &s->r.policy);
 	run_options_plan(&s->o, &s->plan);
 	if (!s->o.baseline_dir) {
-		discover_baseline_dir(self_dir, s->default_baseline_dir,
-				      sizeof s->default_baseline_dir);
+		/* kernels of the user's own (--kernel-dir): the baselines of the
+		 * project the gate runs in, never the gate's own checkout's */
+		if (s->o.kernel_dir)
+			snprintf(s->default_baseline_dir, sizeof s->default_baseline_dir, "baselines");
+		else
+			discover_baseline_dir(self_dir, s->default_baseline_dir,
+					      sizeof s->default_baseline_dir);
 		s->o.baseline_dir = s->default_baseline_dir;
 	}
 	if (s->o.kernel_dir)
@@ -116,14 +122,11 @@ int session_context(struct session *s, const char *self_dir)
 	s->r.ctx.tier = strdup(s->o.tier_name);
 	s->r.ctx.seed = (long long)s->o.seed;
 	record_environment(s);
-	/* The commit measured: set by ./gate from git, or by GitHub Actions. */
-	const char *commit = getenv("ALLOCGATE_COMMIT");
-	if (!commit || !*commit)
-		commit = getenv("GITHUB_SHA");
+	/* The commit measured: the override, GitHub's, or git's of the
+	 * current directory (core/commit.h) */
+	char commit[80];
 	free(s->r.ctx.commit);
-	s->r.ctx.commit = commit && *commit ? strdup(commit) : NULL;
-	if (s->r.ctx.commit && strlen(s->r.ctx.commit) > 64)  /* no strndup on mingw */
-		s->r.ctx.commit[64] = '\0';
+	s->r.ctx.commit = commit_current(commit, sizeof commit) ? NULL : strdup(commit);
 	return 0;
 }
 
@@ -169,8 +172,8 @@ int session_list_kernels(struct session *s, const char *dir, struct run_result *
 	*kernels = NULL;
 	*count = 0;
 	if (n < 0) {
-		message_error("kernel directory %s: %s (build with ./gate, or pass "
-			"--kernel-dir)", dir, strerror(-n));
+		message_error("kernel directory %s: %s (./gate builds allocgate's own "
+			      "kernels; yours: pass --kernel-dir)", dir, strerror(-n));
 		return 2;
 	}
 	int ret = check_kernel_names(&s->o, paths);
@@ -179,8 +182,13 @@ int session_list_kernels(struct session *s, const char *dir, struct run_result *
 		discover_kernel_name(paths[i], name, sizeof name);
 		if (!wanted(&s->o, name))
 			continue;
-		if (runner_list_kernel(paths[i], s->o.timeout_seconds, &(*kernels)[*count], err,
-				       sizeof err)) {
+		int listed = runner_list_kernel(paths[i], s->o.timeout_seconds, &(*kernels)[*count],
+						err, sizeof err);
+		if (listed == RUNNER_NOT_A_KERNEL && !s->o.kernel_count) {
+			message_note("%s", err);   /* a kernel directory may hold other files */
+			continue;
+		}
+		if (listed) {
 			result_add_problem(r, name, NULL, NULL, "kernel", err);
 			s->sample_failures++;
 			continue;

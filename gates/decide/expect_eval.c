@@ -54,6 +54,15 @@ static int explain_missing(const struct run_result *r, const char *ref, char *bu
 			return 1;
 		}
 	}
+	if (!strncmp(metric, "heap_", 5)) {
+		for (size_t i = 0; i < r->problem_count; i++) {
+			const struct problem *p = &r->problems[i];
+			if (!p->kernel && !strcmp(p->what, "heap_* (counted build)")) {
+				snprintf(buf, size, "no measurement named %s: %s", ref, p->reason);
+				return 1;
+			}
+		}
+	}
 	snprintf(buf, size, "no measurement named %s (misspelt, or every sample of it failed)", ref);
 	return 0;
 }

@@ -364,7 +364,7 @@ static void print_header(FILE *f, const struct style *st, const struct run_resul
 			base && base->ctx.commit ? base->ctx.commit : "not recorded");
 	else
 		fprintf(f, "baseline: none for %s; expectations are still checked "
-			"(create one with ./gate --update-baseline)\n", c->platform_key);
+			"(create one: rerun with --update-baseline)\n", c->platform_key);
 	if (r->baseline_note)
 		fprintf(f, "%s%s%s\n", st->yellow, r->baseline_note, st->off);
 	unavailable_print(f, r);

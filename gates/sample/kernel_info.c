@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "sample/kernel_info.h"
+#include "allocgate/probe.h"
 #include "core/lines.h"
-#include "probe.h"
 
 unsigned kernel_info_tier_bit(const char *name)
 {

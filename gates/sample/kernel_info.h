@@ -9,7 +9,7 @@
 
 struct kernel_paramset {
 	char *name;
-	unsigned tiers;        /* GATE_TIER_* bits of perf/probe.h */
+	unsigned tiers;        /* GATE_TIER_* bits of perf/allocgate/probe.h */
 	char *values;
 };
 

@@ -39,7 +39,13 @@ int runner_list_kernel(const char *path, double timeout_seconds, struct kernel_i
 		snprintf(err, err_size, "%s --list: %s", path, strerror(-ret));
 		return -EINVAL;
 	}
-	if (out.status != SPAWN_EXITED || out.exit_code != 0) {
+	if (out.status == SPAWN_EXITED && (!out.out || strncmp(out.out, "allocgate-list ", 15))) {
+		/* it ran and said nothing of the protocol: another program that
+		 * shares the directory (a script, a test binary), not a kernel */
+		snprintf(err, err_size, "%s: not a kernel (its --list printed no 'allocgate-list' "
+			 "line); skipped", path);
+		ret = RUNNER_NOT_A_KERNEL;
+	} else if (out.status != SPAWN_EXITED || out.exit_code != 0) {
 		spawn_describe(&out, how, sizeof how);
 		stderr_tail(&out, tail, sizeof tail);
 		snprintf(err, err_size, "%s --list: %s%s", path, how, tail);
@@ -276,29 +282,54 @@ static int counted_path(const struct kernel_info *k, char *out, size_t size)
 	return 0;
 }
 
+/* How to build a counted twin, for the notes below. */
+#define COUNTED_HOW "build it from the same sources with the Cflags of `pkg-config --cflags " \
+	"allocgate-counted` (docs/install.md)"
+
 /* One sample of variant V from the counted build: its heap_* counts fill
  * every round of this batch (they are exact: the same in every round);
- * its timings are dropped, so the wrappers never touch a timing sample. */
-static void run_counted(const struct kernel_info *k, size_t v, const struct kernel_paramset *p,
-			const struct runner_plan *o, struct run_result *r, size_t first_round)
+ * its timings are dropped, so the wrappers never touch a timing sample.
+ * Adds the sample's allocation calls (heap_calls of every region) to
+ * *CALLS; returns 1 when a counted sample was taken, else 0. */
+static int run_counted(const struct kernel_info *k, size_t v, const struct kernel_paramset *p,
+		       const struct runner_plan *o, struct run_result *r, size_t first_round,
+		       double *calls)
 {
 	struct kernel_info counted = *k;
 	struct record rec;
-	char path[4096], why[512];
-	if (counted_path(k, path, sizeof path))
-		return;   /* no counted build (e.g. a kernel dir given by hand) */
+	char path[4096] = "", why[700];
+	int n = counted_path(k, path, sizeof path), heap = 0;
+	if (n) {
+		/* said once per kernel: without it no heap_* count exists, and an
+		 * expectation on one would only say "no measurement named" */
+		snprintf(why, sizeof why, "no counted build of %s at %s (%s); %s", k->name,
+			 *path ? path : "KERNEL_DIR-counted/", strerror(-n), COUNTED_HOW);
+		note_once(r, "heap_* (counted build)", why);
+		return 0;
+	}
 	counted.path = path;
 	if (sample_once(&counted, k->variants[v], p, o, &rec, why, sizeof why)) {
 		result_add_problem(r, k->name, k->variants[v], p->name, "counted sample", why);
-		return;
+		return 0;
 	}
 	for (size_t i = 0; i < rec.metric_count; i++) {
-		if (!result_metric_is_counted(rec.metrics[i].name))
+		const char *name = rec.metrics[i].name, *base = strrchr(name, '.');
+		if (!result_metric_is_counted(name))
 			continue;
+		base = base ? base + 1 : name;
+		heap |= !strncmp(base, "heap_", 5);
+		if (!strcmp(base, "heap_calls"))
+			*calls += rec.metrics[i].value;
 		for (int round = 0; round < o->rounds; round++)
 			put_sample(r, k, v, p->name, &rec.metrics[i], first_round + (size_t)round);
 	}
 	record_free(&rec);
+	if (!heap) {
+		snprintf(why, sizeof why, "the counted build of %s (%s) reports no heap_* count: it "
+			 "was compiled without the counting include; %s", k->name, path, COUNTED_HOW);
+		note_once(r, "heap_* (counted build)", why);
+	}
+	return 1;
 }
 
 /* The cost pass's command line of variant V of K on P (argv has room for
@@ -471,10 +502,28 @@ int runner_run_sides(const struct runner_side *sides, size_t side_count,
 			round = -1;
 		memcpy(prev_wall, wall, n * sizeof *wall);
 	}
-	for (size_t i = 0; i < n; i++) {
-		const struct runner_side *sd = &sides[item_side[i]];
-		if (failures[i] < RUNNER_MAX_FAILURES && !deadline_passed(o))
-			run_counted(sd->k, item_variant[i], sd->p, sd->o, sd->r, first_round);
+	for (size_t s = 0; s < side_count; s++) {
+		double calls = 0;
+		int taken = 0;
+		for (size_t i = 0; i < n; i++) {
+			const struct runner_side *sd = &sides[item_side[i]];
+			if (item_side[i] == s && failures[i] < RUNNER_MAX_FAILURES &&
+			    !deadline_passed(o))
+				taken += run_counted(sd->k, item_variant[i], sd->p, sd->o, sd->r,
+						     first_round, &calls);
+		}
+		if (taken && calls == 0) {
+			/* every variant counted nothing: the sources that allocate
+			 * were not compiled with the counting include */
+			char why[700];
+			snprintf(why, sizeof why, "the counted build of %s counted no allocation in any "
+				 "variant of %s: were the sources that allocate (a library of yours "
+				 "too) compiled with the Cflags of `pkg-config --cflags "
+				 "allocgate-counted`? (docs/install.md)", sides[s].k->name,
+				 sides[s].p->name);
+			result_add_problem(sides[s].r, sides[s].k->name, NULL, sides[s].p->name,
+					   "counted build", why);
+		}
 	}
 	if (o->cost && !cost_pass_unavailable() && !deadline_passed(o))
 		run_cost(sides, item_side, item_variant, failures, n, first_round);

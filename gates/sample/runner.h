@@ -4,6 +4,7 @@
 #ifndef GATE_RUNNER_H
 #define GATE_RUNNER_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -31,8 +32,13 @@ struct runner_plan {
 /* --warmup auto: warm-up rounds until two in a row agree. */
 #define RUNNER_WARMUP_AUTO (-1)
 
-/* Asks the kernel executable at PATH for its `--list` into OUT. Returns 0,
- * or -EINVAL with ERR saying why (did not start, crashed, bad output). */
+/* What runner_list_kernel returns for an executable that ran and printed
+ * nothing of the protocol: not a kernel. */
+#define RUNNER_NOT_A_KERNEL (-ENOEXEC)
+
+/* Asks the kernel executable at PATH for its `--list` into OUT. Returns 0;
+ * RUNNER_NOT_A_KERNEL with ERR saying so; or -EINVAL with ERR saying why
+ * (did not start, crashed, timed out, bad output). */
 int runner_list_kernel(const char *path, double timeout_seconds, struct kernel_info *out,
 		       char *err, size_t err_size);
 

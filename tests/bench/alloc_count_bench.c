@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "alloc_count.h"
+#include "allocgate/alloc_count.h"
 #include "alloc_count_probe.h"
 
 #define BENCH_RUNS 5

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "probe.h"
+#include <allocgate/probe.h>
 
 #define BENCH_RUNS 5
 

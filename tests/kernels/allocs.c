@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe.h"
+#include <allocgate/probe.h>
 
 /* Through a volatile pointer, so that the compiler cannot know the
  * string's length and turn strdup into malloc + memcpy. */

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "probe.h"
+#include <allocgate/probe.h>
 
 static void work(const struct gate_params *params)
 {

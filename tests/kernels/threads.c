@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe.h"
+#include <allocgate/probe.h>
 
 struct job {
 	long long spins;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe.h"
+#include <allocgate/probe.h>
 
 static long env_long(const char *name)
 {

@@ -1,7 +1,7 @@
 /* alloc_count.h: the forced include of a counted kernel build.
  *
  * configure.py builds every kernel twice: build/kernels/NAME as written,
- * and build/kernels-counted/NAME with `-include perf/alloc_count.h`
+ * and build/kernels-counted/NAME with `-include perf/allocgate/alloc_count.h`
  * (/FI on MSVC) and -DGATE_ALLOC_COUNT. In the counted build the macros
  * below route the kernel's own calls of malloc, calloc, realloc, free,
  * strdup, strndup, aligned_alloc and posix_memalign through the counting

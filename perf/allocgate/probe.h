@@ -93,7 +93,7 @@ struct gate_kernel {
 /* Runs the kernel protocol on argv; returns the process exit status. */
 int gate_kernel_main(const struct gate_kernel *kernel, int argc, char **argv);
 
-/* A counted build (perf/alloc_count.h, forced include) turns its
+/* A counted build (perf/allocgate/alloc_count.h, forced include) turns its
  * counting on first thing in main(); a plain build does nothing. */
 #ifndef GATE_ALLOC_COUNT_INSTALL
 #define GATE_ALLOC_COUNT_INSTALL() ((void)0)

@@ -1,0 +1,111 @@
+#!/bin/sh
+# tests/e2e_project.sh NINJA_FILE BUILDDIR [CFLAGS]: examples/strbuf gated
+# the way a user of an installed allocgate would (tests/test_e2e_project.c):
+# `ninja install` into a DESTDIR, the project copied outside the checkout
+# into a git repository of its own, built with its own Makefile through
+# pkg-config, its baseline written into its own baselines/ with its own
+# commit, an unchanged rerun passing, a stray allocation in its library
+# failing at its kernel's line, a file that is not a kernel skipped with a
+# note, a missing counted twin named with how to build it, and the same
+# kernels built by its CMakeLists.txt passing against that baseline, and
+# ci/action.sh (the composite action) failing the committed stray
+# allocation against its parent with an annotation at the kernel. Prints
+# "e2e_project: ok" and exits 0, or names the first check that failed.
+set -u
+root=$(pwd)
+ninja_file=$1
+bd=$2
+cflags=${3:--O2 -g}
+tmp=$(mktemp -d /tmp/allocgate-project-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+	echo "e2e_project: $*" >&2
+	exit 1
+}
+unset ALLOCGATE_COMMIT GITHUB_SHA
+
+DESTDIR=$tmp/dest ninja -f "$ninja_file" install >"$tmp/install.log" 2>&1 ||
+	{ cat "$tmp/install.log" >&2; fail "ninja install failed"; }
+prefix=$(sed -n 's/^prefix=//p' "$bd/pkgconfig-install/allocgate.pc")
+inst=$tmp/dest$prefix
+for f in bin/gate include/allocgate/probe.h include/allocgate/alloc_count.h \
+	lib/liballocgate.a lib/pkgconfig/allocgate.pc lib/pkgconfig/allocgate-counted.pc; do
+	[ -f "$inst/$f" ] || fail "not installed: $prefix/$f"
+done
+
+cp -R "$root/examples/strbuf" "$tmp/strbuf" && cd "$tmp/strbuf" || fail "cannot copy the example"
+rm -rf build baselines
+git init -q . && git add -A &&
+	git -c user.name=example -c user.email=example@example.org commit -qm "strbuf" ||
+	fail "git init of the project failed"
+commit=$(git describe --always --dirty)
+export PKG_CONFIG_PATH="$inst/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$tmp/dest"
+make CFLAGS="$cflags" >make.log 2>&1 || { cat make.log >&2; fail "make failed"; }
+gate="$inst/bin/gate"
+run() { # log, gate run arguments...: the exit status of the run
+	log=$1
+	shift
+	"$gate" run --quick --kernel-dir build/kernels --no-cost --no-color "$@" >"$log" 2>&1
+	echo $?
+}
+
+code=$(run update.log --update-baseline)
+[ "$code" = 0 ] || { cat update.log >&2; fail "--update-baseline exited $code"; }
+set -- baselines/*.json
+[ -f "$1" ] || fail "no baseline in the project's baselines/ ($(ls))"
+grep -q "\"commit\": \"$commit\"" "$1" || fail "the baseline does not record the project's commit $commit"
+[ -z "$(git -C "$root" status --porcelain baselines)" ] ||
+	fail "the gate's own baselines/ changed"
+
+printf '#!/bin/sh\necho "a helper, not a kernel"\n' >build/kernels/helper.sh
+chmod +x build/kernels/helper.sh
+code=$(run same.log --min-effect 1000)
+[ "$code" = 0 ] || { cat same.log >&2; fail "an unchanged rerun exited $code"; }
+grep -q "helper.sh: not a kernel" same.log || { cat same.log >&2; fail "no note for helper.sh"; }
+
+if command -v cmake >/dev/null 2>&1; then
+	# the same kernels from its CMakeLists.txt: the Makefile's baseline holds
+	cmake -S . -B build-cmake -DCMAKE_C_FLAGS="$cflags" >cmake.log 2>&1 &&
+		cmake --build build-cmake >>cmake.log 2>&1 ||
+		{ cat cmake.log >&2; fail "the CMake build failed"; }
+	code=$("$gate" run --quick --kernel-dir build-cmake/kernels --no-cost --no-color \
+		--min-effect 1000 >cmake-run.log 2>&1; echo $?)
+	[ "$code" = 0 ] || { cat cmake-run.log >&2; fail "the CMake build's run exited $code"; }
+	echo "e2e_project: cmake build gated"
+else
+	echo "e2e_project: cmake not installed, its build not tested"
+fi
+
+sed 's|^\tsb->data\[sb->len\] = .\\0.;$|&\n\tfree(malloc(24));|' src/strbuf.c >src/strbuf.c.new &&
+	mv src/strbuf.c.new src/strbuf.c
+grep -q 'free(malloc(24))' src/strbuf.c || fail "could not add the stray allocation"
+make CFLAGS="$cflags" >make2.log 2>&1 || { cat make2.log >&2; fail "make of the change failed"; }
+code=$(run stray.log --min-effect 1000)
+[ "$code" = 1 ] || { cat stray.log >&2; fail "the stray allocation exited $code, not 1"; }
+grep -q "kernels/strbuf_append.c:[0-9]*: regression strbuf_append/geometric/1k heap_malloc_calls: 0 -> 1000" stray.log ||
+	{ cat stray.log >&2; fail "the stray allocation is not named at the kernel's line"; }
+
+# the composite action's script (action.yml), as a pull request's job runs
+# it: the stray allocation committed, its parent as A, in the same rounds
+git -c user.name=example -c user.email=example@example.org commit -qam "stray allocation" ||
+	fail "cannot commit the stray allocation"
+summary=$tmp/step-summary.md
+: >"$summary"
+code=$(AG_GATE="$gate" AG_BUILD="make CFLAGS='$cflags'" AG_MODE=ab AG_BASE=HEAD~1 AG_TIER=quick \
+	AG_ARGS="--no-cost --min-effect 1000" GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY="$summary" \
+	sh "$root/ci/action.sh" >action.log 2>&1; echo $?)
+[ "$code" = 1 ] || { cat action.log >&2; fail "the action's A/B run exited $code, not 1"; }
+grep -q "::error file=kernels/strbuf_append.c,line=[0-9]*," action.log ||
+	{ cat action.log >&2; fail "no ::error annotation at the kernel's line"; }
+grep -q "heap_malloc_calls" "$summary" || fail "the step summary does not show the regression"
+[ -f allocgate-reports/result.json ] && [ -f allocgate-reports/junit.xml ] ||
+	fail "the action's reports are missing ($(ls allocgate-reports 2>&1))"
+[ -z "$(git worktree list | sed 1d)" ] || fail "the base's worktree was left behind"
+echo "e2e_project: action A/B exit 1 with an annotation at the kernel line"
+
+rm build/kernels-counted/strbuf_append
+code=$(run twin.log)
+grep -q "no counted build of strbuf_append at build/kernels-counted/strbuf_append" twin.log ||
+	{ cat twin.log >&2; fail "a missing counted twin is not named"; }
+grep -q "allocgate-counted" twin.log || fail "the missing twin's line does not say how to build it"
+echo "e2e_project: ok"
