@@ -1,5 +1,6 @@
 /* commit.c: which commit a run measured (commit.h). */
 #include "core/commit.h"
+#include "core/commit_os.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,4 +20,22 @@ int commit_current(char *out, size_t size)
 	if (size)
 		*out = '\0';
 	return -1;
+}
+
+int commit_git_describe(char *out, size_t size)
+{
+	if (!size)
+		return -1;
+	*out = '\0';
+	FILE *p = commit_os_open_describe();
+	if (!p)
+		return -1;
+	int got = fgets(out, (int)size, p) != NULL;
+	int status = commit_os_close(p);
+	out[strcspn(out, "\r\n")] = '\0';
+	if (!got || status != 0 || !*out) {
+		*out = '\0';
+		return -1;
+	}
+	return 0;
 }

@@ -4,8 +4,8 @@
  * GITHUB_SHA (GitHub Actions), else `git describe --always --dirty` of the
  * current directory: the project the user runs the gate in, which is the
  * project whose kernels and baselines these are (not allocgate's own
- * checkout, unless that is where it runs). The git part is OS code:
- * os/commit_posix.c, os/commit_windows.c. */
+ * checkout, unless that is where it runs). Starting git is OS code
+ * (commit_os.h). */
 #ifndef GATE_COMMIT_H
 #define GATE_COMMIT_H
 
