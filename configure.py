@@ -319,7 +319,9 @@ def toolchain_flags(args, platform):
         # have the same bytes (the drift history's digest, above)
         ldflags += " -Wl,--no-insert-timestamp"
     if platform.name == "linux":
-        libs += " -lm"
+        # -ldl: the probe finds the allocation interposer with dlsym
+        # (in libc itself from glibc 2.34; a separate library before)
+        libs += " -lm -ldl"
     if args.sanitize:
         san = "-fsanitize=%s -fno-omit-frame-pointer" % args.sanitize
         cflags += " " + san
@@ -370,7 +372,7 @@ def pkgconfig_files(prefix, includedir, libs, version):
         "allocgate": head + "Name: allocgate\nDescription: %s\nVersion: %s\n"
         "Cflags: -I${includedir}\nLibs: %s -pthread%s\n" % (
             PC_DESCRIPTIONS["allocgate"], version, libs,
-            " -lm" if sys.platform.startswith("linux") else ""),
+            " -lm -ldl" if sys.platform.startswith("linux") else ""),
         "allocgate-counted": head + "Name: allocgate-counted\nDescription: %s\n"
         "Version: %s\nRequires: allocgate\n"
         "Cflags: -include allocgate/alloc_count.h\n" % (
@@ -386,7 +388,9 @@ def write_pkgconfig(bd, prefix, version):
     for sub, texts in (
             ("pkgconfig", pkgconfig_files(ROOT, "${prefix}/perf",
                                           "-L%s -lallocgate" % os.path.join(ROOT, bd), version)),
-            ("pkgconfig-install", pkgconfig_files(prefix, "${prefix}/include",
+            # relocatable: the prefix is where the .pc file is (a DESTDIR
+            # staging tree, a copied prefix), as pkg-config's pcfiledir says
+            ("pkgconfig-install", pkgconfig_files("${pcfiledir}/../..", "${prefix}/include",
                                                   "-L${prefix}/lib -lallocgate", version))):
         d = os.path.join(ROOT, bd, sub)
         os.makedirs(d, exist_ok=True)
@@ -400,10 +404,10 @@ def write_pkgconfig(bd, prefix, version):
     return out
 
 
-def write_install(w, bd, prefix, gate, bpf, probe_lib, pcs):
+def write_install(w, bd, prefix, gate, bpf, libs, pcs):
     """`ninja install`: the gate, gate-bpf where built, the kernel API headers,
-    the probe as liballocgate.a and the pkg-config files, under
-    $DESTDIR/PREFIX (docs/install.md)."""
+    LIBS (the probe as liballocgate.a, the interposer where built) and the
+    pkg-config files, under $DESTDIR/PREFIX (docs/install.md)."""
     q = shlex.quote
     dest = '"$${DESTDIR}"%s' % q(prefix)
     steps = ["set -e",
@@ -412,13 +416,14 @@ def write_install(w, bd, prefix, gate, bpf, probe_lib, pcs):
         steps.append("install -m 755 %s %s/bin/" % (q(exe), dest))
     for h in ("probe.h", "alloc_count.h"):
         steps.append("install -m 644 perf/allocgate/%s %s/include/allocgate/" % (h, dest))
-    steps.append("install -m 644 %s %s/lib/" % (q(probe_lib), dest))
+    for lib in libs:
+        steps.append("install -m 644 %s %s/lib/" % (q(lib), dest))
     for pc in pcs:
         steps.append("install -m 644 %s %s/lib/pkgconfig/" % (q(pc), dest))
     steps.append("echo installed into %s" % dest)
     w.rule("install", "sh -c %s" % q("; ".join(steps)).replace("$$", "$$"),
            description="INSTALL %s" % prefix, pool="console")
-    w.build("install", "install", implicit=gate + bpf + [probe_lib] + pcs)
+    w.build("install", "install", implicit=gate + bpf + libs + pcs)
 
 
 def parse_args(argv):
@@ -571,6 +576,17 @@ def main(argv):
                        objects(["gates/cli/main.c"], "$jansson_cflags $gate_defines") + [gate_lib],
                        variables={"extra_libs": "$jansson_libs"})
     targets = list(gate)
+    interposer = []
+    if platform.name == "linux" and not platform.is_windows():
+        # the allocation interposer (perf/interpose/), preloaded into the
+        # counted pass only: built without sanitizers (it goes into plain
+        # kernel processes) and with -fPIC
+        w.rule("interpose", "$cc -shared -fPIC -std=c11 -O2 -g -Wall -Wextra -Iperf "
+               "-D_GNU_SOURCE -o $out $in -ldl", description="SO $out")
+        interposer = w.build("%s/liballocgate-interpose.so" % bd, "interpose",
+                             "perf/interpose/interpose_linux.c",
+                             implicit=["perf/interpose/interpose.h"])
+        targets += interposer
     if bpf:
         targets += write_bpf(w, bd, bpf)
 
@@ -624,7 +640,8 @@ def main(argv):
     if not platform.is_windows():
         pcs = write_pkgconfig(bd, os.path.abspath(args.prefix), version)
         write_install(w, bd, os.path.abspath(args.prefix), gate,
-                      [t for t in targets if t.endswith("gate-bpf")], probe_lib, pcs)
+                      [t for t in targets if t.endswith("gate-bpf")],
+                      [probe_lib] + interposer, pcs)
     w.build("tests", "phony", tests + test_kernels)
     w.build("all", "phony", targets + tests + test_kernels)
     w.default(targets)

@@ -24,6 +24,10 @@ gate_deps_missing() {
 			# a real JUnit consumer for tests/test_junit_consumers.c
 			/usr/bin/python3 -c 'import junitparser' 2>/dev/null ||
 				missing="$missing python3-junitparser"
+			# the example projects' builds (tests/test_e2e_project.c):
+			# glib_strings links GLib, strbuf also builds with CMake
+			pkg-config --exists glib-2.0 || missing="$missing libglib2.0-dev"
+			command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
 		fi
 	else
 		missing="$missing libjansson-dev"

@@ -1,6 +1,6 @@
 #!/bin/sh
-# ci/lint-workflows.sh: validates .github/workflows/*.yml and the composite
-# action, action.yml, with
+# ci/lint-workflows.sh: validates .github/workflows/*.yml, the composite
+# action, action.yml, and the example projects' workflows with
 # action-validator (npm @action-validator/cli, installed into build/npm on
 # first use). Exits 0 when valid, 1 when not, 77 (skipped) with one line
 # when neither an installed validator nor npm is available.
@@ -20,7 +20,7 @@ if [ ! -x "$bin" ]; then
 	}
 fi
 status=0
-for f in .github/workflows/*.yml action.yml; do
+for f in .github/workflows/*.yml action.yml examples/*/.github/workflows/*.yml; do
 	"$bin" "$f" || status=1
 done
 [ $status = 0 ] && echo "ci/lint-workflows.sh: workflows and action.yml valid"

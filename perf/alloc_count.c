@@ -84,6 +84,13 @@ bool alloc_count_active(void)
 	return atomic_load_explicit(&alloc_installed, memory_order_relaxed);
 }
 
+/* Threads' blocks come from this pool first: a calloc of the counting's
+ * own inside a region would be counted by the allocation interposer
+ * (proc_*, perf/interpose/) as the kernel's. Blocks are never freed. */
+#define ALLOC_POOL_THREADS 1024
+static struct alloc_thread alloc_pool[ALLOC_POOL_THREADS];
+static _Atomic size_t alloc_pool_used;
+
 /* This thread's block, registered on first use; NULL when out of memory
  * (the call is then not counted, and the kernel sees its own result). */
 static struct alloc_thread *alloc_thread(void)
@@ -91,7 +98,9 @@ static struct alloc_thread *alloc_thread(void)
 	struct alloc_thread *t = alloc_self;
 	if (t)
 		return t;
-	t = calloc(1, sizeof *t);   /* the real calloc: this file is not counted */
+	size_t slot = atomic_fetch_add(&alloc_pool_used, 1);
+	/* beyond the pool: the real calloc (this file is not counted) */
+	t = slot < ALLOC_POOL_THREADS ? &alloc_pool[slot] : calloc(1, sizeof *t);
 	if (!t)
 		return NULL;
 	t->next = atomic_load(&alloc_threads);

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "alloc_count_probe.h"
+#include "interpose_read.h"
 #include "counters.h"
 #include "params.h"
 #include "allocgate/probe.h"
@@ -61,6 +62,7 @@ struct probe_region {
 	struct counter_totals totals;     /* this repetition's entries */
 	struct counter_totals best;       /* the sample: repetitions folded */
 	struct alloc_count_totals heap;   /* counted builds: heap_* counts */
+	uint64_t proc[INTERPOSE_IDS];     /* the interposer's proc_* counts */
 	unsigned first_repetition;        /* the repetition that entered it first */
 };
 
@@ -69,6 +71,7 @@ struct probe_frame {
 	struct probe_region *region;
 	struct counters_snapshot start;
 	struct alloc_count_snapshot heap_start;
+	uint64_t proc_start[INTERPOSE_IDS];
 };
 
 /* A metric the kernel reported with gate_metric. */
@@ -288,6 +291,7 @@ void gate_region_begin(const char *name)
 	struct probe_frame *f = &probe.stack[probe.depth++];
 	f->region = r;
 	alloc_count_begin(&f->heap_start);
+	interpose_read(f->proc_start);
 	if (probe.depth == 1)
 		gate_region_mark_begin();
 	counters_begin(&f->start);
@@ -307,6 +311,12 @@ void gate_region_end(void)
 	struct probe_frame *f = &probe.stack[probe.depth];
 	counters_add(&f->region->totals, &f->start, &stop);
 	alloc_count_end(&f->heap_start, &f->region->heap);
+	if (interpose_present()) {
+		uint64_t now[INTERPOSE_IDS];
+		interpose_read(now);
+		for (int i = 0; i < INTERPOSE_IDS; i++)
+			f->region->proc[i] += now[i] - f->proc_start[i];
+	}
 	probe.last = f->region;
 }
 
@@ -446,6 +456,11 @@ static void probe_print_region(const struct probe_region *r)
 		       alloc_count_name((enum alloc_count_id)i),
 		       alloc_count_class((enum alloc_count_id)i),
 		       alloc_count_unit((enum alloc_count_id)i), r->heap.value[i]);
+	/* every allocation call of the process, libraries included */
+	for (int i = 0; interpose_present() && i < INTERPOSE_IDS; i++)
+		printf("metric %s%s%s exact %s %" PRIu64 "\n", r->name, dot,
+		       interpose_name((enum interpose_id)i), interpose_unit((enum interpose_id)i),
+		       r->proc[i]);
 }
 
 static void probe_print_sample(void)
@@ -487,7 +502,7 @@ static int probe_run_sample(const struct gate_variant *variant)
 	 * counted build's pass reports the counts of the first run only. */
 	unsigned repetitions = probe.best_of ? probe.best_of
 			     : (unsigned)gate_param_or(&probe.params, "best_of", 1);
-	if (alloc_count_active())
+	if (alloc_count_active() || interpose_present())
 		repetitions = 1;
 	counters_open(alloc_count_active() ? COUNTER_ALL : COUNTER_ALL & ~syscalls);
 	for (probe.repetition = 0; probe.repetition < repetitions; probe.repetition++) {

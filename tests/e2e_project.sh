@@ -16,6 +16,7 @@ root=$(pwd)
 ninja_file=$1
 bd=$2
 cflags=${3:--O2 -g}
+# $4: no-interposer in a sanitizer build
 tmp=$(mktemp -d /tmp/allocgate-project-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail() {
@@ -26,8 +27,11 @@ unset ALLOCGATE_COMMIT GITHUB_SHA
 
 DESTDIR=$tmp/dest ninja -f "$ninja_file" install >"$tmp/install.log" 2>&1 ||
 	{ cat "$tmp/install.log" >&2; fail "ninja install failed"; }
-prefix=$(sed -n 's/^prefix=//p' "$bd/pkgconfig-install/allocgate.pc")
-inst=$tmp/dest$prefix
+# the prefix under DESTDIR: wherever bin/gate went (configure.py --prefix)
+gate_bin=$(find "$tmp/dest" -path '*/bin/gate' -type f | head -n 1)
+[ -n "$gate_bin" ] || fail "ninja install put no bin/gate under DESTDIR"
+inst=$(dirname "$(dirname "$gate_bin")")
+prefix=${inst#"$tmp/dest"}
 for f in bin/gate include/allocgate/probe.h include/allocgate/alloc_count.h \
 	lib/liballocgate.a lib/pkgconfig/allocgate.pc lib/pkgconfig/allocgate-counted.pc; do
 	[ -f "$inst/$f" ] || fail "not installed: $prefix/$f"
@@ -39,7 +43,9 @@ git init -q . && git add -A &&
 	git -c user.name=example -c user.email=example@example.org commit -qm "strbuf" ||
 	fail "git init of the project failed"
 commit=$(git describe --always --dirty)
-export PKG_CONFIG_PATH="$inst/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$tmp/dest"
+# the installed .pc files are relocatable (prefix=${pcfiledir}/../..):
+# the DESTDIR tree serves as the prefix
+export PKG_CONFIG_PATH="$inst/lib/pkgconfig"
 make CFLAGS="$cflags" >make.log 2>&1 || { cat make.log >&2; fail "make failed"; }
 gate="$inst/bin/gate"
 run() { # log, gate run arguments...: the exit status of the run
@@ -108,4 +114,28 @@ code=$(run twin.log)
 grep -q "no counted build of strbuf_append at build/kernels-counted/strbuf_append" twin.log ||
 	{ cat twin.log >&2; fail "a missing counted twin is not named"; }
 grep -q "allocgate-counted" twin.log || fail "the missing twin's line does not say how to build it"
+# a kernel over a library nobody here wrote (GLib, as Debian packages it):
+# its allocations inside libglib counted exactly by the interposer
+if [ "${4:-}" = no-interposer ]; then
+	echo "e2e_project: a sanitizer build: no interposer, glib_strings not tested"
+elif ! pkg-config --exists glib-2.0; then
+	echo "e2e_project: glib-2.0 not installed (libglib2.0-dev): glib_strings not tested"
+else
+	cp -R "$root/examples/glib_strings" "$tmp/glib_strings" && cd "$tmp/glib_strings" ||
+		fail "cannot copy glib_strings"
+	rm -rf build baselines
+	make CFLAGS="$cflags" >make.log 2>&1 || { cat make.log >&2; fail "glib_strings: make failed"; }
+	code=$(run glib.log --update-baseline)
+	[ "$code" = 0 ] || { cat glib.log >&2; fail "glib_strings exited $code"; }
+	grep -q "PASS *kernels/strings.c:[0-9]*  strdup_free.proc_malloc_calls == 100000" glib.log ||
+		{ cat glib.log >&2; fail "glib's allocations are not counted exactly"; }
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = {(s["variant"], s["metric"]): s["median"] for s in d["series"]}
+assert m[("strdup_free", "proc_malloc_calls")] == 100000, m
+assert m[("strdup_free", "heap_malloc_calls")] == 0, m
+' baselines/*.json || fail "glib_strings: the baseline does not hold the exact counts"
+	echo "e2e_project: glib_strings: 100000 mallocs inside libglib counted exactly"
+fi
 echo "e2e_project: ok"

@@ -20,10 +20,13 @@ Test(e2e_project, an_installed_gate_gates_a_project_of_its_own, .timeout = 600)
 	/* a sanitized build's probe needs its sanitizers at the project's link */
 #if defined(__SANITIZE_ADDRESS__)
 	char *cflags = "-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer";
+	char *interposer = "no-interposer";
 #else
 	char *cflags = "-O2 -g";
+	char *interposer = "interposer";
 #endif
-	char *argv[] = { "/bin/sh", "tests/e2e_project.sh", ninja_file, (char *)bd, cflags, NULL };
+	char *argv[] = { "/bin/sh", "tests/e2e_project.sh", ninja_file, (char *)bd, cflags,
+			 interposer, NULL };
 	struct spawn_output out;
 	cr_assert_eq(spawn_run(argv, NULL, 540, &out), 0);
 	cr_expect(out.status == SPAWN_EXITED && out.exit_code == 0, "exit %d:\n%s\n%s",

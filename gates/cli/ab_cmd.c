@@ -97,6 +97,7 @@ static int setup(struct ab_state *st, const char *self_dir)
 	if (ret)
 		return ret;
 	run_options_plan(&st->a_options, &st->a_plan);
+	st->a_plan.interposer = s->plan.interposer;
 	if (st->side_a.kernel_dir)
 		snprintf(st->a_dir, sizeof st->a_dir, "%s", st->side_a.kernel_dir);
 	else if (st->shared.kernel_dir)

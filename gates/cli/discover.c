@@ -36,6 +36,32 @@ void discover_baseline_dir(const char *self_dir, char *out, size_t size)
 		snprintf(out, size, "%.*s/baselines", (int)(slash - self_dir), self_dir);
 }
 
+const char *discover_interposer(const char *self_dir, char *out, size_t size)
+{
+	static const char *const places[] = { "%s/liballocgate-interpose.so",
+					      "%s/../lib/liballocgate-interpose.so" };
+	const char *off = getenv("ALLOCGATE_INTERPOSE");
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+	return "a sanitizer build (its kernels need the sanitizer's runtime first in the process)";
+#endif
+	if (off && !strcmp(off, "0"))
+		return "ALLOCGATE_INTERPOSE=0";
+	for (size_t i = 0; i < sizeof places / sizeof places[0]; i++) {
+		char path[4096];
+		snprintf(path, sizeof path, places[i], self_dir);
+		if (access(path, R_OK) != 0)
+			continue;
+		/* absolute: LD_PRELOAD is read in the kernel's process */
+		char cwd[2048] = "";
+		if (path[0] != '/' && !getcwd(cwd, sizeof cwd))
+			continue;
+		int n = snprintf(out, size, "%s%s%s", cwd, *cwd ? "/" : "", path);
+		if (n > 0 && (size_t)n < size)
+			return NULL;
+	}
+	return "no liballocgate-interpose.so next to the gate (it is built on Linux only)";
+}
+
 void discover_kernel_name(const char *path, char *out, size_t size)
 {
 	const char *base = strrchr(path, '/');

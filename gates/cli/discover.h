@@ -13,6 +13,14 @@ void discover_self_dir(const char *argv0, char *out, size_t size);
  * "/src/build" -> "/src/baselines"), else SELF_DIR/baselines; into OUT. */
 void discover_baseline_dir(const char *self_dir, char *out, size_t size);
 
+/* The allocation interposer (liballocgate-interpose.so: next to a built
+ * gate in SELF_DIR, or in SELF_DIR/../lib when installed) into OUT; NULL,
+ * or why there is none (static text): not found (it is built on Linux
+ * only), ALLOCGATE_INTERPOSE=0, or a sanitizer build (its kernels need
+ * their runtime first in the process; a library preloaded before it aborts
+ * them). */
+const char *discover_interposer(const char *self_dir, char *out, size_t size);
+
 /* Lists the kernel executables in DIR: sorted, NULL-terminated array of
  * malloc'd paths in *OUT. Returns the count, or a negative errno. */
 int discover_kernels(const char *dir, char ***out);

@@ -88,6 +88,12 @@ int session_context(struct session *s, const char *self_dir)
 {
 	run_options_policy(&s->o, &s->r.policy);
 	run_options_plan(&s->o, &s->plan);
+	const char *no_interposer = discover_interposer(self_dir, s->interposer,
+							sizeof s->interposer);
+	if (!no_interposer)
+		s->plan.interposer = s->interposer;
+	else   /* an unavailable counter: expectations on proc_* are skipped */
+		result_add_problem(&s->r, NULL, NULL, NULL, "proc_* (interposer)", no_interposer);
 	if (!s->o.baseline_dir) {
 		/* kernels of the user's own (--kernel-dir): the baselines of the
 		 * project the gate runs in, never the gate's own checkout's */

@@ -19,6 +19,7 @@ struct session {
 	size_t kernel_count;
 	char kernel_dir[4096];
 	char default_baseline_dir[4096];
+	char interposer[4096];         /* liballocgate-interpose.so, or "" */
 	int sample_failures;
 	double started;                /* session_now() at the start */
 };

@@ -299,9 +299,11 @@ int result_metric_is_counted(const char *name)
 {
 	const char *base = strrchr(name, '.');
 	base = base ? base + 1 : name;
-	/* heap_*: the wrappers; sys_*: syscall tracepoints, opened only in
-	 * the counted build (their exit costs tens of ms per process) */
-	return strncmp(base, "heap_", 5) == 0 || strncmp(base, "sys_", 4) == 0;
+	/* heap_*: the wrappers; proc_*: the interposer, preloaded into the
+	 * counted pass only; sys_*: syscall tracepoints, opened only in the
+	 * counted build (their exit costs tens of ms per process) */
+	return strncmp(base, "heap_", 5) == 0 || strncmp(base, "proc_", 5) == 0 ||
+	       strncmp(base, "sys_", 4) == 0;
 }
 
 const char *result_exit_verdict(int exit_code)

@@ -141,7 +141,7 @@ struct run_result {
  * else). */
 const char *result_exit_verdict(int exit_code);
 
-/* Whether metric NAME ([REGION.]heap_* or sys_*) comes from the counted
+/* Whether metric NAME ([REGION.]heap_*, proc_* or sys_*) comes from the counted
  * pass: one sample per variant and batch, copied into every round of it,
  * so its rounds are not independent samples (docs/counters.md). */
 int result_metric_is_counted(const char *name);

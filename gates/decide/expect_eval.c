@@ -54,10 +54,12 @@ static int explain_missing(const struct run_result *r, const char *ref, char *bu
 			return 1;
 		}
 	}
-	if (!strncmp(metric, "heap_", 5)) {
+	const char *family = !strncmp(metric, "heap_", 5) ? "heap_* (counted build)"
+			     : !strncmp(metric, "proc_", 5) ? "proc_* (interposer)" : NULL;
+	if (family) {
 		for (size_t i = 0; i < r->problem_count; i++) {
 			const struct problem *p = &r->problems[i];
-			if (!p->kernel && !strcmp(p->what, "heap_* (counted build)")) {
+			if (!p->kernel && !strcmp(p->what, family)) {
 				snprintf(buf, size, "no measurement named %s: %s", ref, p->reason);
 				return 1;
 			}

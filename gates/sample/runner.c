@@ -282,6 +282,50 @@ static int counted_path(const struct kernel_info *k, char *out, size_t size)
 	return 0;
 }
 
+/* ENV (NULL-terminated) with LIB first in LD_PRELOAD, before a preloaded
+ * allocator, so that its malloc counts and then calls the allocator's;
+ * NULL on no memory. Free with interposed_env_free. */
+static const char **interposed_env(const char **env, const char *lib)
+{
+	size_t n = 0;
+	while (env && env[n])
+		n++;
+	const char **out = calloc(n + 2, sizeof *out);
+	if (!out)
+		return NULL;
+	const char *old = NULL;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!strncmp(env[i], "LD_PRELOAD=", 11))
+			old = env[i] + 11;
+		else
+			out[k++] = env[i];
+	}
+	size_t len = strlen(lib) + (old ? strlen(old) + 1 : 0) + 12;
+	char *preload = malloc(len);
+	if (!preload) {
+		free(out);
+		return NULL;
+	}
+	snprintf(preload, len, "LD_PRELOAD=%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
+	out[k++] = preload;
+	out[k] = NULL;
+	return out;
+}
+
+/* Frees what interposed_env made (the LD_PRELOAD entry is the last). */
+static void interposed_env_free(const char **env)
+{
+	if (!env)
+		return;
+	size_t n = 0;
+	while (env[n])
+		n++;
+	if (n)
+		free((char *)env[n - 1]);
+	free(env);
+}
+
 /* How to build a counted twin, for the notes below. */
 #define COUNTED_HOW "build it from the same sources with the Cflags of `pkg-config --cflags " \
 	"allocgate-counted` (docs/install.md)"
@@ -289,8 +333,8 @@ static int counted_path(const struct kernel_info *k, char *out, size_t size)
 /* One sample of variant V from the counted build: its heap_* counts fill
  * every round of this batch (they are exact: the same in every round);
  * its timings are dropped, so the wrappers never touch a timing sample.
- * Adds the sample's allocation calls (heap_calls of every region) to
- * *CALLS; returns 1 when a counted sample was taken, else 0. */
+ * Adds the sample's allocation calls (heap_calls and proc_*_calls of every
+ * region) to *CALLS; returns 1 when a counted sample was taken, else 0. */
 static int run_counted(const struct kernel_info *k, size_t v, const struct kernel_paramset *p,
 		       const struct runner_plan *o, struct run_result *r, size_t first_round,
 		       double *calls)
@@ -308,7 +352,14 @@ static int run_counted(const struct kernel_info *k, size_t v, const struct kerne
 		return 0;
 	}
 	counted.path = path;
-	if (sample_once(&counted, k->variants[v], p, o, &rec, why, sizeof why)) {
+	struct runner_plan with_interposer = *o;
+	const char **env = NULL;
+	if (o->interposer && (env = interposed_env(o->env, o->interposer)))
+		with_interposer.env = env;
+	int failed = sample_once(&counted, k->variants[v], p, &with_interposer, &rec, why,
+				 sizeof why);
+	interposed_env_free(env);
+	if (failed) {
 		result_add_problem(r, k->name, k->variants[v], p->name, "counted sample", why);
 		return 0;
 	}
@@ -318,7 +369,10 @@ static int run_counted(const struct kernel_info *k, size_t v, const struct kerne
 			continue;
 		base = base ? base + 1 : name;
 		heap |= !strncmp(base, "heap_", 5);
-		if (!strcmp(base, "heap_calls"))
+		/* the wrappers' calls, or the interposer's (code not compiled
+		 * with the counting include: a prebuilt library) */
+		if (!strcmp(base, "heap_calls") ||
+		    (!strncmp(base, "proc_", 5) && strstr(base, "_calls")))
 			*calls += rec.metrics[i].value;
 		for (int round = 0; round < o->rounds; round++)
 			put_sample(r, k, v, p->name, &rec.metrics[i], first_round + (size_t)round);

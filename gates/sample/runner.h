@@ -27,6 +27,8 @@ struct runner_plan {
 	bool cost;                 /* take the cost pass (cost_pass.h) */
 	int cost_runs;             /* cost samples per variant (0: 1) */
 	int verbose;               /* -v: each sample on stderr */
+	const char *interposer;    /* liballocgate-interpose.so, preloaded into the
+				    * counted pass (proc_* counts); NULL: none */
 };
 
 /* --warmup auto: warm-up rounds until two in a row agree. */

@@ -1,0 +1,23 @@
+/* interpose_read.h: whether liballocgate-interpose.so counts this
+ * process's allocations, and its totals (interpose_read_<os>.c; only
+ * Linux has it: elsewhere never present). */
+#ifndef GATE_INTERPOSE_READ_H
+#define GATE_INTERPOSE_READ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "interpose/interpose.h"
+
+/* Whether the interposer is loaded into this process. */
+bool interpose_present(void);
+
+/* Its totals since the process started into OUT (INTERPOSE_IDS of them);
+ * no-op when absent. */
+void interpose_read(uint64_t *out);
+
+/* Metric names of the counts ("proc_malloc_calls", ...) and units. */
+const char *interpose_name(enum interpose_id id);
+const char *interpose_unit(enum interpose_id id);
+
+#endif

@@ -1,0 +1,13 @@
+/* interpose_read_darwin.c: no allocation interposer on this OS yet
+ * (docs/counters.md): never present, so no proc_* metric is reported. */
+#include "interpose_read.h"
+
+bool interpose_present(void)
+{
+	return false;
+}
+
+void interpose_read(uint64_t *out)
+{
+	(void)out;
+}

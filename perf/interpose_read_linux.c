@@ -1,0 +1,27 @@
+/* interpose_read_linux.c: the probe's side of liballocgate-interpose.so
+ * (perf/interpose/interpose.h): present when the counted pass preloaded
+ * it, found by name in the process. */
+#include <dlfcn.h>
+#include <stdbool.h>
+
+#include "interpose/interpose.h"
+#include "interpose_read.h"
+
+static void (*read_totals)(uint64_t *, size_t);
+static bool looked;
+
+bool interpose_present(void)
+{
+	if (!looked) {
+		looked = true;
+		read_totals = (void (*)(uint64_t *, size_t))dlsym(RTLD_DEFAULT,
+								 "allocgate_interpose_totals");
+	}
+	return read_totals != NULL;
+}
+
+void interpose_read(uint64_t *out)
+{
+	if (interpose_present())
+		read_totals(out, INTERPOSE_IDS);
+}
