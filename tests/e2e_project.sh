@@ -16,7 +16,7 @@ root=$(pwd)
 ninja_file=$1
 bd=$2
 cflags=${3:--O2 -g}
-# $4: no-interposer in a sanitizer build
+interposer=${4:-interposer}   # no-interposer: a sanitizer build
 tmp=$(mktemp -d /tmp/allocgate-project-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail() {
@@ -116,7 +116,7 @@ grep -q "no counted build of strbuf_append at build/kernels-counted/strbuf_appen
 grep -q "allocgate-counted" twin.log || fail "the missing twin's line does not say how to build it"
 # a kernel over a library nobody here wrote (GLib, as Debian packages it):
 # its allocations inside libglib counted exactly by the interposer
-if [ "${4:-}" = no-interposer ]; then
+if [ "$interposer" = no-interposer ]; then
 	echo "e2e_project: a sanitizer build: no interposer, glib_strings not tested"
 elif ! pkg-config --exists glib-2.0; then
 	echo "e2e_project: glib-2.0 not installed (libglib2.0-dev): glib_strings not tested"

@@ -326,6 +326,19 @@ static void interposed_env_free(const char **env)
 	free(env);
 }
 
+/* Whether R already has problem WHAT of (KERNEL, any variant, PARAMS). */
+static int has_problem(const struct run_result *r, const char *kernel, const char *params,
+		       const char *what)
+{
+	for (size_t i = 0; i < r->problem_count; i++) {
+		const struct problem *p = &r->problems[i];
+		if (p->kernel && p->params && !strcmp(p->kernel, kernel) &&
+		    !strcmp(p->params, params) && !strcmp(p->what, what))
+			return 1;
+	}
+	return 0;
+}
+
 /* How to build a counted twin, for the notes below. */
 #define COUNTED_HOW "build it from the same sources with the Cflags of `pkg-config --cflags " \
 	"allocgate-counted` (docs/install.md)"
@@ -568,15 +581,20 @@ int runner_run_sides(const struct runner_side *sides, size_t side_count,
 		}
 		if (taken && calls == 0) {
 			/* every variant counted nothing: the sources that allocate
-			 * were not compiled with the counting include */
-			char why[700];
+			 * were not compiled with the counting include (said once per
+			 * group, not per batch) */
+			char why[800];
 			snprintf(why, sizeof why, "the counted build of %s counted no allocation in any "
 				 "variant of %s: were the sources that allocate (a library of yours "
 				 "too) compiled with the Cflags of `pkg-config --cflags "
-				 "allocgate-counted`? (docs/install.md)", sides[s].k->name,
-				 sides[s].p->name);
-			result_add_problem(sides[s].r, sides[s].k->name, NULL, sides[s].p->name,
-					   "counted build", why);
+				 "allocgate-counted`? (docs/install.md)%s", sides[s].k->name,
+				 sides[s].p->name, sides[s].o->interposer ? "" :
+				 "; without the interposer (see its unavailable line) allocations "
+				 "inside prebuilt libraries are not counted either");
+			if (!has_problem(sides[s].r, sides[s].k->name, sides[s].p->name,
+					 "counted build"))
+				result_add_problem(sides[s].r, sides[s].k->name, NULL, sides[s].p->name,
+						   "counted build", why);
 		}
 	}
 	if (o->cost && !cost_pass_unavailable() && !deadline_passed(o))
