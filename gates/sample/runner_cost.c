@@ -1,0 +1,97 @@
+/* runner_cost.c: the cost pass of a group: every variant under callgrind,
+ * in parallel after the timed rounds (cost_pass.h, runner_internal.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sample/backend.h"
+#include "sample/cost_pass.h"
+#include "sample/record.h"
+#include "sample/runner.h"
+#include "sample/runner_internal.h"
+#include "sample/spawn.h"
+
+/* The cost pass's command line of variant V of K on P (argv has room for
+ * 10 entries; SEED and BEST_OF are its storage). */
+static void cost_argv(const struct kernel_info *k, size_t v, const struct kernel_paramset *p,
+		      const struct runner_plan *o, char **argv, char *seed, size_t seed_size)
+{
+	size_t n = 0;
+	snprintf(seed, seed_size, "%llu", (unsigned long long)o->seed);
+	argv[n++] = k->path;
+	argv[n++] = "--variant";
+	argv[n++] = (char *)k->variants[v];
+	argv[n++] = "--params";
+	argv[n++] = p->name;
+	argv[n++] = "--seed";
+	argv[n++] = seed;
+	/* one repetition: the dumps would add up over best_of repetitions */
+	if (o->best_of > 0 || kernel_info_best_of(p) > 1) {
+		argv[n++] = "--best-of";
+		argv[n++] = "1";
+	}
+	argv[n] = NULL;
+}
+
+/* The cost pass of one group (cost_pass.h): COST_RUNS samples of every
+ * item that did not fail, taken in parallel after the timed rounds; round
+ * r of the batch gets the cost of sample r mod COST_RUNS, so the
+ * baseline's samples show how much the cost varied. */
+void runner_cost_pass(const struct runner_side *sides, const size_t *item_side,
+		     const size_t *item_variant, const int *failures, size_t n,
+		     size_t first_round)
+{
+	const struct runner_plan *o = sides[0].o;
+	int runs = o->cost_runs > 0 ? o->cost_runs : 1;
+	size_t count = 0;
+	struct cost_job *jobs = calloc(n * (size_t)runs + 1, sizeof *jobs);
+	char **argvs = calloc((n * (size_t)runs + 1) * 10, sizeof *argvs);
+	char (*seeds)[32] = calloc(n * (size_t)runs + 1, sizeof *seeds);
+	if (!jobs || !argvs || !seeds)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		for (int rep = 0; failures[i] < RUNNER_MAX_FAILURES && rep < runs; rep++) {
+			const struct runner_side *sd = &sides[item_side[i]];
+			cost_argv(sd->k, item_variant[i], sd->p, sd->o, argvs + count * 10,
+				  seeds[count], sizeof seeds[count]);
+			jobs[count].argv = argvs + count * 10;
+			jobs[count].env = (char *const *)sd->o->env;
+			/* valgrind runs 20-100x slower than the timed samples */
+			jobs[count].timeout_seconds = runner_sample_timeout(o, 5 * sd->o->timeout_seconds);
+			count++;
+		}
+	cost_pass_run(jobs, count, 0);
+	for (size_t i = 0, j = 0; i < n; i++) {
+		if (failures[i] >= RUNNER_MAX_FAILURES)
+			continue;
+		const struct runner_side *sd = &sides[item_side[i]];
+		const struct cost_job *mine = &jobs[j];
+		j += (size_t)runs;
+		int failed = 0;
+		for (int rep = 0; rep < runs && !failed; rep++) {
+			failed = mine[rep].ret != 0;
+			/* a kernel without the markers (an old build, gate ab's side A):
+			 * no cost series, said once, not a failed sample */
+			if (mine[rep].ret == -ENODATA)
+				runner_note_once(sd->r, "cost pass", mine[rep].why);
+			else if (failed)
+				result_add_problem(sd->r, sd->k->name, sd->k->variants[item_variant[i]],
+						   sd->p->name, "cost sample", mine[rep].why);
+		}
+		for (int round = 0; !failed && round < o->rounds; round++) {
+			const struct record *rec = &mine[round % runs].rec;
+			for (size_t m = 0; m < rec->metric_count; m++)
+				runner_put_sample(sd->r, sd->k, item_variant[i], sd->p->name, &rec->metrics[m],
+					   first_round + (size_t)round);
+		}
+	}
+out:
+	for (size_t i = 0; jobs && i < count; i++)
+		record_free(&jobs[i].rec);
+	free(jobs);
+	free(argvs);
+	free(seeds);
+}
