@@ -535,3 +535,72 @@ Test(baseline, failed_rename_keeps_the_old_file)
 	cr_expect_eq(count_entries(dir), 1, "a temporary file was left behind");
 	result_free(&r);
 }
+
+/* The run policy (core/policy.h) in a baseline: written when recorded,
+ * read back field for field; a file without one loads with the defaults,
+ * marked not recorded; a malformed one is refused naming the field. */
+Test(baseline, policy_round_trips_and_is_read_strictly)
+{
+	struct run_result r, back;
+	char err[512];
+	fill(&r);
+	policy_defaults(&r.policy);
+	r.policy.recorded = true;
+	r.policy.alpha = 0.01;
+	r.policy.fdr = true;
+	r.policy.min_effect = 0.03;
+	r.policy.rounds = 31;
+	r.policy.warmup = -1;
+	r.policy.cost = false;
+	const char *path = in_dir("p.json");
+	cr_assert_eq(baseline_save(path, &r, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(baseline_load(path, &back, err, sizeof err), 0, "%s", err);
+	cr_expect(back.policy.recorded);
+	cr_expect_eq(back.policy.alpha, 0.01);
+	cr_expect(back.policy.fdr);
+	cr_expect_eq(back.policy.min_effect, 0.03);
+	cr_expect_eq(back.policy.rounds, 31);
+	cr_expect_eq(back.policy.warmup, -1);
+	cr_expect(!back.policy.cost);
+	cr_expect(policy_same_decisions(&r.policy, &back.policy, NULL, 0));
+	result_free(&back);
+
+	/* without a policy: the defaults, not recorded */
+	r.policy.recorded = false;
+	cr_assert_eq(baseline_save(path, &r, err, sizeof err), 0, "%s", err);
+	char *text = read_text(path);
+	cr_expect_null(strstr(text, "\"policy\""), "%s", text);
+	free(text);
+	cr_assert_eq(baseline_load(path, &back, err, sizeof err), 0, "%s", err);
+	cr_expect(!back.policy.recorded);
+	cr_expect_eq(back.policy.alpha, POLICY_ALPHA);
+	cr_expect_eq(back.policy.min_effect, POLICY_MIN_EFFECT);
+	result_free(&back);
+
+	/* malformed: a wrong type, a missing key, an unknown correction */
+	static const char *const cases[][2] = {
+		{ "\"alpha\": 0.5,", "\"alpha\": \"x\"," },
+		{ "\"rounds\": 31,", "" },
+		{ "\"correction\": \"bh\"", "\"correction\": \"bonferroni\"" },
+	};
+	static const char *const named[] = { "policy.alpha", "policy.rounds: missing",
+					     "policy.correction" };
+	r.policy.recorded = true;
+	r.policy.alpha = 0.5;   /* exact in binary: written as 0.5 */
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		cr_assert_eq(baseline_save(path, &r, err, sizeof err), 0, "%s", err);
+		text = read_text(path);
+		char *at = strstr(text, cases[i][0]);
+		cr_assert_not_null(at, "no '%s' in %s", cases[i][0], text);
+		size_t len = strlen(text) - strlen(cases[i][0]) + strlen(cases[i][1]) + 1;
+		char *edited = malloc(len);
+		snprintf(edited, len, "%.*s%s%s", (int)(at - text), text, cases[i][1],
+			 at + strlen(cases[i][0]));
+		write_text(path, edited);
+		cr_expect_eq(baseline_load(path, &back, err, sizeof err), -EINVAL, "%s", edited);
+		cr_expect(strstr(err, named[i]), "case %zu: %s", i, err);
+		free(edited);
+		free(text);
+	}
+	result_free(&r);
+}
