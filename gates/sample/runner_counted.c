@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "sample/allocator.h"
 #include "sample/backend.h"
 #include "sample/cost_pass.h"
 #include "sample/record.h"
@@ -33,12 +34,17 @@ static int counted_path(const struct kernel_info *k, char *out, size_t size)
 	return 0;
 }
 
-/* ENV (NULL-terminated) with LIB first in LD_PRELOAD, before a preloaded
- * allocator, so that its malloc counts and then calls the allocator's;
- * NULL on no memory. Free with interposed_env_free. */
+/* ENV (NULL-terminated) with LIB first in the OS's preload variable
+ * (allocator_os_preload_var: LD_PRELOAD, DYLD_INSERT_LIBRARIES), before a
+ * preloaded allocator, so that its malloc counts and then calls the
+ * allocator's; NULL on no memory or without a preload variable. Free with
+ * interposed_env_free. */
 static const char **interposed_env(const char **env, const char *lib)
 {
-	size_t n = 0;
+	const char *var = allocator_os_preload_var();
+	size_t n = 0, var_len = var ? strlen(var) : 0;
+	if (!var)
+		return NULL;
 	while (env && env[n])
 		n++;
 	const char **out = calloc(n + 2, sizeof *out);
@@ -47,24 +53,24 @@ static const char **interposed_env(const char **env, const char *lib)
 	const char *old = NULL;
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!strncmp(env[i], "LD_PRELOAD=", 11))
-			old = env[i] + 11;
+		if (!strncmp(env[i], var, var_len) && env[i][var_len] == '=')
+			old = env[i] + var_len + 1;
 		else
 			out[k++] = env[i];
 	}
-	size_t len = strlen(lib) + (old ? strlen(old) + 1 : 0) + 12;
+	size_t len = var_len + strlen(lib) + (old ? strlen(old) + 1 : 0) + 2;
 	char *preload = malloc(len);
 	if (!preload) {
 		free(out);
 		return NULL;
 	}
-	snprintf(preload, len, "LD_PRELOAD=%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
+	snprintf(preload, len, "%s=%s%s%s", var, lib, old && *old ? ":" : "", old ? old : "");
 	out[k++] = preload;
 	out[k] = NULL;
 	return out;
 }
 
-/* Frees what interposed_env made (the LD_PRELOAD entry is the last). */
+/* Frees what interposed_env made (the preload entry is the last). */
 static void interposed_env_free(const char **env)
 {
 	if (!env)
