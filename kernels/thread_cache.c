@@ -376,9 +376,14 @@ static const struct gate_paramset cache_paramsets[] = {
 static const struct gate_expect cache_expects[] = {
 	/* The per-thread cache beats the global allocator: seed 2.5x (656 ms
 	 * against 1672 ms); glibc 2.36 here 1.8-2.4x (medians 0.41-0.55, single
-	 * rounds up to 0.8 when other work shares the 2 cores). */
-	GATE_EXPECT("thread_cache.wall_ns < 0.8 * malloc_free.wall_ns"),
-	GATE_EXPECT_ON("windows", "thread_cache.wall_ns < 0.5 * malloc_free.wall_ns"),
+	 * rounds up to 0.8 when other work shares the 2 cores). A claim about
+	 * an allocator whose malloc/free pair costs more than a pointer swap
+	 * with a thread's own cache: glibc's and the seed's runtime's (crt).
+	 * jemalloc's and tcmalloc's own thread caches are that fast already
+	 * (quick tier here: 0.96 and 0.86-1.14, inconclusive), mimalloc's
+	 * nearly (0.69-0.78). */
+	GATE_EXPECT_UNDER("glibc|crt", "thread_cache.wall_ns < 0.8 * malloc_free.wall_ns"),
+	GATE_EXPECT_UNDER("crt", "thread_cache.wall_ns < 0.5 * malloc_free.wall_ns"),
 	/* Every malloc_free swap reaches malloc; almost no thread_cache swap
 	 * does (one miss per thread). */
 	GATE_EXPECT("malloc_free.heap_allocs == malloc_free.swaps"),

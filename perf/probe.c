@@ -729,7 +729,7 @@ static int probe_check_expects(const struct gate_kernel *k)
 {
 	for (const struct gate_expect *e = k->expects; e && e->expr; e++) {
 		if (!probe_is_field(e->expr, false) || !probe_is_field(e->file, true) ||
-		    e->line <= 0 || (e->platforms && !probe_is_field(e->platforms, true)) ||
+		    e->line <= 0 || (e->conditions && !probe_is_field(e->conditions, true)) ||
 		    (e->params && !probe_is_field(e->params, true))) {
 			fprintf(stderr, "%s: expectation '%s' at %s:%d: needs a one-line "
 				"expression, a file without spaces, a line, and comma lists "
@@ -789,7 +789,7 @@ static int probe_list(const struct gate_kernel *k)
 	}
 	for (const struct gate_expect *e = k->expects; e && e->expr; e++)
 		printf("expect %s %d %s %s %s\n", e->file, e->line,
-		       e->platforms ? e->platforms : "*", e->params ? e->params : "*", e->expr);
+		       e->conditions ? e->conditions : "*", e->params ? e->params : "*", e->expr);
 	printf("end\n");
 	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }

@@ -50,11 +50,11 @@ Test(kernel_info, protocol_example_parses)
 	cr_assert_eq(k.expect_count, 2);
 	cr_expect_str_eq(k.expects[0].file, "kernels/resize.c");
 	cr_expect_eq(k.expects[0].line, 120);
-	cr_expect_null(k.expects[0].platforms, "'*' means every platform");
+	cr_expect_null(k.expects[0].conditions, "'*' means everywhere");
 	cr_expect_null(k.expects[0].params, "'*' means every parameter set");
 	cr_expect_str_eq(k.expects[0].expr, "realloc_shrink.wall_ns < 0.1 * copy_shrink.wall_ns");
 	cr_expect_eq(k.expects[1].line, 121);
-	cr_expect_str_eq(k.expects[1].platforms, "windows");
+	cr_expect_str_eq(k.expects[1].conditions, "windows");
 	cr_expect_str_eq(k.expects[1].params, "2MB,64MB");
 	cr_expect_str_eq(k.expects[1].expr, "realloc_grow.wall_ns > 10 * lossful_grow.wall_ns");
 
@@ -155,7 +155,7 @@ struct bad_list {
 	 * process, where the addresses of string literals differ. */
 	char what[48];
 	char text[320];
-	char error[160]; /* the whole message */
+	char error[256]; /* the whole message */
 };
 
 static struct bad_list bad_lists[] = {
@@ -191,6 +191,15 @@ static struct bad_list bad_lists[] = {
 	  PATH " --list: line 5: cannot parse 'expect k.c 1000001 * * a.x < b.x'" },
 	{ "expect without an expression", HEADER KERNEL VARIANT PARAMS "expect k.c 12 * *\nend\n",
 	  PATH " --list: line 5: cannot parse 'expect k.c 12 * *'" },
+	{ "misspelt OS in the conditions",
+	  HEADER KERNEL VARIANT PARAMS "expect k.c 12 linx * a.x < b.x\nend\n",
+	  PATH " --list: line 5: cannot parse 'expect k.c 12 linx * a.x < b.x': unknown condition "
+	  "'linx' (expected linux, windows, darwin, cores>=N or allocator=NAME[|NAME])" },
+	{ "allocator condition without a name",
+	  HEADER KERNEL VARIANT PARAMS "expect k.c 12 allocator= * a.x < b.x\nend\n",
+	  PATH " --list: line 5: cannot parse 'expect k.c 12 allocator= * a.x < b.x': unknown "
+	  "condition 'allocator=' (expected linux, windows, darwin, cores>=N or "
+	  "allocator=NAME[|NAME])" },
 	{ "unknown keyword", HEADER KERNEL VARIANT PARAMS "hello\nend\n",
 	  PATH " --list: line 5: cannot parse 'hello'" },
 	{ "empty line", HEADER KERNEL VARIANT PARAMS "\nend\n",
@@ -311,19 +320,4 @@ Test(kernel_info, tier_bits)
 	cr_expect_eq(kernel_info_tier_bit("Full"), 0u);
 	cr_expect_eq(kernel_info_tier_bit("quicker"), 0u);
 	cr_expect_eq(kernel_info_tier_bit(""), 0u);
-}
-
-Test(kernel_platform, os_lists_and_core_conditions)
-{
-	char why[160] = "";
-	cr_expect_eq(kernel_info_platform_applies(NULL, "linux", 2, why, sizeof why), 1);
-	cr_expect_eq(kernel_info_platform_applies("linux,windows", "linux", 2, why, sizeof why), 1);
-	cr_expect_eq(kernel_info_platform_applies("windows", "linux", 2, why, sizeof why), 0);
-	cr_expect_eq(kernel_info_platform_applies("cores>=4", "linux", 4, why, sizeof why), 1);
-	cr_expect_eq(kernel_info_platform_applies("cores>=4", "linux", 2, why, sizeof why), -1);
-	cr_expect_str_eq(why, "declared for machines with at least 4 cores; this one has 2");
-	cr_expect_eq(kernel_info_platform_applies("windows,cores>=4", "linux", 2, NULL, 0), 0,
-		     "another OS is not a skipped condition");
-	cr_expect_eq(kernel_info_platform_applies("linux,cores>=8", "linux", 16, NULL, 0), 1);
-	cr_expect_eq(kernel_info_platform_applies("lin", "linux", 2, NULL, 0), 0, "no prefix match");
 }

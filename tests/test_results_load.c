@@ -28,6 +28,8 @@ Test(results_load, round_trip)
 	char err[512];
 	fixture_build(&r);
 	r.series[2].advisory = true;
+	r.expects[1].gated = false;
+	r.expects[1].conditions = strdup("linux,allocator=glibc|crt");
 	cr_assert_eq(report_json_write(path, &r, err, sizeof err), 0, "%s", err);
 	cr_assert_eq(results_load(path, &back, err, sizeof err), 0, "%s", err);
 	cr_expect_eq(back.exit_code, 1);
@@ -48,6 +50,9 @@ Test(results_load, round_trip)
 	cr_expect_eq(back.expects[1].verdict, VERDICT_INCONCLUSIVE);
 	cr_expect_eq(back.expects[1].line, 79);
 	cr_expect_str_eq(back.expects[1].note, "line one\nline two, 50%");
+	cr_expect(back.expects[0].gated && !back.expects[1].gated, "gated read back");
+	cr_expect_null(back.expects[0].conditions);
+	cr_expect_str_eq(back.expects[1].conditions, "linux,allocator=glibc|crt");
 	cr_expect_str_eq(back.problems[0].reason, "killed by signal 11");
 	cr_expect_str_eq(back.baseline_path, "baselines/linux-x86_64-glibc.json");
 	result_free(&back);
@@ -66,8 +71,34 @@ static void expect_rejected(const char *json, const char *message)
 	cr_expect(strstr(err, path) && strstr(err, message), "want '%s' in '%s'", message, err);
 }
 
+/* A file written before expectations named their conditions: gated. */
+Test(results_load, expectation_without_gated_is_gated)
+{
+	struct run_result back;
+	char err[512] = "";
+	FILE *f = fopen(path, "w");
+	cr_assert(f);
+	fputs("{\"schema\":1,\"series\":[],\"exit_code\":0,\"verdict\":\"pass\","
+	      "\"expectations\":[{\"kernel\":\"k\",\"params\":\"p\",\"file\":\"k.c\","
+	      "\"line\":3,\"expr\":\"a.x < b.x\",\"rounds\":9,\"ratio\":true,"
+	      "\"estimate\":0.5,\"ci_low\":0.4,\"ci_high\":0.6,\"confidence\":0.96,"
+	      "\"verdict\":\"pass\",\"note\":null}],\"problems\":[]}", f);
+	fclose(f);
+	cr_assert_eq(results_load(path, &back, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(back.expect_count, 1);
+	cr_expect(back.expects[0].gated);
+	cr_expect_null(back.expects[0].conditions);
+	result_free(&back);
+}
+
 Test(results_load, rejects_malformed)
 {
+	expect_rejected("{\"schema\":1,\"series\":[],\"exit_code\":0,\"verdict\":\"pass\","
+			"\"expectations\":[{\"kernel\":\"k\",\"params\":\"p\",\"file\":\"k.c\","
+			"\"line\":3,\"expr\":\"a.x < b.x\",\"rounds\":9,\"ratio\":true,"
+			"\"estimate\":0.5,\"ci_low\":0.4,\"ci_high\":0.6,\"confidence\":0.96,"
+			"\"verdict\":\"pass\",\"note\":null,\"gated\":\"no\"}],\"problems\":[]}",
+			"expectations[0].gated: expected true or false");
 	expect_rejected("{\"schema\":1,\"series\":[]}", "exit_code: missing");
 	expect_rejected("{\"schema\":1,\"series\":[],\"exit_code\":1,\"verdict\":\"pass\","
 			"\"expectations\":[],\"problems\":[]}", "does not match exit_code 1");

@@ -33,8 +33,8 @@ static void print_kernel(const struct kernel_info *k)
 	for (size_t i = 0; i < k->expect_count; i++) {
 		const struct kernel_expect *e = &k->expects[i];
 		printf("    %s:%d  %s", e->file, e->line, e->expr);
-		if (e->platforms || e->params)
-			printf("  [on %s, params %s]", e->platforms ? e->platforms : "all",
+		if (e->conditions || e->params)
+			printf("  [on %s, params %s]", e->conditions ? e->conditions : "all",
 			       e->params ? e->params : "all");
 		printf("\n");
 	}

@@ -141,7 +141,9 @@ static int copy_expect(struct run_result *out, const char *kernel, const struct 
 	d->file = dup_or_null(e->file);
 	d->expr = dup_or_null(e->expr);
 	d->note = dup_or_null(e->note);
-	return d->kernel && d->params && d->file && d->expr && (d->note || !e->note) ? 0 : -ENOMEM;
+	d->conditions = dup_or_null(e->conditions);
+	return d->kernel && d->params && d->file && d->expr && (d->note || !e->note) &&
+	       (d->conditions || !e->conditions) ? 0 : -ENOMEM;
 }
 
 /* Whether a run-level problem like P is already in OUT (every shard of a

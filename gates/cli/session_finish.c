@@ -14,28 +14,8 @@
 
 void session_check_expectations(struct session *s)
 {
-	for (size_t k = 0; k < s->kernel_count; k++) {
-		const struct kernel_info *ki = &s->kernels[k];
-		for (size_t e = 0; e < ki->expect_count; e++) {
-			const struct kernel_expect *ex = &ki->expects[e];
-			char why[160] = "";
-			int applies = kernel_info_platform_applies(ex->platforms, s->r.ctx.os,
-							      s->r.ctx.cpu_count, why, sizeof why);
-			if (!applies)
-				continue;
-			struct group_iter it;
-			struct group g;
-			groups_begin(&it, ki, 1, s->o.tier);
-			while (groups_next(&it, &g)) {
-				if (!kernel_info_list_has(ex->params, g.params->name))
-					continue;
-				if (applies > 0)
-					expect_evaluate(ki, ex, g.params->name, 0.95, &s->r);
-				else
-					expect_eval_skip(ki, ex, g.params->name, why, &s->r);
-			}
-		}
-	}
+	struct condition_target t = { s->r.ctx.os, s->r.ctx.allocator, s->r.ctx.cpu_count };
+	expect_check_kernels(s->kernels, s->kernel_count, s->o.tier, &t, &s->r);
 }
 
 static int has_finite_sample(const struct run_result *r)
@@ -54,12 +34,12 @@ int session_exit_code(const struct session *s)
 		if (r->series[i].verdict == VERDICT_FAIL)
 			return 1;
 	for (size_t i = 0; i < r->expect_count; i++)
-		if (r->expects[i].verdict == VERDICT_FAIL)
+		if (r->expects[i].gated && r->expects[i].verdict == VERDICT_FAIL)
 			return 1;
 	if (!has_finite_sample(r))
 		return s->sample_failures ? 4 : 3;
 	for (size_t i = 0; i < r->expect_count; i++)
-		if (r->expects[i].verdict == VERDICT_ERROR)
+		if (r->expects[i].gated && r->expects[i].verdict == VERDICT_ERROR)
 			return 4;
 	return s->sample_failures ? 4 : 0;
 }

@@ -196,6 +196,7 @@ struct expect_result *result_add_expect(struct run_result *r)
 	/* "error" until the evaluator says otherwise: never a silent pass. */
 	e->estimate = e->ci_low = e->ci_high = e->confidence = NAN;
 	e->verdict = VERDICT_ERROR;
+	e->gated = true;
 	return e;
 }
 
@@ -272,6 +273,7 @@ static void expect_free(struct expect_result *e)
 	free(e->params);
 	free(e->file);
 	free(e->expr);
+	free(e->conditions);
 	free(e->note);
 }
 

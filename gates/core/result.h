@@ -77,6 +77,9 @@ struct series {
 /* One declared expectation evaluated on one parameter set. */
 struct expect_result {
 	char *kernel, *params, *file, *expr;
+	char *conditions;         /* as declared (sample/conditions.h); NULL: everywhere */
+	bool gated;               /* false: declared for another allocator than the run's,
+				   * measured and reported as information, never failing */
 	int line;
 	size_t rounds;            /* rounds with a usable value */
 	bool ratio;               /* estimate is lhs / rhs, else lhs - rhs */

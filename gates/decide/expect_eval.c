@@ -8,6 +8,7 @@
 #include "decide/expect_eval.h"
 #include "decide/expr.h"
 #include "decide/stats.h"
+#include "sample/groups.h"
 
 struct lookup_ctx {
 	const struct run_result *r;
@@ -141,6 +142,8 @@ static struct expect_result *expect_begin(const struct kernel_info *k,
 	out->params = strdup(params);
 	out->file = strdup(e->file);
 	out->expr = strdup(e->expr);
+	out->conditions = e->conditions ? strdup(e->conditions) : NULL;
+	out->gated = true;
 	out->line = e->line;
 	out->estimate = out->ci_low = out->ci_high = NAN;
 	return out;
@@ -189,4 +192,35 @@ int expect_eval_skip(const struct kernel_info *k, const struct kernel_expect *e,
 	out->verdict = VERDICT_SKIPPED;
 	out->note = strdup(why);
 	return 0;
+}
+
+void expect_check_kernels(const struct kernel_info *kernels, size_t count, unsigned tier,
+			  const struct condition_target *t, struct run_result *r)
+{
+	for (size_t k = 0; k < count; k++) {
+		const struct kernel_info *ki = &kernels[k];
+		for (size_t e = 0; e < ki->expect_count; e++) {
+			const struct kernel_expect *ex = &ki->expects[e];
+			char why[256] = "";
+			enum condition_outcome c = conditions_evaluate(ex->conditions, t, why,
+								       sizeof why);
+			if (c == CONDITION_OTHER_OS)
+				continue;
+			struct group_iter it;
+			struct group g;
+			groups_begin(&it, ki, 1, tier);
+			while (groups_next(&it, &g)) {
+				if (!kernel_info_list_has(ex->params, g.params->name))
+					continue;
+				if (c == CONDITION_UNMET) {
+					expect_eval_skip(ki, ex, g.params->name, why, r);
+					continue;
+				}
+				size_t before = r->expect_count;
+				expect_evaluate(ki, ex, g.params->name, 0.95, r);
+				if (c == CONDITION_OTHER_ALLOCATOR && r->expect_count > before)
+					r->expects[before].gated = false;
+			}
+		}
+	}
 }

@@ -3,6 +3,7 @@
 #define GATE_EXPECT_EVAL_H
 
 #include "core/result.h"
+#include "sample/conditions.h"
 #include "sample/kernel_info.h"
 
 /* Evaluates expectation E of kernel K on parameter set PARAMS against the
@@ -19,5 +20,13 @@ int expect_evaluate(const struct kernel_info *k, const struct kernel_expect *e,
 /* Adds expectation E of K on PARAMS to R as skipped, with WHY. */
 int expect_eval_skip(const struct kernel_info *k, const struct kernel_expect *e, const char *params,
 		const char *why, struct run_result *r);
+
+/* Evaluates every declared expectation of KERNELS (COUNT of them) on every
+ * parameter set of TIER (groups.h) against R, where the run is target T
+ * (conditions.h): not at all when declared for another OS, skipped when a
+ * machine condition fails, as information (gated false) when declared for
+ * another allocator. */
+void expect_check_kernels(const struct kernel_info *kernels, size_t count, unsigned tier,
+			  const struct condition_target *t, struct run_result *r);
 
 #endif

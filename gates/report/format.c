@@ -66,23 +66,82 @@ static const char *expect_word(enum verdict v)
 	}
 }
 
-void format_expect(const struct expect_result *e, char *buf, size_t size)
+void format_expect_declared(const struct expect_result *e, char *buf, size_t size)
 {
+	static const char prefix[] = "allocator=";
+	size_t n = 0;
+	buf[0] = '\0';
+	for (const char *p = e->conditions; p && *p;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		if (len > sizeof prefix - 1 && !strncmp(p, prefix, sizeof prefix - 1) && n < size) {
+			int w = snprintf(buf + n, size - n, "%s%.*s", n ? "|" : "",
+					 (int)(len - (sizeof prefix - 1)), p + sizeof prefix - 1);
+			n = w < 0 ? size : n + (size_t)w;
+		}
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	if (!n)
+		snprintf(buf, size, "%s", e->conditions ? e->conditions : "every allocator");
+}
+
+void format_expect_info(const struct expect_result *e, const char *allocator, char *buf,
+			size_t size)
+{
+	char declared[256];
+	const char *under = allocator && *allocator ? allocator : "this allocator";
+	format_expect_declared(e, declared, sizeof declared);
+	switch (e->verdict) {
+	case VERDICT_PASS:
+		snprintf(buf, size, "holds under %s too (declared for %s, not gated)", under,
+			 declared);
+		break;
+	case VERDICT_FAIL:
+		snprintf(buf, size, "does not hold under %s (declared for %s, not gated)", under,
+			 declared);
+		break;
+	case VERDICT_INCONCLUSIVE:
+		snprintf(buf, size, "inconclusive under %s (declared for %s, not gated)", under,
+			 declared);
+		break;
+	default:
+		snprintf(buf, size, "not measured under %s (declared for %s, not gated)", under,
+			 declared);
+		break;
+	}
+}
+
+void format_expect(const struct expect_result *e, const char *allocator, char *buf, size_t size)
+{
+	char info[400] = "";
+	if (!e->gated) {
+		format_expect_info(e, allocator, info, sizeof info);
+		snprintf(buf, size, "information on %s: %s: %s (estimate %.4g, interval [%.4g, "
+			 "%.4g], %zu rounds)%s%s", e->params, e->expr, info, e->estimate, e->ci_low,
+			 e->ci_high, e->rounds, e->note ? "; " : "", e->note ? e->note : "");
+		return;
+	}
 	snprintf(buf, size, "%s on %s: %s (estimate %.4g, interval [%.4g, %.4g], %zu rounds)%s%s",
 		 expect_word(e->verdict), e->params, e->expr, e->estimate, e->ci_low, e->ci_high,
 		 e->rounds, e->note ? "; " : "", e->note ? e->note : "");
 }
 
 void format_counts(const struct run_result *r, size_t *series, size_t *expects,
-			size_t *problems)
+		   size_t *information, size_t *problems)
 {
 	memset(series, 0, (VERDICT_ERROR + 1) * sizeof *series);
 	memset(expects, 0, (VERDICT_ERROR + 1) * sizeof *expects);
-	*problems = 0;
+	*problems = *information = 0;
 	for (size_t i = 0; i < r->series_count; i++)
 		series[r->series[i].verdict]++;
-	for (size_t i = 0; i < r->expect_count; i++)
-		expects[r->expects[i].verdict]++;
+	for (size_t i = 0; i < r->expect_count; i++) {
+		if (r->expects[i].gated)
+			expects[r->expects[i].verdict]++;
+		else
+			++*information;
+	}
 	for (size_t i = 0; i < r->problem_count; i++)
 		*problems += r->problems[i].kernel != NULL;
 }

@@ -24,13 +24,27 @@ void format_verdict_upper(enum verdict v, char *buf, size_t size);
 void format_series(const struct series *s, char *buf, size_t size);
 
 /* "expectation violated on small: EXPR (estimate 1.497, interval [1.476,
- * 1.52], 15 rounds); NOTE" (or "holds", "inconclusive", ...) into BUF. */
-void format_expect(const struct expect_result *e, char *buf, size_t size);
+ * 1.52], 15 rounds); NOTE" (or "holds", "inconclusive", ...) into BUF; for
+ * an expectation that is not gated, "information on small: EXPR: holds
+ * under ALLOCATOR too (declared for glibc, not gated) (estimate ...)".
+ * ALLOCATOR: the run's (its context's), NULL when unknown. */
+void format_expect(const struct expect_result *e, const char *allocator, char *buf, size_t size);
 
-/* Counts of R's series and expectations by verdict (arrays of
- * VERDICT_ERROR + 1) and its problems that concern a kernel. */
+/* What a not-gated expectation says under ALLOCATOR: "holds under
+ * jemalloc too (declared for glibc, not gated)", "does not hold under ...",
+ * "inconclusive under ...", into BUF. */
+void format_expect_info(const struct expect_result *e, const char *allocator, char *buf,
+			size_t size);
+
+/* The allocators E is declared for ("glibc", "glibc|crt"), else its
+ * conditions, else "every allocator", into BUF. */
+void format_expect_declared(const struct expect_result *e, char *buf, size_t size);
+
+/* Counts of R's gated series and expectations by verdict (arrays of
+ * VERDICT_ERROR + 1), its expectations measured as information (not
+ * gated), and its problems that concern a kernel. */
 void format_counts(const struct run_result *r, size_t *series, size_t *expects,
-			size_t *problems);
+		   size_t *information, size_t *problems);
 
 /* "PASS", "FAIL", "UNMEASURED" or "ERROR" for the run's exit code. */
 const char *format_exit_word(int exit_code);

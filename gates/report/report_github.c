@@ -49,12 +49,14 @@ static size_t expectations(FILE *f, const struct run_result *r)
 	size_t n = 0;
 	for (size_t i = 0; i < r->expect_count; i++) {
 		const struct expect_result *e = &r->expects[i];
-		const char *level = e->verdict == VERDICT_INCONCLUSIVE ? "warning"
+		/* not gated (declared for another allocator): no annotation */
+		const char *level = !e->gated ? NULL
+				    : e->verdict == VERDICT_INCONCLUSIVE ? "warning"
 				    : e->verdict == VERDICT_FAIL || e->verdict == VERDICT_ERROR
 					    ? "error" : NULL;
 		if (!level)
 			continue;
-		format_expect(e, text, sizeof text);
+		format_expect(e, r->ctx.allocator, text, sizeof text);
 		snprintf(title, sizeof title, "allocgate: %s/%s expectation %s", e->kernel, e->params,
 			 e->verdict == VERDICT_FAIL ? "violated" : result_verdict_name(e->verdict));
 		command(f, level, e->file, e->line, title, text);

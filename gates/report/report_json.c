@@ -21,6 +21,8 @@ static json_t *expectation(const struct expect_result *e)
 	bad |= json_object_set_new(obj, "file", jsonout_string(e->file));
 	bad |= json_object_set_new(obj, "line", json_integer(e->line));
 	bad |= json_object_set_new(obj, "expr", jsonout_string(e->expr));
+	bad |= json_object_set_new(obj, "conditions", jsonout_string(e->conditions));
+	bad |= json_object_set_new(obj, "gated", json_boolean(e->gated));
 	bad |= json_object_set_new(obj, "rounds", json_integer((json_int_t)e->rounds));
 	bad |= json_object_set_new(obj, "ratio", json_boolean(e->ratio));
 	bad |= json_object_set_new(obj, "estimate", jsonout_number(e->estimate));

@@ -72,6 +72,13 @@ static void count(struct tally *t, enum verdict v)
 	t->skipped += tag && !strcmp(tag, "skipped");
 }
 
+/* A not-gated expectation (declared for another allocator) is a passed
+ * test whose output says what it measured: it never fails the suite. */
+static enum verdict expect_outcome(const struct expect_result *e)
+{
+	return e->gated ? e->verdict : VERDICT_PASS;
+}
+
 static struct tally tally_kernel(const struct run_result *r, const char *kernel)
 {
 	struct tally t = { 0, 0, 0, 0 };
@@ -80,7 +87,7 @@ static struct tally tally_kernel(const struct run_result *r, const char *kernel)
 			count(&t, r->series[i].verdict);
 	for (size_t i = 0; i < r->expect_count; i++)
 		if (!kernel || !strcmp(r->expects[i].kernel, kernel))
-			count(&t, r->expects[i].verdict);
+			count(&t, expect_outcome(&r->expects[i]));
 	for (size_t i = 0; i < r->problem_count; i++)
 		if (r->problems[i].kernel && (!kernel || !strcmp(r->problems[i].kernel, kernel)))
 			count(&t, VERDICT_ERROR);
@@ -139,8 +146,8 @@ static void print_kernel(FILE *f, const struct run_result *r, const char *kernel
 		fputs(": ", f);
 		xml(f, e->expr);
 		fputs("\">", f);
-		format_expect(e, text, sizeof text);
-		outcome(f, e->verdict, text, e->file, e->line);
+		format_expect(e, r->ctx.allocator, text, sizeof text);
+		outcome(f, expect_outcome(e), text, e->file, e->line);
 		fputs("</testcase>\n", f);
 	}
 	for (size_t i = 0; i < r->series_count; i++) {

@@ -30,8 +30,8 @@ static void md(FILE *f, const char *s)
 
 static void print_summary(FILE *f, const struct run_result *r)
 {
-	size_t sv[VERDICT_ERROR + 1], ev[VERDICT_ERROR + 1], problems;
-	format_counts(r, sv, ev, &problems);
+	size_t sv[VERDICT_ERROR + 1], ev[VERDICT_ERROR + 1], information, problems;
+	format_counts(r, sv, ev, &information, &problems);
 	fprintf(f, "## allocgate: %s %s\n\n", r->exit_code == 0 ? "✅" : "❌",
 		format_exit_word(r->exit_code));
 	fputs("Platform `", f);
@@ -50,8 +50,12 @@ static void print_summary(FILE *f, const struct run_result *r)
 		sv[VERDICT_PASS], sv[VERDICT_FAIL], sv[VERDICT_INCONCLUSIVE], sv[VERDICT_IMPROVED],
 		sv[VERDICT_NEW], sv[VERDICT_SKIPPED], sv[VERDICT_ERROR]);
 	fprintf(f, "| expectations | %zu | %zu | %zu | %zu | %zu | %zu | %zu | %zu |\n\n",
-		r->expect_count, ev[VERDICT_PASS], ev[VERDICT_FAIL], ev[VERDICT_INCONCLUSIVE],
-		ev[VERDICT_IMPROVED], ev[VERDICT_NEW], ev[VERDICT_SKIPPED], ev[VERDICT_ERROR]);
+		r->expect_count - information, ev[VERDICT_PASS], ev[VERDICT_FAIL],
+		ev[VERDICT_INCONCLUSIVE], ev[VERDICT_IMPROVED], ev[VERDICT_NEW], ev[VERDICT_SKIPPED],
+		ev[VERDICT_ERROR]);
+	if (information)
+		fprintf(f, "%zu expectations declared for other allocators were measured as "
+			"information, not gated (listed below).\n\n", information);
 	fprintf(f, "%zu problems; %.1f s; exit %d.\n", problems, r->wall_seconds, r->exit_code);
 	if (r->baseline_note) {
 		fputs("\n> ", f);
@@ -67,11 +71,11 @@ static void print_list(FILE *f, const struct run_result *r, enum verdict v, cons
 	int any = 0;
 	for (size_t i = 0; i < r->expect_count; i++) {
 		const struct expect_result *e = &r->expects[i];
-		if (e->verdict != v)
+		if (e->verdict != v || !e->gated)
 			continue;
 		if (!any++)
 			fprintf(f, "\n### %s\n\n", title);
-		format_expect(e, text, sizeof text);
+		format_expect(e, r->ctx.allocator, text, sizeof text);
 		fputs("- `", f);
 		fprintf(f, "%s:%d", e->file ? e->file : "?", e->line);
 		fputs("` ", f);
@@ -169,6 +173,24 @@ static void print_table(FILE *f, const struct run_result *r)
 	fputs("\n</details>\n", f);
 }
 
+/* The expectations declared for other allocators, measured as information. */
+static void print_information(FILE *f, const struct run_result *r)
+{
+	char text[2048];
+	int any = 0;
+	for (size_t i = 0; i < r->expect_count; i++) {
+		const struct expect_result *e = &r->expects[i];
+		if (e->gated)
+			continue;
+		if (!any++)
+			fputs("\n### Information (declared for other allocators, not gated)\n\n", f);
+		format_expect(e, r->ctx.allocator, text, sizeof text);
+		fprintf(f, "- `%s:%d` ", e->file ? e->file : "?", e->line);
+		md(f, text);
+		fputc('\n', f);
+	}
+}
+
 void report_markdown_print(FILE *f, const struct run_result *r, const void *arg)
 {
 	(void)arg;
@@ -178,6 +200,7 @@ void report_markdown_print(FILE *f, const struct run_result *r, const void *arg)
 	print_advisory(f, r);
 	print_list(f, r, VERDICT_ERROR, "Expectations that could not be checked");
 	print_problems(f, r);
+	print_information(f, r);
 	print_table(f, r);
 }
 

@@ -95,12 +95,29 @@ static void print_series(FILE *f, const struct style *st, const struct columns *
 		fprintf(f, "    %s%-*s %s%s\n", st->dim, w->variant, "", s->note, st->off);
 }
 
-static void print_expect(FILE *f, const struct style *st, const struct expect_result *e)
+/* The label and colour of an expectation: its verdict, or INFO when it is
+ * not gated (declared for another allocator). */
+static const char *expect_label(const struct style *st, const struct expect_result *e,
+				char *upper, size_t size)
 {
-	char upper[16];
-	format_verdict_upper(e->verdict, upper, sizeof upper);
-	fprintf(f, "    %s%-12s%s %s:%d  %s\n", verdict_color(st, e->verdict), upper, st->off,
-		e->file, e->line, e->expr);
+	if (!e->gated) {
+		snprintf(upper, size, "INFO");
+		return st->dim;
+	}
+	format_verdict_upper(e->verdict, upper, size);
+	return verdict_color(st, e->verdict);
+}
+
+static void print_expect(FILE *f, const struct style *st, const struct run_result *r,
+			 const struct expect_result *e)
+{
+	char upper[16], info[400];
+	const char *color = expect_label(st, e, upper, sizeof upper);
+	fprintf(f, "    %s%-12s%s %s:%d  %s\n", color, upper, st->off, e->file, e->line, e->expr);
+	if (!e->gated) {
+		format_expect_info(e, r->ctx.allocator, info, sizeof info);
+		fprintf(f, "    %-12s %s\n", "", info);
+	}
 	if (isfinite(e->estimate))
 		fprintf(f, "    %-12s %s %.4g, %.0f%% interval [%.4g, %.4g], %zu rounds\n", "",
 			e->ratio ? "ratio lhs/rhs" : "difference lhs-rhs", e->estimate,
@@ -135,7 +152,7 @@ static void print_group(FILE *f, const struct style *st, const struct run_result
 	}
 	for (size_t i = 0; i < r->expect_count; i++)
 		if (!strcmp(r->expects[i].kernel, kernel) && !strcmp(r->expects[i].params, params))
-			print_expect(f, st, &r->expects[i]);
+			print_expect(f, st, r, &r->expects[i]);
 }
 
 /* ---- the compact report (the default; --details prints print_group) ---- */
@@ -287,9 +304,41 @@ static void print_folded(FILE *f, const struct style *st, const struct run_resul
 	fprintf(f, "    %s%s%s\n", st->dim, line, st->off);
 }
 
+/* One line for the expectations of a group that are not gated: how many,
+ * what they are declared for, how many hold (--details lists each). */
+static void print_information(FILE *f, const struct style *st, const struct run_result *r,
+			      const char *kernel, const char *params)
+{
+	size_t n = 0, held = 0, failed = 0;
+	char declared[256] = "", first[256] = "";
+	for (size_t i = 0; i < r->expect_count; i++) {
+		const struct expect_result *e = &r->expects[i];
+		if (e->gated || strcmp(e->kernel, kernel) || strcmp(e->params, params))
+			continue;
+		n++;
+		held += e->verdict == VERDICT_PASS;
+		failed += e->verdict == VERDICT_FAIL;
+		format_expect_declared(e, declared, sizeof declared);
+		size_t used = strlen(first), k = strlen(declared);
+		int listed = 0;
+		for (const char *p = first; (p = strstr(p, declared)) && !listed; p++)
+			listed = (p == first || p[-1] == ' ') && (p[k] == ',' || !p[k]);
+		if (!listed && used + k + 3 < sizeof first)
+			snprintf(first + used, sizeof first - used, "%s%s", used ? ", " : "", declared);
+	}
+	if (!n)
+		return;
+	fprintf(f, "    %sinformation: %zu claim%s declared for %s, not gated under %s: %zu hold%s, "
+		"%zu do%s not, %zu undecided (--details)%s\n", st->dim, n, n == 1 ? "" : "s", first,
+		r->ctx.allocator ? r->ctx.allocator : "this allocator", held,
+		held == 1 ? "s" : "", failed, failed == 1 ? "es" : "", n - held - failed, st->off);
+}
+
 static void print_expect_line(FILE *f, const struct style *st, const struct expect_result *e)
 {
 	char upper[16], estimate[120] = "";
+	if (!e->gated)
+		return;   /* print_information's line */
 	format_verdict_upper(e->verdict, upper, sizeof upper);
 	if (isfinite(e->estimate))
 		snprintf(estimate, sizeof estimate, "  (%s %.4g [%.4g, %.4g])",
@@ -322,6 +371,7 @@ static void print_compact_group(FILE *f, const struct style *st, const struct ru
 	for (size_t i = 0; i < r->expect_count; i++)
 		if (!strcmp(r->expects[i].kernel, kernel) && !strcmp(r->expects[i].params, params))
 			print_expect_line(f, st, &r->expects[i]);
+	print_information(f, st, r, kernel, params);
 }
 
 static void print_kernels(FILE *f, const struct style *st, const struct run_result *r,
@@ -444,16 +494,19 @@ static void print_method(FILE *f, const struct style *st, const struct run_resul
 
 static void print_summary(FILE *f, const struct style *st, const struct run_result *r)
 {
-	size_t sv[VERDICT_ERROR + 1], ev[VERDICT_ERROR + 1], failures;
-	format_counts(r, sv, ev, &failures);
+	size_t sv[VERDICT_ERROR + 1], ev[VERDICT_ERROR + 1], information, failures;
+	format_counts(r, sv, ev, &information, &failures);
+	char info[64] = "";
+	if (information)
+		snprintf(info, sizeof info, ", %zu not gated (information)", information);
 	const char *word = format_exit_word(r->exit_code);
 	fprintf(f, "\n%s%s%s: %zu series (%zu regressed, %zu improved, %zu inconclusive, %zu new, "
 		"%zu not compared); %zu expectations (%zu pass, %zu fail, %zu inconclusive, %zu "
-		"skipped, %zu error); %zu problems; %.1f s; exit %d\n",
+		"skipped, %zu error)%s; %zu problems; %.1f s; exit %d\n",
 		r->exit_code ? st->red : st->green, word, st->off, r->series_count, sv[VERDICT_FAIL],
 		sv[VERDICT_IMPROVED], sv[VERDICT_INCONCLUSIVE], sv[VERDICT_NEW], sv[VERDICT_SKIPPED],
-		r->expect_count, ev[VERDICT_PASS], ev[VERDICT_FAIL], ev[VERDICT_INCONCLUSIVE],
-		ev[VERDICT_SKIPPED], ev[VERDICT_ERROR], failures, r->wall_seconds, r->exit_code);
+		r->expect_count - information, ev[VERDICT_PASS], ev[VERDICT_FAIL], ev[VERDICT_INCONCLUSIVE],
+		ev[VERDICT_SKIPPED], ev[VERDICT_ERROR], info, failures, r->wall_seconds, r->exit_code);
 }
 
 static void print_failures(FILE *f, const struct style *st, const struct run_result *r)
@@ -461,7 +514,7 @@ static void print_failures(FILE *f, const struct style *st, const struct run_res
 	int any = 0;
 	for (size_t i = 0; i < r->expect_count; i++) {
 		const struct expect_result *e = &r->expects[i];
-		if (e->verdict != VERDICT_FAIL)
+		if (e->verdict != VERDICT_FAIL || !e->gated)
 			continue;
 		if (!any++)
 			fprintf(f, "\n%swhat broke%s\n", st->bold, st->off);

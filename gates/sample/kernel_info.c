@@ -7,6 +7,7 @@
 #include "sample/kernel_info.h"
 #include "allocgate/probe.h"
 #include "core/lines.h"
+#include "sample/conditions.h"
 
 unsigned kernel_info_tier_bit(const char *name)
 {
@@ -34,33 +35,6 @@ int kernel_info_list_has(const char *list, const char *name)
 		p = comma + 1;
 	}
 	return 0;
-}
-
-int kernel_info_platform_applies(const char *platforms, const char *os, int cores, char *why,
-			    size_t why_size)
-{
-	int any_os = 0, os_match = 0, condition_failed = 0;
-	if (!platforms)
-		return 1;
-	for (const char *p = platforms; *p;) {
-		const char *comma = strchr(p, ',');
-		size_t n = comma ? (size_t)(comma - p) : strlen(p);
-		int need;
-		if (n > 7 && !strncmp(p, "cores>=", 7) && sscanf(p + 7, "%d", &need) == 1) {
-			if (cores < need && !condition_failed++ && why)
-				snprintf(why, why_size, "declared for machines with at least %d cores; "
-					 "this one has %d", need, cores);
-		} else {
-			any_os = 1;
-			os_match |= n == strlen(os) && !strncmp(p, os, n);
-		}
-		if (!comma)
-			break;
-		p = comma + 1;
-	}
-	if (any_os && !os_match)
-		return 0;
-	return condition_failed ? -1 : 1;
 }
 
 static int parse_tiers(char *text, unsigned *out)
@@ -166,13 +140,15 @@ static char *star_is_null(const char *s)
 	return strcmp(s, "*") ? strdup(s) : NULL;
 }
 
-static int add_expect(struct kernel_info *k, char *rest)
+static int add_expect(struct kernel_info *k, char *rest, char *why, size_t why_size)
 {
 	char *file = lines_field(&rest), *line = lines_field(&rest);
-	char *platforms = lines_field(&rest), *params = lines_field(&rest);
+	char *conditions = lines_field(&rest), *params = lines_field(&rest);
 	unsigned long long n;
-	if (!file || !*file || lines_parse_u64(line, &n) || n > 1000000 || !platforms ||
-	    !*platforms || !params || !*params || !*rest)
+	if (!file || !*file || lines_parse_u64(line, &n) || n > 1000000 || !conditions ||
+	    !*conditions || !params || !*params || !*rest)
+		return -1;
+	if (strcmp(conditions, "*") && conditions_check(conditions, why, why_size))
 		return -1;
 	struct kernel_expect *e = grow(k->expects, k->expect_count, sizeof *e);
 	if (!e)
@@ -182,13 +158,13 @@ static int add_expect(struct kernel_info *k, char *rest)
 	memset(e, 0, sizeof *e);
 	e->file = strdup(file);
 	e->line = (int)n;
-	e->platforms = star_is_null(platforms);
+	e->conditions = star_is_null(conditions);
 	e->params = star_is_null(params);
 	e->expr = strdup(rest);
 	return e->file && e->expr ? 0 : -1;
 }
 
-static int parse_line(struct kernel_info *k, char *line, int *ended)
+static int parse_line(struct kernel_info *k, char *line, int *ended, char *why, size_t why_size)
 {
 	char *rest = line, *key = lines_field(&rest);
 	if (!key)
@@ -210,7 +186,7 @@ static int parse_line(struct kernel_info *k, char *line, int *ended)
 	if (!strcmp(key, "params"))
 		return add_paramset(k, rest);
 	if (!strcmp(key, "expect"))
-		return add_expect(k, rest);
+		return add_expect(k, rest, why, why_size);
 	if (!strcmp(key, "end") && !*rest) {
 		*ended = 1;
 		return 0;
@@ -250,10 +226,11 @@ int kernel_info_parse(const char *path, const char *text, struct kernel_info *k,
 	}
 	while (!ended && (line = lines_next(&cursor))) {
 		lineno++;
-		char shown[80];
+		char shown[80], why[200] = "";
 		snprintf(shown, sizeof shown, "%s", line);
-		if (parse_line(k, line, &ended)) {
-			snprintf(err, err_size, "%s --list: line %d: cannot parse '%s'", path, lineno, shown);
+		if (parse_line(k, line, &ended, why, sizeof why)) {
+			snprintf(err, err_size, "%s --list: line %d: cannot parse '%s'%s%s", path, lineno,
+				 shown, *why ? ": " : "", why);
 			goto out;
 		}
 	}
@@ -289,7 +266,7 @@ void kernel_info_free(struct kernel_info *k)
 	}
 	for (size_t i = 0; i < k->expect_count; i++) {
 		free(k->expects[i].file);
-		free(k->expects[i].platforms);
+		free(k->expects[i].conditions);
 		free(k->expects[i].params);
 		free(k->expects[i].expr);
 	}

@@ -16,7 +16,7 @@ struct kernel_paramset {
 struct kernel_expect {
 	char *file;
 	int line;
-	char *platforms;       /* NULL for all */
+	char *conditions;      /* NULL for all (sample/conditions.h) */
 	char *params;          /* NULL for all */
 	char *expr;
 };
@@ -55,14 +55,6 @@ void kernel_info_free(struct kernel_info *info);
 
 /* Whether NAME is in the comma list LIST (NULL means every name). */
 int kernel_info_list_has(const char *list, const char *name);
-
-/* Whether an expectation declared for PLATFORMS (NULL: all; else a comma
- * list of OS names and conditions "cores>=N") applies on OS with CORES
- * CPUs: one OS name must match when any is listed, and every condition
- * must hold. Returns 1, 0 when the OS is not listed, or -1 when only a
- * condition fails (then WHY, if not NULL, says which). */
-int kernel_info_platform_applies(const char *platforms, const char *os, int cores, char *why,
-			    size_t why_size);
 
 /* Tier bit of a tier name ("quick", "default", "full"); 0 when unknown. */
 unsigned kernel_info_tier_bit(const char *name);

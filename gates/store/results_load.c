@@ -159,7 +159,7 @@ static int one_expect(const struct rl *l, const json_t *obj, const char *w,
 		      struct expect_result *e)
 {
 	long long line, rounds;
-	const json_t *ratio = json_object_get(obj, "ratio");
+	const json_t *ratio = json_object_get(obj, "ratio"), *gated = json_object_get(obj, "gated");
 	int rc;
 	if (!json_is_object(obj))
 		return fail(l, "%s: expected an object", w);
@@ -174,10 +174,15 @@ static int one_expect(const struct rl *l, const json_t *obj, const char *w,
 	    (rc = number(l, obj, w, "ci_high", &e->ci_high)) ||
 	    (rc = number(l, obj, w, "confidence", &e->confidence)) ||
 	    (rc = string(l, obj, w, "note", 0, &e->note)) ||
+	    (rc = string(l, obj, w, "conditions", 0, &e->conditions)) ||
 	    (rc = verdict(l, obj, w, &e->verdict)))
 		return rc;
 	if (!json_is_boolean(ratio))
 		return fail(l, "%s.ratio: expected true or false", w);
+	/* absent in files written before conditions named allocators: gated */
+	if (gated && !json_is_boolean(gated))
+		return fail(l, "%s.gated: expected true or false", w);
+	e->gated = !gated || json_is_true(gated);
 	e->ratio = json_is_true(ratio);
 	e->line = (int)line;
 	e->rounds = (size_t)rounds;

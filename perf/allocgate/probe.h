@@ -62,11 +62,17 @@ struct gate_paramset {
 };
 
 /* One declared expectation, with the file and line that declared it.
- * platforms: NULL for all, else a comma list of OS names ("linux,windows").
+ * conditions: NULL for everywhere, else a comma list of what the claim
+ * depends on (docs/kernels.md, "Conditions"): an OS ("linux", "windows",
+ * "darwin"; on another OS it is not evaluated), "cores>=N" (skipped on a
+ * smaller machine), "allocator=NAME[|NAME]" (glibc, jemalloc, mimalloc,
+ * tcmalloc, crt, libmalloc, musl or a preloaded library's name: under
+ * another allocator the claim is measured and reported as information,
+ * never gated). Terms of one kind are alternatives; kinds must all hold.
  * params: NULL for all parameter sets of the tier, else a comma list of
  * parameter set names. expr: see docs/kernels.md, "Declaring a ratio". */
 struct gate_expect {
-	const char *platforms;
+	const char *conditions;
 	const char *params;
 	const char *expr;
 	const char *file;
@@ -74,10 +80,16 @@ struct gate_expect {
 };
 
 #define GATE_EXPECT(expr) { NULL, NULL, (expr), __FILE__, __LINE__ }
-#define GATE_EXPECT_ON(platforms, expr) { (platforms), NULL, (expr), __FILE__, __LINE__ }
+#define GATE_EXPECT_ON(conditions, expr) { (conditions), NULL, (expr), __FILE__, __LINE__ }
 #define GATE_EXPECT_AT(params, expr) { NULL, (params), (expr), __FILE__, __LINE__ }
-#define GATE_EXPECT_WHERE(platforms, params, expr) \
-	{ (platforms), (params), (expr), __FILE__, __LINE__ }
+#define GATE_EXPECT_WHERE(conditions, params, expr) \
+	{ (conditions), (params), (expr), __FILE__, __LINE__ }
+/* A claim about an allocator: GATE_EXPECT_UNDER("glibc", ...) or
+ * ("glibc|crt", ...); ALLOCATORS must be a string literal. */
+#define GATE_EXPECT_UNDER(allocators, expr) \
+	{ "allocator=" allocators, NULL, (expr), __FILE__, __LINE__ }
+#define GATE_EXPECT_UNDER_AT(allocators, params, expr) \
+	{ "allocator=" allocators, (params), (expr), __FILE__, __LINE__ }
 
 /* A whole kernel; the tables end with a zeroed entry. */
 struct gate_kernel {

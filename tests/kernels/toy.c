@@ -125,7 +125,9 @@ static const struct gate_expect expects[] = {
 	 * about one round of "single": wall time, median of 9+ paired rounds. */
 	GATE_EXPECT_ON("windows", "single.wall_ns < 0.75 * twice.wall_ns"),
 	GATE_EXPECT("twice.allocs == 2 * single.allocs"),
-	GATE_EXPECT_ON("plan9", "single.wall_ns > 1000 * twice.wall_ns"),
+	/* declared for another OS (and, should the suite run there, for a
+	 * machine no one has): never evaluated on Linux or Windows */
+	GATE_EXPECT_ON("darwin,cores>=100000", "single.wall_ns > 1000 * twice.wall_ns"),
 	{ 0 },
 };
 
