@@ -79,16 +79,20 @@ gate_optional_ensure() {
 }
 
 # gate_allocator_ensure ARGS...: for each --allocator, --a-allocator or
-# --b-allocator NAME among ARGS (jemalloc, mimalloc, tcmalloc) whose Debian
+# --b-allocator NAME among ARGS, and for `matrix` each of --allocators (or
+# all three), (jemalloc, mimalloc, tcmalloc) whose Debian
 # library is missing, installs it as root like the other dependencies; as
 # another user the gate itself names the package. Never fails.
 gate_allocator_ensure() {
 	[ "$(uname -s)" = Linux ] || return 0
 	want=""
+	# `gate matrix` measures every allocator: all three unless --allocators says
+	[ "${1:-}" = matrix ] && want="jemalloc mimalloc tcmalloc"
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--allocator | --a-allocator | --b-allocator) [ $# -gt 1 ] && want="$want $2" ;;
 		--allocator=* | --a-allocator=* | --b-allocator=*) want="$want ${1#*=}" ;;
+		--allocators) [ $# -gt 1 ] && want=$(echo "$2" | tr ',' ' ') ;;
 		esac
 		shift
 	done

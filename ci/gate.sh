@@ -12,6 +12,9 @@
 #   GATE_UPDATE_BASELINE=1  store this run as the platform's baseline
 #                           instead of gating (the workflow uploads baselines/)
 #   GATE_REQUIRE_BASELINE=1 exit 2 when this platform has no baseline
+#   GATE_ALLOCATOR=NAME     run under allocator NAME (gate run --allocator:
+#                           jemalloc, mimalloc, tcmalloc; its own baseline
+#                           baselines/<platform>-NAME.json)
 #   GATE_LABEL              file name label (default: OS name, shard)
 # Extra arguments go to `gate run`.
 set -u
@@ -29,6 +32,7 @@ set -- --no-color "$@"
 [ -n "$shard" ] && set -- "$@" --shard "$shard"
 case "${GATE_TIER:-}" in quick) set -- "$@" --quick ;; full) set -- "$@" --full ;; esac
 [ "${GATE_REQUIRE_BASELINE:-0}" = 1 ] && set -- "$@" --require-baseline
+[ -n "${GATE_ALLOCATOR:-}" ] && set -- "$@" --allocator "$GATE_ALLOCATOR"
 if [ "${GATE_UPDATE_BASELINE:-0}" = 1 ]; then
 	set -- "$@" --update-baseline
 else

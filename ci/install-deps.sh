@@ -3,6 +3,9 @@
 # runner's OS, as the GitHub Actions workflow (.github/workflows/gate.yml)
 # does; runs locally too. --runtime: only what the gate needs to build and
 # run (no Criterion; the composite action, action.yml, uses this).
+# --allocators: also jemalloc, mimalloc and tcmalloc (Linux: the Debian
+# packages libjemalloc2, libmimalloc2.0, libtcmalloc-minimal4), for
+# `gate run --allocator NAME` and `gate matrix`.
 #   Linux (Debian/Ubuntu): apt-get, through ci/deps.sh (sudo when not root)
 #   macOS: Homebrew
 #   Windows: MSYS2 (the workflow's msys2/setup-msys2 step installs the
@@ -10,7 +13,14 @@
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 what=tests
-[ "${1:-}" = --runtime ] && what=runtime
+allocators=0
+for arg in "$@"; do
+	case "$arg" in
+	--runtime) what=runtime ;;
+	--allocators) allocators=1 ;;
+	*) echo "ci/install-deps.sh: unknown option $arg (--runtime, --allocators)" >&2; exit 2 ;;
+	esac
+done
 case "$(uname -s)" in
 Linux)
 	. "$root/ci/deps.sh"
@@ -18,6 +28,12 @@ Linux)
 	# the cost pass (docs/counters.md)
 	command -v valgrind >/dev/null 2>&1 && [ -f /usr/include/valgrind/callgrind.h ] ||
 		missing="$missing valgrind"
+	if [ "$allocators" = 1 ]; then
+		for pair in libjemalloc.so.2:libjemalloc2 libmimalloc.so.2:libmimalloc2.0 \
+			libtcmalloc_minimal.so.4:libtcmalloc-minimal4; do
+			ldconfig -p 2>/dev/null | grep -q "${pair%%:*}" || missing="$missing ${pair#*:}"
+		done
+	fi
 	[ -z "$missing" ] && exit 0
 	sudo=""
 	[ "$(id -u)" = 0 ] || sudo=sudo
@@ -30,6 +46,7 @@ Darwin)
 	else
 		brew install jansson ninja pkg-config
 	fi
+	[ "$allocators" = 1 ] && brew install jemalloc mimalloc gperftools
 	;;
 MINGW* | MSYS* | CYGWIN*)
 	pacman -S --needed --noconfirm mingw-w64-x86_64-gcc mingw-w64-x86_64-jansson \

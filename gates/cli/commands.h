@@ -30,4 +30,8 @@ int diff_main(int argc, char **argv, const char *self_dir);
 /* `gate ab [options]`: side B against side A, measured in the same rounds. */
 int ab_main(int argc, char **argv, const char *self_dir);
 
+/* `gate matrix [options]`: every kernel under every installed allocator,
+ * one claims x allocators table. */
+int matrix_main(int argc, char **argv, const char *self_dir);
+
 #endif

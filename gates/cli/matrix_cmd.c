@@ -1,0 +1,320 @@
+/* matrix_cmd.c: `gate matrix`: every kernel under every installed
+ * allocator (glibc's own and each --allocator that resolves), all
+ * allocators' samples of a group in the same shuffled rounds (as gate ab
+ * takes its two sides), every declared claim evaluated under each, and
+ * one claims x allocators table (core/matrix.h) printed and written as
+ * markdown, JSON and an SVG heat map. It gates nothing: `gate run
+ * --allocator NAME` does, with that allocator's baseline. No baseline is
+ * read or written. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/session.h"
+#include "core/matrix.h"
+#include "core/message.h"
+#include "decide/expect_eval.h"
+#include "decide/matrix_table.h"
+#include "report/matrix_report.h"
+#include "sample/allocator.h"
+#include "sample/groups.h"
+#include "sample/runner.h"
+#include "store/atomic_file.h"
+
+/* The allocators measured when --allocators is not given: the C library's
+ * own and the three that Debian packages (allocator.h). */
+static const char *const default_allocators = "glibc,jemalloc,mimalloc,tcmalloc";
+
+#define MATRIX_MAX 16
+
+struct matrix_side {
+	char name[256];
+	char preload[4200];          /* LD_PRELOAD=..., "" for the C library's own */
+	struct run_options o;        /* the shared options + the preload */
+	struct runner_plan plan;
+	struct run_result r;
+};
+
+struct matrix_state {
+	struct session s;            /* the first allocator's: context, kernels, options */
+	const char *allocators;      /* --allocators LIST */
+	bool allocators_given;
+	struct matrix_side sides[MATRIX_MAX];
+	size_t side_count;
+	struct matrix m;
+	char **rest;
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: gate matrix [--quick|--full] [--kernel NAME]... [--allocators LIST]\n"
+	      "                   [--json FILE] [--markdown FILE] [--svg DIR] [options of gate run]\n"
+	      "measures every kernel under each allocator in the same shuffled rounds and\n"
+	      "prints a table of every declared claim x allocator: holds, fails or\n"
+	      "inconclusive, with its estimate and interval, the counts that explain it,\n"
+	      "and each variant's wall time against the first allocator's.\n"
+	      "  --allocators LIST  comma list of glibc, jemalloc, mimalloc, tcmalloc or library\n"
+	      "                     paths (default: glibc and every one of the others that is\n"
+	      "                     installed; a missing one is named with its package)\n"
+	      "  --svg DIR          writes DIR/matrix.svg, the claims as a heat map\n"
+	      "It gates nothing (gate run --allocator NAME does). exit status: 0 the table\n"
+	      "is complete; 2 usage or bad input; 3 nothing measured; 4 samples failed.\n", f);
+}
+
+/* Options of gate run that mean nothing here. */
+static int check_options(const struct run_options *o)
+{
+	const char *flag = o->update_baseline ? "--update-baseline"
+			 : o->require_baseline ? "--require-baseline"
+			 : o->baseline_dir ? "--baseline-dir" : o->runs > 1 ? "--runs"
+			 : o->allocator ? "--allocator" : o->junit_path ? "--junit"
+			 : o->shard_count ? "--shard" : NULL;
+	if (!flag)
+		return 0;
+	message_error("%s: not with gate matrix, which measures every allocator in the same "
+		      "rounds, gates nothing and reads or writes no baseline (--allocators LIST "
+		      "chooses the allocators; gate run --allocator NAME gates one)", flag);
+	return -1;
+}
+
+static int parse(struct matrix_state *st, int argc, char **argv)
+{
+	int rest_count = 0;
+	st->rest = calloc((size_t)argc + 1, sizeof *st->rest);
+	if (!st->rest) {
+		message_error("out of memory");
+		return CLI_BAD_USAGE;
+	}
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return CLI_HELP_PRINTED;
+		}
+		if (!strcmp(argv[i], "--allocators")) {
+			if (i + 1 >= argc || !*argv[i + 1]) {
+				message_error("--allocators: expected a comma list (glibc,jemalloc,...)");
+				return CLI_BAD_USAGE;
+			}
+			st->allocators = argv[++i];
+			st->allocators_given = true;
+			continue;
+		}
+		st->rest[rest_count++] = argv[i];
+	}
+	run_options_defaults(&st->s.o);
+	if (run_options_parse(&st->s.o, rest_count, st->rest) || check_options(&st->s.o))
+		return CLI_BAD_USAGE;
+	if (!st->allocators)
+		st->allocators = default_allocators;
+	char err[1024];
+	if (st->s.o.json_path && atomic_file_check(st->s.o.json_path, err, sizeof err)) {
+		message_error("--json: %s; nothing was run", err);
+		return CLI_BAD_USAGE;
+	}
+	return CLI_PARSED;
+}
+
+/* Records allocator NAME (resolved to PRELOAD, or MISSING) in the matrix. */
+static int add_allocator(struct matrix *m, const char *name, const char *library,
+			 const char *missing)
+{
+	struct matrix_allocator *a = realloc(m->allocators,
+					     (m->allocator_count + 1) * sizeof *a);
+	if (!a)
+		return -1;
+	m->allocators = a;
+	a += m->allocator_count++;
+	a->name = strdup(name);
+	a->library = library ? strdup(library) : NULL;
+	a->missing = missing ? strdup(missing) : NULL;
+	return a->name && (a->library || !library) && (a->missing || !missing) ? 0 : -1;
+}
+
+/* Resolves --allocators into sides (measured) and M's allocators (all,
+ * the missing ones with why). Returns 0 or 2 after a message. */
+static int resolve(struct matrix_state *st)
+{
+	char *list = strdup(st->allocators), *save = NULL;
+	int ret = list ? 0 : 2;
+	for (char *v = list ? strtok_r(list, ",", &save) : NULL; v && !ret;
+	     v = strtok_r(NULL, ",", &save)) {
+		char name[256], path[4096], why[1024];
+		int is_default = allocator_is_default(v);
+		allocator_key_name(is_default ? (st->s.r.ctx.libc ? st->s.r.ctx.libc : "glibc") : v,
+				   name, sizeof name);
+		if (matrix_allocator_index(&st->m, name) >= 0) {
+			message_error("--allocators: %s named twice", name);
+			ret = 2;
+			break;
+		}
+		int bad = !is_default && (allocator_resolve(v, path, sizeof path, why, sizeof why));
+		if (bad && st->allocators_given) {
+			message_error("--allocators: %s: %s", v, why);
+			ret = 2;
+			break;
+		}
+		if (bad) {
+			if (add_allocator(&st->m, name, NULL, why))
+				ret = 2;
+			message_note("%s not measured: %s", name, why);
+			continue;
+		}
+		if (st->side_count == MATRIX_MAX) {
+			message_error("--allocators: at most %d", MATRIX_MAX);
+			ret = 2;
+			break;
+		}
+		struct matrix_side *side = &st->sides[st->side_count++];
+		snprintf(side->name, sizeof side->name, "%s", name);
+		if (!is_default && allocator_preload_env(path, side->preload, sizeof side->preload)) {
+			message_error("--allocators: %s: path too long", v);
+			ret = 2;
+			break;
+		}
+		if (add_allocator(&st->m, name, is_default ? NULL : path, NULL))
+			ret = 2;
+	}
+	free(list);
+	if (!ret && !st->side_count) {
+		message_error("--allocators: none of %s is installed", st->allocators);
+		ret = 2;
+	}
+	return ret;
+}
+
+/* Side I's options and plan: the shared ones plus its preload. */
+static int side_plan(struct matrix_state *st, struct matrix_side *side)
+{
+	const struct run_options *o = &st->s.o;
+	side->o = *o;
+	side->o.env = calloc(o->env_count + 2, sizeof *side->o.env);
+	if (!side->o.env)
+		return -1;
+	for (size_t i = 0; i < o->env_count; i++)
+		side->o.env[i] = o->env[i];
+	side->o.env_count = o->env_count;
+	if (side->preload[0])
+		side->o.env[side->o.env_count++] = side->preload;
+	run_options_plan(&side->o, &side->plan);
+	side->plan.interposer = st->s.plan.interposer;
+	return 0;
+}
+
+static int setup(struct matrix_state *st, const char *self_dir)
+{
+	struct session *s = &st->s;
+	int ret = session_context(s, self_dir);
+	if (!ret)
+		ret = resolve(st);
+	if (ret)
+		return ret;
+	/* the tier's deadline for each allocator measured */
+	if (!s->o.deadline_seconds)
+		s->o.deadline_seconds = run_options_deadline(&s->o) * (double)st->side_count;
+	s->o.deadline_at = s->started + s->o.deadline_seconds;
+	for (size_t i = 0; i < st->side_count; i++)
+		if (side_plan(st, &st->sides[i])) {
+			message_error("out of memory");
+			return 2;
+		}
+	return session_list_kernels(s, s->kernel_dir, &s->r, &s->kernels, &s->kernel_count);
+}
+
+static void take_samples(struct matrix_state *st)
+{
+	struct session *s = &st->s;
+	struct rng rng;
+	rng_seed(&rng, s->o.seed);
+	size_t total = groups_count(s->kernels, s->kernel_count, s->o.tier), done = 0;
+	struct runner_side sides[MATRIX_MAX];
+	struct group_iter it;
+	struct group g;
+	groups_begin(&it, s->kernels, s->kernel_count, s->o.tier);
+	while (groups_next(&it, &g)) {
+		message_progress("[%zu/%zu] %s %s under %zu allocators", ++done, total,
+				 g.kernel->name, g.params->name, st->side_count);
+		for (size_t i = 0; i < st->side_count; i++)
+			sides[i] = (struct runner_side){ g.kernel, g.params, &st->sides[i].plan,
+							 &st->sides[i].r };
+		s->sample_failures += runner_run_sides(sides, st->side_count, &rng, 0);
+	}
+}
+
+/* Every allocator's claims, evaluated on its own samples. */
+static void check_claims(struct matrix_state *st)
+{
+	struct session *s = &st->s;
+	for (size_t i = 0; i < st->side_count; i++) {
+		struct condition_target t = { s->r.ctx.os, st->sides[i].name, s->r.ctx.cpu_count };
+		expect_check_kernels(s->kernels, s->kernel_count, s->o.tier, &t, &st->sides[i].r);
+	}
+}
+
+/* The runs in M's allocator order (an empty run for a missing one). */
+static int build(struct matrix_state *st)
+{
+	struct matrix *m = &st->m;
+	struct run_result *ordered = calloc(m->allocator_count + 1, sizeof *ordered);
+	if (!ordered)
+		return -1;
+	for (size_t a = 0; a < m->allocator_count; a++)
+		for (size_t i = 0; i < st->side_count; i++)
+			if (!strcmp(st->sides[i].name, m->allocators[a].name))
+				ordered[a] = st->sides[i].r;   /* borrowed, not owned */
+	int ret = matrix_table_build(m, ordered);
+	free(ordered);
+	ret |= matrix_take_problems(m, NULL, &st->s.r);
+	for (size_t i = 0; i < st->side_count; i++)
+		ret |= matrix_take_problems(m, st->sides[i].name, &st->sides[i].r);
+	return ret;
+}
+
+int matrix_main(int argc, char **argv, const char *self_dir)
+{
+	message_set_program("gate matrix");
+	struct matrix_state *st = calloc(1, sizeof *st);
+	if (!st) {
+		message_error("out of memory");
+		return 2;
+	}
+	struct session *s = &st->s;
+	s->started = session_now();
+	int parsed = parse(st, argc, argv), ret;
+	if (parsed != CLI_PARSED) {
+		ret = cli_parse_exit(parsed);
+		goto out;
+	}
+	ret = setup(st, self_dir);
+	if (ret)
+		goto out;
+	take_samples(st);
+	check_claims(st);
+	if (build(st)) {
+		message_error("out of memory");
+		ret = 2;
+		goto out;
+	}
+	struct matrix *m = &st->m;
+	m->ctx = s->r.ctx;                      /* moved: the session no longer owns it */
+	memset(&s->r.ctx, 0, sizeof s->r.ctx);
+	m->rounds = (size_t)s->o.rounds;
+	m->sample_failures = (size_t)s->sample_failures;
+	m->wall_seconds = session_now() - s->started;
+	m->exit_code = !m->speed_count ? 3 : s->sample_failures ? 4 : 0;
+	struct matrix_outputs out = { s->o.json_path, s->o.markdown_path, s->o.svg_dir,
+				      s->o.no_color, s->o.details || s->o.verbose };
+	ret = matrix_report_all(m, &out);
+	if (!ret)
+		ret = m->exit_code;
+out:
+	for (size_t i = 0; i < st->side_count; i++) {
+		free(st->sides[i].o.env);
+		result_free(&st->sides[i].r);
+	}
+	matrix_free(&st->m);
+	session_free(s);
+	free(st->rest);
+	free(st);
+	return ret;
+}

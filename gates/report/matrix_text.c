@@ -1,0 +1,343 @@
+/* matrix_text.c: `gate matrix`'s table for the terminal and as markdown
+ * (matrix_report.h). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/format.h"
+#include "report/matrix_report.h"
+
+const char *matrix_cell_word(const struct matrix_cell *c)
+{
+	if (!c->measured)
+		return "-";
+	switch (c->verdict) {
+	case VERDICT_PASS: return "holds";
+	case VERDICT_FAIL: return "fails";
+	case VERDICT_INCONCLUSIVE: return "inconclusive";
+	case VERDICT_SKIPPED: return "skipped";
+	default: return "error";
+	}
+}
+
+void matrix_cell_estimate(const struct matrix_cell *c, char *buf, size_t size)
+{
+	if (!c->measured || !isfinite(c->estimate))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.3g [%.3g, %.3g]", c->estimate, c->ci_low, c->ci_high);
+}
+
+static void cell_short(const struct matrix_cell *c, char *buf, size_t size)
+{
+	if (!c->measured)
+		snprintf(buf, size, "-");
+	else if (isfinite(c->estimate))
+		snprintf(buf, size, "%s%s %.3g", c->declared ? "*" : "", matrix_cell_word(c),
+			 c->estimate);
+	else
+		snprintf(buf, size, "%s%s", c->declared ? "*" : "", matrix_cell_word(c));
+}
+
+static const char *cell_color(const struct matrix_cell *c, bool color)
+{
+	if (!color || !c->measured)
+		return "";
+	if (c->verdict == VERDICT_PASS)
+		return "\033[32m";
+	if (c->verdict == VERDICT_FAIL)
+		return c->declared ? "\033[31m" : "\033[35m";
+	return c->verdict == VERDICT_INCONCLUSIVE ? "\033[33m" : "";
+}
+
+#define LABEL_WIDTH 66
+#define CELL_WIDTH 19
+
+static void header_row(FILE *f, const struct matrix *m, const char *label)
+{
+	fprintf(f, "  %-*s", LABEL_WIDTH, label);
+	for (size_t a = 0; a < m->allocator_count; a++)
+		fprintf(f, " %-*s", CELL_WIDTH, m->allocators[a].name);
+	fputc('\n', f);
+}
+
+static void print_claim(FILE *f, const struct matrix *m, const struct matrix_claim *c,
+			bool color)
+{
+	char label[512], cell[64];
+	snprintf(label, sizeof label, ":%d %s", c->line, c->expr);
+	if ((int)strlen(label) > LABEL_WIDTH) {
+		fprintf(f, "  %s\n", label);
+		label[0] = '\0';
+	}
+	fprintf(f, "  %-*s", LABEL_WIDTH, label);
+	for (size_t a = 0; a < m->allocator_count; a++) {
+		cell_short(&c->cells[a], cell, sizeof cell);
+		fprintf(f, " %s%-*s%s", cell_color(&c->cells[a], color), CELL_WIDTH, cell,
+			color && c->cells[a].measured ? "\033[0m" : "");
+	}
+	fputc('\n', f);
+}
+
+/* Whether count K of claim I is the first of its (variant, metric) among
+ * the claims of I's group (kernel, parameter set). */
+static int first_in_group(const struct matrix *m, size_t i, size_t k)
+{
+	const struct matrix_claim *c = &m->claims[i];
+	const struct matrix_count *n = &c->counts[k];
+	for (size_t j = 0; j <= i; j++) {
+		const struct matrix_claim *d = &m->claims[j];
+		if (strcmp(d->kernel, c->kernel) || strcmp(d->params, c->params))
+			continue;
+		for (size_t l = 0; l < (j == i ? k : d->count_count); l++)
+			if (!strcmp(d->counts[l].variant, n->variant) &&
+			    !strcmp(d->counts[l].metric, n->metric))
+				return 0;
+	}
+	return 1;
+}
+
+/* The counts that explain the claims of the group from FIRST to END
+ * (exclusive), each once. */
+static void print_group_counts(FILE *f, const struct matrix *m, size_t first, size_t end)
+{
+	char name[300], cell[64];
+	int any = 0;
+	for (size_t i = first; i < end; i++)
+		for (size_t k = 0; k < m->claims[i].count_count; k++) {
+			const struct matrix_count *n = &m->claims[i].counts[k];
+			if (!first_in_group(m, i, k))
+				continue;
+			if (!any++)
+				fprintf(f, "  counts that differ (medians)\n");
+			snprintf(name, sizeof name, "    %s.%s", n->variant, n->metric);
+			fprintf(f, "  %-*s", LABEL_WIDTH, name);
+			for (size_t a = 0; a < m->allocator_count; a++) {
+				format_value(n->medians[a], "count", cell, sizeof cell);
+				fprintf(f, " %-*s", CELL_WIDTH, cell);
+			}
+			fputc('\n', f);
+		}
+}
+
+/* Whether variant V of KERNEL/PARAMS is referred to by a claim of M. */
+static int in_a_claim(const struct matrix *m, const struct matrix_speed *s)
+{
+	/* "random_order.free": the claim says random_order.free.wall_ns */
+	char ref[300];
+	snprintf(ref, sizeof ref, "%s.", s->variant);
+	for (size_t i = 0; i < m->claim_count; i++)
+		if (!strcmp(m->claims[i].kernel, s->kernel) &&
+		    !strcmp(m->claims[i].params, s->params) && strstr(m->claims[i].expr, ref))
+			return 1;
+	return 0;
+}
+
+static void print_speeds(FILE *f, const struct matrix *m, bool details)
+{
+	char label[400], cell[64], now[32];
+	fprintf(f, "\nwall time against %s (median ratio of the paired rounds; median time)%s\n",
+		m->allocator_count ? m->allocators[0].name : "?",
+		details ? "" : ", the claims' variants (--details: every variant)");
+	header_row(f, m, "kernel params variant");
+	for (size_t i = 0; i < m->speed_count; i++) {
+		const struct matrix_speed *s = &m->speeds[i];
+		if (!details && !in_a_claim(m, s))
+			continue;
+		snprintf(label, sizeof label, "%s %s %s", s->kernel, s->params, s->variant);
+		fprintf(f, "  %-*s", LABEL_WIDTH, label);
+		for (size_t a = 0; a < m->allocator_count; a++) {
+			format_value(s->median_ns[a], "ns", now, sizeof now);
+			if (isfinite(s->ratio[a]))
+				snprintf(cell, sizeof cell, "%.3gx %s", s->ratio[a], now);
+			else
+				snprintf(cell, sizeof cell, "-");
+			fprintf(f, " %-*s", CELL_WIDTH, cell);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void allocator_list(FILE *f, const struct matrix *m)
+{
+	for (size_t a = 0; a < m->allocator_count; a++) {
+		const struct matrix_allocator *al = &m->allocators[a];
+		fprintf(f, "%s%s", a ? ", " : "", al->name);
+		if (al->missing)
+			fprintf(f, " (not measured: %s)", al->missing);
+		else if (al->library)
+			fprintf(f, " (%s)", al->library);
+	}
+}
+
+void matrix_text_print(FILE *f, const struct matrix *m, bool color, bool details)
+{
+	fprintf(f, "\nallocgate matrix: %s, %s tier, %zu rounds per group, commit %s\nallocators: ",
+		m->ctx.platform_key ? m->ctx.platform_key : "?", m->ctx.tier ? m->ctx.tier : "?",
+		m->rounds, m->ctx.commit ? m->ctx.commit : "?");
+	allocator_list(f, m);
+	fprintf(f, "\n\nclaims x allocators: holds, fails or inconclusive with the estimate (lhs/rhs or "
+		"lhs-rhs; --markdown and --json give the 95%% intervals);\n* = declared for that "
+		"allocator (gate run gates it), the others are information; below each group the "
+		"counts of the claims' variants that differ between the allocators\n");
+	const char *kernel = "", *params = "";
+	size_t group = 0;
+	for (size_t i = 0; i < m->claim_count; i++) {
+		const struct matrix_claim *c = &m->claims[i];
+		if (strcmp(kernel, c->kernel) || strcmp(params, c->params)) {
+			print_group_counts(f, m, group, i);
+			group = i;
+			kernel = c->kernel;
+			params = c->params;
+			char title[400];
+			snprintf(title, sizeof title, "%s %s (%s)", kernel, params, c->file);
+			fputc('\n', f);
+			header_row(f, m, title);
+		}
+		print_claim(f, m, c, color);
+	}
+	print_group_counts(f, m, group, m->claim_count);
+	print_speeds(f, m, details);
+	if (m->problem_count)
+		fprintf(f, "\nproblems\n");
+	for (size_t i = 0; i < m->problem_count; i++)
+		fprintf(f, "  %s\n", m->problems[i]);
+	size_t declared = 0, held = 0, info = 0, info_held = 0;
+	for (size_t i = 0; i < m->claim_count; i++)
+		for (size_t a = 0; a < m->allocator_count; a++) {
+			const struct matrix_cell *c = &m->claims[i].cells[a];
+			if (!c->measured)
+				continue;
+			if (c->declared) {
+				declared++;
+				held += c->verdict == VERDICT_PASS;
+			} else {
+				info++;
+				info_held += c->verdict == VERDICT_PASS;
+			}
+		}
+	fprintf(f, "\n%s: %zu claims x %zu allocators; declared: %zu cells, %zu hold; "
+		"information: %zu cells, %zu hold; %zu samples failed; %.1f s; exit %d\n",
+		m->exit_code ? "INCOMPLETE" : "MATRIX", m->claim_count, m->allocator_count,
+		declared, held, info, info_held, m->sample_failures, m->wall_seconds, m->exit_code);
+}
+
+/* Markdown text: | and newlines would break a table cell. */
+static void md(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '|')
+			fputs("\\|", f);
+		else if (*s == '\n' || *s == '\r')
+			fputc(' ', f);
+		else if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '*' || *s == '_')
+			fprintf(f, "\\%c", *s);
+		else
+			fputc(*s, f);
+	}
+}
+
+void matrix_markdown_print(FILE *f, const struct matrix *m)
+{
+	fputs("## allocgate matrix: claims x allocators\n\nPlatform `", f);
+	md(f, m->ctx.platform_key ? m->ctx.platform_key : "?");
+	fprintf(f, "`, %s tier, %zu rounds per group, commit ", m->ctx.tier ? m->ctx.tier : "?",
+		m->rounds);
+	md(f, m->ctx.commit ? m->ctx.commit : "?");
+	fputs(". Allocators: ", f);
+	for (size_t a = 0; a < m->allocator_count; a++) {
+		const struct matrix_allocator *al = &m->allocators[a];
+		fprintf(f, "%s%s", a ? ", " : "", al->name);
+		if (al->missing) {
+			fputs(" (not measured: ", f);
+			md(f, al->missing);
+			fputc(')', f);
+		}
+	}
+	fputs(".\n\nEach cell: holds, fails or inconclusive, the estimate (lhs/rhs, or lhs-rhs) "
+	      "and its 95% interval. **Bold**: declared for that allocator (`gate run` gates "
+	      "it); the others are information.\n\n| claim | params |", f);
+	for (size_t a = 0; a < m->allocator_count; a++)
+		fprintf(f, " %s |", m->allocators[a].name);
+	fputs("\n|---|---|", f);
+	for (size_t a = 0; a < m->allocator_count; a++)
+		fputs("---|", f);
+	fputc('\n', f);
+	char est[128], v[32];
+	for (size_t i = 0; i < m->claim_count; i++) {
+		const struct matrix_claim *c = &m->claims[i];
+		fprintf(f, "| `%s:%d` ", c->file, c->line);
+		md(f, c->expr);
+		fprintf(f, " | %s |", c->params);
+		for (size_t a = 0; a < m->allocator_count; a++) {
+			const struct matrix_cell *cell = &c->cells[a];
+			matrix_cell_estimate(cell, est, sizeof est);
+			if (!cell->measured)
+				fputs(" - |", f);
+			else
+				fprintf(f, " %s%s%s %s |", cell->declared ? "**" : "",
+					matrix_cell_word(cell), cell->declared ? "**" : "", est);
+		}
+		fputc('\n', f);
+	}
+	fputs("\n### Counts that differ between the allocators\n\nMedians of the counts of the "
+	      "variants the claims refer to (realloc moves, system calls, page faults).\n\n"
+	      "| kernel | params | count |", f);
+	for (size_t a = 0; a < m->allocator_count; a++)
+		fprintf(f, " %s |", m->allocators[a].name);
+	fputs("\n|---|---|---|", f);
+	for (size_t a = 0; a < m->allocator_count; a++)
+		fputs("---:|", f);
+	fputc('\n', f);
+	for (size_t i = 0; i < m->claim_count; i++)
+		for (size_t k = 0; k < m->claims[i].count_count; k++) {
+			const struct matrix_count *n = &m->claims[i].counts[k];
+			if (!first_in_group(m, i, k))
+				continue;
+			fprintf(f, "| %s | %s | ", m->claims[i].kernel, m->claims[i].params);
+			md(f, n->variant);
+			fputc('.', f);
+			md(f, n->metric);
+			fputs(" |", f);
+			for (size_t a = 0; a < m->allocator_count; a++) {
+				format_value(n->medians[a], "count", v, sizeof v);
+				fprintf(f, " %s |", v);
+			}
+			fputc('\n', f);
+		}
+	fprintf(f, "\n### Wall time against %s\n\nMedian ratio of the paired rounds with its 95%% "
+		"interval, and the median time.\n\n| kernel | params | variant |",
+		m->allocator_count ? m->allocators[0].name : "?");
+	for (size_t a = 0; a < m->allocator_count; a++)
+		fprintf(f, " %s |", m->allocators[a].name);
+	fputs("\n|---|---|---|", f);
+	for (size_t a = 0; a < m->allocator_count; a++)
+		fputs("---:|", f);
+	fputc('\n', f);
+	for (size_t i = 0; i < m->speed_count; i++) {
+		const struct matrix_speed *s = &m->speeds[i];
+		fprintf(f, "| %s | %s | ", s->kernel, s->params);
+		md(f, s->variant);
+		fputs(" |", f);
+		for (size_t a = 0; a < m->allocator_count; a++) {
+			format_value(s->median_ns[a], "ns", v, sizeof v);
+			if (isfinite(s->ratio[a]))
+				fprintf(f, " %.3gx [%.3g, %.3g] %s |", s->ratio[a], s->ci_low[a],
+					s->ci_high[a], v);
+			else
+				fputs(" - |", f);
+		}
+		fputc('\n', f);
+	}
+	if (m->problem_count)
+		fputs("\n### Problems\n\n", f);
+	for (size_t i = 0; i < m->problem_count; i++) {
+		fputs("- ", f);
+		md(f, m->problems[i]);
+		fputc('\n', f);
+	}
+	fprintf(f, "\n%zu samples failed; %.1f s; exit %d.\n", m->sample_failures, m->wall_seconds,
+		m->exit_code);
+}
