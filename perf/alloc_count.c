@@ -23,6 +23,7 @@
 
 #include "allocgate/alloc_count.h"
 #include "alloc_count_probe.h"
+#include "alloc_sites.h"
 
 /* One thread's counts; written by that thread only. */
 struct alloc_thread {
@@ -136,8 +137,18 @@ static struct alloc_thread *alloc_counting(void)
 	return alloc_thread();
 }
 
-/* Counts a call of kind CALL that returned BLOCK for REQUEST bytes. */
-static void alloc_note_new(enum alloc_count_id call, void *block, size_t request)
+/* Where a call was made (the macros' __FILE__, __LINE__, __func__); a
+ * NULL file: a direct call of a gate_count_* function, counted without a
+ * site. */
+struct alloc_at {
+	const char *file;
+	int line;
+	const char *function;
+};
+
+/* Counts a call of kind CALL at AT that returned BLOCK for REQUEST bytes. */
+static void alloc_note_new(enum alloc_count_id call, enum alloc_site_kind kind,
+			   const struct alloc_at *at, void *block, size_t request)
 {
 	struct alloc_thread *t = alloc_counting();
 	if (!t)
@@ -145,66 +156,120 @@ static void alloc_note_new(enum alloc_count_id call, void *block, size_t request
 	alloc_add(t, call, 1);
 	alloc_add(t, ALLOC_CALLS, 1);
 	alloc_add(t, ALLOC_BYTES_REQUESTED, request);
+	alloc_site_note(at->file, at->line, at->function, kind, request);
 	if (block) {
 		alloc_add(t, ALLOC_ALLOCS, 1);
 		alloc_live((int64_t)alloc_count_block_size(block), 1);
 	}
 }
 
-void *gate_count_malloc(size_t size)
+void *gate_count_malloc_at(size_t size, const char *file, int line, const char *function)
 {
+	struct alloc_at at = { file, line, function };
 	void *p = malloc(size);
-	alloc_note_new(ALLOC_MALLOC_CALLS, p, size);
+	alloc_note_new(ALLOC_MALLOC_CALLS, ALLOC_SITE_MALLOC, &at, p, size);
 	return p;
 }
 
-void *gate_count_calloc(size_t count, size_t size)
+void *gate_count_calloc_at(size_t count, size_t size, const char *file, int line,
+			   const char *function)
 {
+	struct alloc_at at = { file, line, function };
 	void *p = calloc(count, size);
-	alloc_note_new(ALLOC_CALLOC_CALLS, p, p ? count * size : 0);
+	alloc_note_new(ALLOC_CALLOC_CALLS, ALLOC_SITE_CALLOC, &at, p, p ? count * size : 0);
 	return p;
 }
 
-char *gate_count_strdup(const char *s)
+char *gate_count_strdup_at(const char *s, const char *file, int line, const char *function)
 {
+	struct alloc_at at = { file, line, function };
 	char *p = strdup(s);
-	alloc_note_new(ALLOC_STRDUP_CALLS, p, strlen(s) + 1);
+	alloc_note_new(ALLOC_STRDUP_CALLS, ALLOC_SITE_STRDUP, &at, p, strlen(s) + 1);
 	return p;
 }
 
-char *gate_count_strndup(const char *s, size_t n)
+char *gate_count_strndup_at(const char *s, size_t n, const char *file, int line,
+			    const char *function)
 {
+	struct alloc_at at = { file, line, function };
 	char *p = alloc_os_strndup(s, n);
-	alloc_note_new(ALLOC_STRDUP_CALLS, p, p ? strlen(p) + 1 : 0);
+	alloc_note_new(ALLOC_STRDUP_CALLS, ALLOC_SITE_STRNDUP, &at, p, p ? strlen(p) + 1 : 0);
 	return p;
 }
 
-void *gate_count_aligned_alloc(size_t alignment, size_t size)
+void *gate_count_aligned_alloc_at(size_t alignment, size_t size, const char *file, int line,
+				  const char *function)
 {
+	struct alloc_at at = { file, line, function };
 	void *p = alloc_os_aligned_alloc(alignment, size);
-	alloc_note_new(ALLOC_ALIGNED_CALLS, p, size);
+	alloc_note_new(ALLOC_ALIGNED_CALLS, ALLOC_SITE_ALIGNED_ALLOC, &at, p, size);
 	return p;
 }
 
-int gate_count_posix_memalign(void **out, size_t alignment, size_t size)
+int gate_count_posix_memalign_at(void **out, size_t alignment, size_t size, const char *file,
+				 int line, const char *function)
 {
+	struct alloc_at at = { file, line, function };
 	int ret = alloc_os_posix_memalign(out, alignment, size);
-	alloc_note_new(ALLOC_ALIGNED_CALLS, ret == 0 ? *out : NULL, size);
+	alloc_note_new(ALLOC_ALIGNED_CALLS, ALLOC_SITE_POSIX_MEMALIGN, &at,
+		       ret == 0 ? *out : NULL, size);
 	return ret;
 }
 
-void gate_count_free(void *block)
+void gate_count_free_at(void *block, const char *file, int line, const char *function)
 {
 	struct alloc_thread *t = alloc_counting();
 	if (t) {
 		alloc_add(t, ALLOC_FREE_CALLS, 1);
 		alloc_add(t, ALLOC_CALLS, 1);
+		alloc_site_note(file, line, function, ALLOC_SITE_FREE, 0);
 		if (block) {
 			alloc_add(t, ALLOC_FREES, 1);
 			alloc_live(-(int64_t)alloc_count_block_size(block), -1);
 		}
 	}
 	free(block);
+}
+
+/* The same without a site (direct calls: the tests, the benchmark). */
+void *gate_count_malloc(size_t size)
+{
+	return gate_count_malloc_at(size, NULL, 0, NULL);
+}
+
+void *gate_count_calloc(size_t count, size_t size)
+{
+	return gate_count_calloc_at(count, size, NULL, 0, NULL);
+}
+
+char *gate_count_strdup(const char *s)
+{
+	return gate_count_strdup_at(s, NULL, 0, NULL);
+}
+
+char *gate_count_strndup(const char *s, size_t n)
+{
+	return gate_count_strndup_at(s, n, NULL, 0, NULL);
+}
+
+void *gate_count_aligned_alloc(size_t alignment, size_t size)
+{
+	return gate_count_aligned_alloc_at(alignment, size, NULL, 0, NULL);
+}
+
+int gate_count_posix_memalign(void **out, size_t alignment, size_t size)
+{
+	return gate_count_posix_memalign_at(out, alignment, size, NULL, 0, NULL);
+}
+
+void gate_count_free(void *block)
+{
+	gate_count_free_at(block, NULL, 0, NULL);
+}
+
+void *gate_count_realloc(void *old, size_t size)
+{
+	return gate_count_realloc_at(old, size, NULL, 0, NULL);
 }
 
 /* Counts realloc(OLD, SIZE) -> NEW, OLD having held OLD_SIZE usable bytes. */
@@ -227,12 +292,14 @@ static void alloc_note_realloc(struct alloc_thread *t, void *old, size_t old_siz
 	alloc_live((int64_t)alloc_count_block_size(new) - (int64_t)old_size, 0);
 }
 
-void *gate_count_realloc(void *old, size_t size)
+void *gate_count_realloc_at(void *old, size_t size, const char *file, int line,
+			    const char *function)
 {
 	struct alloc_thread *t = alloc_counting();
 	size_t old_size = t ? alloc_count_block_size(old) : 0;
 	void *p = realloc(old, size);
 	if (t) {
+		alloc_site_note(file, line, function, ALLOC_SITE_REALLOC, size);
 		alloc_note_realloc(t, old, old_size, p, size);
 		if (!p && old && size == 0) {   /* glibc: realloc(p, 0) frees p */
 			alloc_add(t, ALLOC_FREES, 1);

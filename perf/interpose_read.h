@@ -5,6 +5,7 @@
 #define GATE_INTERPOSE_READ_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "interpose/interpose.h"
@@ -15,6 +16,15 @@ bool interpose_present(void);
 /* Its totals since the process started into OUT (INTERPOSE_IDS of them);
  * no-op when absent. */
 void interpose_read(uint64_t *out);
+
+/* Per caller library counting on (ON 1) or off (0): the probe's
+ * outermost region begin and end. No-op when absent. */
+void interpose_counting(int on);
+
+/* The libraries that allocated while counting was on (interpose.h), up
+ * to MAX, into OUT; returns how many (0 when absent), *UNATTRIBUTED the
+ * calls beyond the interposer's table. */
+size_t interpose_libraries(struct interpose_library *out, size_t max, uint64_t *unattributed);
 
 /* Metric names of the counts ("proc_malloc_calls", ...) and units. */
 const char *interpose_name(enum interpose_id id);

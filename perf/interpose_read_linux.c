@@ -10,6 +10,8 @@
 #include "interpose_read.h"
 
 static void (*read_totals)(uint64_t *, size_t);
+static void (*set_counting)(int);
+static size_t (*read_libraries)(struct interpose_library *, size_t, uint64_t *);
 static bool looked;
 
 bool interpose_present(void)
@@ -20,11 +22,29 @@ bool interpose_present(void)
 		 * error message, which moves the heap layout of every timed and
 		 * cost sample (seen: free_cost n_100k's free +4-8% instructions) */
 		const char *preload = getenv("LD_PRELOAD");
-		if (preload && strstr(preload, "liballocgate-interpose"))
+		if (preload && strstr(preload, "liballocgate-interpose")) {
 			read_totals = (void (*)(uint64_t *, size_t))dlsym(
 				RTLD_DEFAULT, "allocgate_interpose_totals");
+			set_counting = (void (*)(int))dlsym(RTLD_DEFAULT,
+							    "allocgate_interpose_counting");
+			read_libraries = (size_t (*)(struct interpose_library *, size_t,
+						     uint64_t *))dlsym(
+				RTLD_DEFAULT, "allocgate_interpose_libraries");
+		}
 	}
 	return read_totals != NULL;
+}
+
+void interpose_counting(int on)
+{
+	if (interpose_present() && set_counting)
+		set_counting(on);
+}
+
+size_t interpose_libraries(struct interpose_library *out, size_t max, uint64_t *unattributed)
+{
+	*unattributed = 0;
+	return interpose_present() && read_libraries ? read_libraries(out, max, unattributed) : 0;
 }
 
 void interpose_read(uint64_t *out)

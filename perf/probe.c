@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "alloc_count_probe.h"
+#include "alloc_sites.h"
 #include "interpose_read.h"
 #include "counters.h"
 #include "params.h"
@@ -292,8 +293,10 @@ void gate_region_begin(const char *name)
 	f->region = r;
 	alloc_count_begin(&f->heap_start);
 	interpose_read(f->proc_start);
-	if (probe.depth == 1)
+	if (probe.depth == 1) {
+		interpose_counting(1);
 		gate_region_mark_begin();
+	}
 	counters_begin(&f->start);
 	probe_cost_mark(probe.depth - 1);
 }
@@ -306,8 +309,10 @@ void gate_region_end(void)
 	probe.depth--;
 	probe_cost_mark(probe.depth + 1);
 	counters_end(&stop);
-	if (probe.depth == 0)
+	if (probe.depth == 0) {
 		gate_region_mark_end();
+		interpose_counting(0);
+	}
 	struct probe_frame *f = &probe.stack[probe.depth];
 	counters_add(&f->region->totals, &f->start, &stop);
 	alloc_count_end(&f->heap_start, &f->region->heap);
@@ -463,6 +468,41 @@ static void probe_print_region(const struct probe_region *r)
 		       r->proc[i]);
 }
 
+/* One `site` record (docs/protocol.md, "Allocation sites"): the file is
+ * the last field, so it may hold spaces; never a line break. */
+static void probe_print_site(const struct alloc_site_view *v, void *arg)
+{
+	(void)arg;
+	if (strpbrk(v->file, "\r\n") || strpbrk(v->function, " \t\r\n"))
+		return;
+	printf("site %s %d %" PRIu64 " %" PRIu64 " %s %s\n", v->kind, v->line, v->calls, v->bytes,
+	       v->function, v->file);
+}
+
+/* With the interposer: the calls made inside the regions by each shared
+ * library (no source line: docs/protocol.md, `lib-site`). */
+static void probe_print_library_sites(void)
+{
+	static const char *const kinds[INTERPOSE_IDS] = {
+		[INTERPOSE_MALLOC] = "malloc", [INTERPOSE_CALLOC] = "calloc",
+		[INTERPOSE_REALLOC] = "realloc", [INTERPOSE_FREE] = "free",
+		[INTERPOSE_ALIGNED] = "aligned_alloc",
+	};
+	struct interpose_library libs[INTERPOSE_LIBRARIES];
+	uint64_t unattributed;
+	size_t n = interpose_libraries(libs, INTERPOSE_LIBRARIES, &unattributed);
+	for (size_t i = 0; i < n; i++) {
+		if (strpbrk(libs[i].name, "\r\n"))
+			continue;
+		for (int k = 0; k < INTERPOSE_IDS; k++)
+			if (kinds[k] && libs[i].calls[k])
+				printf("lib-site %s %" PRIu64 " %" PRIu64 " %s\n", kinds[k],
+				       libs[i].calls[k], libs[i].bytes[k], libs[i].name);
+	}
+	if (unattributed)
+		printf("sites-dropped %" PRIu64 "\n", unattributed);
+}
+
 static void probe_print_sample(void)
 {
 	printf("allocgate-sample 1\n");
@@ -480,6 +520,13 @@ static void probe_print_sample(void)
 	 * interleaving, and the gate allows for it (gates/decide/compare.c) */
 	if (probe.threads_used)
 		printf("metric threads exact count %d\n", probe.threads_used);
+	/* a counted build: each call site of its sources inside the regions */
+	if (alloc_count_active()) {
+		alloc_sites_each(probe_print_site, NULL);
+		if (alloc_sites_dropped())
+			printf("sites-dropped %" PRIu64 "\n", alloc_sites_dropped());
+	}
+	probe_print_library_sites();
 	/* once per counter, not per region: the machine cannot give it */
 	for (int i = 0; i < COUNTER_COUNT; i++) {
 		const char *why = counters_unavailable((enum counter_id)i);

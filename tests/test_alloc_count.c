@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "alloc_count_probe.h"
+#include "alloc_sites.h"
 #include "allocgate/alloc_count.h"
 
 static struct alloc_count_totals ac_run_basic(void)
@@ -105,6 +106,78 @@ Test(alloc_count, threads)
 	cr_expect_eq(t.value[ALLOC_FREES], 4000);
 	cr_expect_eq(t.value[ALLOC_BYTES_REQUESTED], 28000);
 	cr_expect_eq(t.value[ALLOC_LIVE_BLOCKS], 0);
+}
+
+struct seen_sites {
+	int n;
+	struct alloc_site_view v[8];
+};
+
+static void collect(const struct alloc_site_view *v, void *arg)
+{
+	struct seen_sites *s = arg;
+	if (s->n < 8)
+		s->v[s->n++] = *v;
+}
+
+Test(alloc_count, sites)
+{
+	struct alloc_count_snapshot s;
+	struct alloc_count_totals t;
+	memset(&t, 0, sizeof t);
+	gate_alloc_count_install();
+	char *before = gate_count_malloc_at(8, "x.c", 1, "outside");   /* no region yet */
+	alloc_count_begin(&s);
+	for (int i = 0; i < 3; i++)
+		gate_count_free_at(gate_count_malloc_at(24, "a.c", 10, "f"), "a.c", 11, "f");
+	/* the same text through another pointer (a header inlined twice) */
+	char file[] = "a.c";
+	gate_count_free_at(gate_count_malloc_at(8, file, 10, "f"), "a.c", 11, "f");
+	gate_count_free(gate_count_malloc(5));   /* no site: totals only */
+	char *r = gate_count_realloc_at(NULL, 100, "b.c", 7, "g");
+	gate_count_free_at(r, "b.c", 8, "g");
+	alloc_count_end(&s, &t);
+	gate_count_free(before);
+	struct seen_sites seen = { 0 };
+	alloc_sites_each(collect, &seen);
+	cr_assert_eq(seen.n, 4, "a.c:10 malloc, a.c:11 free, b.c:7 realloc, b.c:8 free");
+	int found = 0;
+	for (int i = 0; i < seen.n; i++) {
+		const struct alloc_site_view *v = &seen.v[i];
+		if (!strcmp(v->file, "a.c") && v->line == 10) {
+			cr_expect_str_eq(v->kind, "malloc");
+			cr_expect_str_eq(v->function, "f");
+			cr_expect_eq(v->calls, 4);
+			cr_expect_eq(v->bytes, 3 * 24 + 8);
+			found++;
+		} else if (!strcmp(v->file, "a.c") && v->line == 11) {
+			cr_expect_str_eq(v->kind, "free");
+			cr_expect_eq(v->calls, 4);
+			cr_expect_eq(v->bytes, 0);
+			found++;
+		} else if (!strcmp(v->file, "b.c") && v->line == 7) {
+			cr_expect_str_eq(v->kind, "realloc");
+			cr_expect_eq(v->bytes, 100);
+			found++;
+		}
+	}
+	cr_expect_eq(found, 3);
+	cr_expect_eq(t.value[ALLOC_CALLS], 12, "the totals count the site-less calls too");
+	cr_expect_eq(alloc_sites_dropped(), 0);
+}
+
+Test(alloc_count, a_full_site_table_drops_calls_and_says_so)
+{
+	struct alloc_count_snapshot s;
+	struct alloc_count_totals t;
+	memset(&t, 0, sizeof t);
+	gate_alloc_count_install();
+	alloc_count_begin(&s);
+	for (int line = 1; line <= ALLOC_SITE_SLOTS + 10; line++)
+		gate_count_free_at(NULL, "many.c", line, "f");
+	alloc_count_end(&s, &t);
+	cr_expect_eq(alloc_sites_dropped(), 10, "the table holds %d sites", ALLOC_SITE_SLOTS);
+	cr_expect_eq(t.value[ALLOC_FREE_CALLS], ALLOC_SITE_SLOTS + 10);
 }
 
 Test(alloc_count, names)

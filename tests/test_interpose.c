@@ -151,3 +151,16 @@ Test(interpose, a_gate_run_reports_proc_series, .timeout = 300)
 	cr_expect_eq(system(cmd), 0, "no work.proc_malloc_calls = 1010 series in %s", json);
 	remove(json);
 }
+
+/* The library sites: strdup's own malloc is the C library's; the kernel
+ * executable's calls are not a library's (the counted build has their
+ * lines: `site` records). */
+Test(interpose, names_the_library_that_allocated)
+{
+	char *r = counted_sample("tests/kernels-counted/allocs", "counted", "small");
+	cr_expect(strstr(r, "\nlib-site malloc 10 220 libc.so.6\n"), "%s", r);
+	cr_expect(strstr(r, "\nsite malloc 27 1000 "), "the executable's own: %s", r);
+	cr_expect_null(strstr(r, "lib-site malloc 1010"), "%s", r);
+	cr_expect_null(strstr(r, "sites-dropped"), "%s", r);
+	free(r);
+}

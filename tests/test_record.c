@@ -191,6 +191,61 @@ ParameterizedTest(struct bad_record *c, record, invalid_records_are_rejected)
 	cr_expect_null(r.unavailable, "%s", c->what);
 }
 
+Test(record, allocation_sites)
+{
+	struct record r;
+	char err[256] = "";
+	static const char text[] = HEADER
+		"metric heap_calls exact count 3\n"
+		"site malloc 153 80000 1920000 worker_strdup kernels/refcount.c\n"
+		"site free 154 80000 0 worker_strdup kernels/refcount.c\n"
+		"site malloc 12 1 64 main /home/me/my project/src/a file.c\n"
+		"lib-site malloc 10 220 libglib-2.0.so.0\n"
+		"sites-dropped 7\n"
+		"sites-dropped 1\n"
+		"end\n";
+	cr_assert_eq(record_parse(text, &r, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(r.site_count, 4);
+	cr_expect_eq(r.sites[3].line, 0, "a library's calls: line 0");
+	cr_expect_str_eq(r.sites[3].file, "libglib-2.0.so.0");
+	cr_expect_str_eq(r.sites[3].function, "-");
+	cr_expect_str_eq(r.sites[0].kind, "malloc");
+	cr_expect_eq(r.sites[0].line, 153);
+	cr_expect_eq(r.sites[0].calls, 80000);
+	cr_expect_eq(r.sites[0].bytes, 1920000);
+	cr_expect_str_eq(r.sites[0].function, "worker_strdup");
+	cr_expect_str_eq(r.sites[0].file, "kernels/refcount.c");
+	cr_expect_str_eq(r.sites[2].file, "/home/me/my project/src/a file.c",
+			 "the file is the rest of the line, spaces and all");
+	cr_expect_eq(r.sites_dropped, 8, "the counted build's and the interposer's add up");
+	record_free(&r);
+}
+
+Test(record, bad_allocation_sites)
+{
+	static const char *const bad[] = {
+		HEADER "metric a exact count 1\nsite mallok 3 1 1 f a.c\nend\n",
+		HEADER "metric a exact count 1\nsite malloc 0 1 1 f a.c\nend\n",
+		HEADER "metric a exact count 1\nsite malloc 3 x 1 f a.c\nend\n",
+		HEADER "metric a exact count 1\nsite malloc 3 1 1 f\nend\n",
+		HEADER "metric a exact count 1\nsite malloc 3 1 -1 f a.c\nend\n",
+		HEADER "metric a exact count 1\nsites-dropped x\nend\n",
+		HEADER "metric a exact count 1\nlib-site mallok 1 1 libc.so.6\nend\n",
+		HEADER "metric a exact count 1\nlib-site malloc 1 1 lib c.so\nend\n",
+		NULL };
+	for (const char *const *b = bad; *b; b++) {
+		struct record r;
+		char err[256] = "";
+		cr_expect_eq(record_parse(*b, &r, err, sizeof err), -EINVAL, "accepted: %s", *b);
+		cr_expect(strstr(err, "line 3"), "%s", err);
+	}
+	struct record r;
+	char err[256] = "";
+	cr_expect_eq(record_parse(HEADER "metric a exact count 1\nsite free 3 1 0 f a.c\n"
+				  "site free 3 2 0 f a.c\nend\n", &r, err, sizeof err), -EINVAL);
+	cr_expect_str_eq(err, "sample record line 4: site reported twice");
+}
+
 Test(record, error_is_truncated_to_the_buffer)
 {
 	struct record r;

@@ -13,6 +13,7 @@
 #include "core/message.h"
 #include "decide/compare_ab.h"
 #include "decide/confirm.h"
+#include "decide/sites.h"
 #include "sample/runner.h"
 #include "sample/shard.h"
 #include "store/atomic_file.h"
@@ -220,6 +221,8 @@ int ab_main(int argc, char **argv, const char *self_dir)
 	take_problems_of_a(&s->r, &st.a);
 	session_check_expectations(s);
 	compare_ab_run(&s->r, &st.a, &s->r.policy);
+	if (sites_compare(&s->r, &st.a))
+		message_error("comparing allocation sites: out of memory");
 	confirm(&st);
 	ret = session_report(s, &st.a);
 out:

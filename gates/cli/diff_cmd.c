@@ -8,6 +8,7 @@
 #include "core/message.h"
 #include "core/platform.h"
 #include "decide/diff.h"
+#include "decide/sites.h"
 #include "store/baseline.h"
 
 static void diff_usage(FILE *f)
@@ -95,6 +96,11 @@ int diff_main(int argc, char **argv, const char *self_dir)
 		diff_drop_unchanged(&d);
 	diff_print_text(stdout, &d, files[0], &a.ctx, files[1], &b.ctx);
 	diff_free(&d);
+	if (sites_compare(&b, &a)) {
+		message_error("out of memory");
+		goto out;
+	}
+	diff_print_sites(stdout, &a, &b);
 	ret = 0;
 out:
 	result_free(&a);

@@ -195,6 +195,29 @@ static int add_result(struct run_result *out, const struct run_result *in, int m
 		if (copy_expect(out, name_in(in, in->expects[i].kernel, multi, name, sizeof name),
 				&in->expects[i]))
 			return -ENOMEM;
+	out->sites_recorded |= in->sites_recorded;
+	for (size_t i = 0; i < in->site_count; i++) {
+		const struct site *st = &in->sites[i];
+		if (!result_add_site(out, name_in(in, st->kernel, multi, name, sizeof name),
+				     st->variant, st->params, st->file, st->function, st->kind,
+				     st->line, st->calls, st->bytes))
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < in->site_change_count; i++) {
+		const struct site_change *c = &in->site_changes[i];
+		struct site at = { (char *)name_in(in, c->kernel, multi, name, sizeof name),
+				   c->variant, c->params, c->file, c->function, c->kind, c->line,
+				   0, 0 };
+		struct site_change *d = result_add_site_change(out, &at);
+		if (!d)
+			return -ENOMEM;
+		d->before = c->before;
+		d->after = c->after;
+		d->calls_before = c->calls_before;
+		d->calls_after = c->calls_after;
+		d->bytes_before = c->bytes_before;
+		d->bytes_after = c->bytes_after;
+	}
 	for (size_t i = 0; i < in->problem_count; i++) {
 		const struct problem *p = &in->problems[i];
 		if ((!p->kernel && has_problem(out, p)) ||

@@ -13,6 +13,7 @@
 #include "core/platform.h"
 #include "decide/compare.h"
 #include "decide/confirm.h"
+#include "decide/sites.h"
 #include "sample/cost_dump.h"
 #include "sample/runner.h"
 #include "sample/shard.h"
@@ -155,7 +156,17 @@ static void compare(struct run_state *st)
 		free(s->r.baseline_note);
 		s->r.baseline_note = strdup(note);
 	}
+	if (st->have_base && s->r.sites_recorded && !st->base.sites_recorded) {
+		char note[1400];
+		snprintf(note, sizeof note, "%s%sthe baseline records no allocation sites (written by "
+			 "an older version): sites not compared; rerun with --update-baseline",
+			 s->r.baseline_note ? s->r.baseline_note : "", s->r.baseline_note ? "\n" : "");
+		free(s->r.baseline_note);
+		s->r.baseline_note = strdup(note);
+	}
 	compare_run(&s->r, st->have_base ? &st->base : NULL, &s->r.policy, same);
+	if (st->have_base && sites_compare(&s->r, &st->base))
+		message_error("comparing allocation sites: out of memory");
 	if (st->have_base && same)
 		s->sample_failures += confirm_suspects(s->kernels, s->kernel_count, s->o.tier,
 						       s->o.seed, &s->r, confirm_group, st);

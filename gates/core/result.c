@@ -249,6 +249,7 @@ void result_sort(struct run_result *r)
 {
 	if (r->series_count > 1)
 		qsort(r->series, r->series_count, sizeof(*r->series), series_order);
+	result_sites_sort(r);
 }
 
 void result_context_free(struct context *c)
@@ -287,6 +288,7 @@ void result_free(struct run_result *r)
 		expect_free(&r->expects[i]);
 	for (i = 0; i < r->problem_count; i++)
 		problem_free(&r->problems[i]);
+	result_sites_free(r);
 	free(r->series);
 	free(r->expects);
 	free(r->problems);

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/policy.h"
 
@@ -90,6 +91,27 @@ struct expect_result {
 	char *note;
 };
 
+/* One allocation call site of a variant, from its counted sample
+ * (docs/protocol.md, "Allocation sites"): calls and requested bytes
+ * inside the regions. FILE is relative to the current directory when it
+ * lies below it. */
+struct site {
+	char *kernel, *variant, *params;
+	char *file, *function, *kind;   /* kind: "malloc", "free", ... */
+	int line;
+	uint64_t calls, bytes;
+};
+
+/* A site that appeared, disappeared or changed its calls or bytes between
+ * a baseline (or gate ab's side A) and this run (side B). */
+struct site_change {
+	char *kernel, *variant, *params;
+	char *file, *function, *kind;
+	int line;
+	bool before, after;             /* present in the baseline / A, in this run / B */
+	uint64_t calls_before, calls_after, bytes_before, bytes_after;
+};
+
 /* A sample that could not be taken, or a counter the machine refused. */
 struct problem {
 	char *kernel, *variant, *params; /* NULL where it concerns the run */
@@ -131,6 +153,13 @@ struct run_result {
 	size_t expect_count;
 	struct problem *problems;
 	size_t problem_count;
+	struct site *sites;       /* sorted by kernel, variant, params, file, line, kind */
+	size_t site_count;
+	bool sites_recorded;      /* the sites were taken (a counted pass ran) or read: a
+				   * file of an older version has none, which is not "no
+				   * allocation at any site" */
+	struct site_change *site_changes;   /* against the baseline or A (decide/sites.h) */
+	size_t site_change_count;
 	char *baseline_path;   /* NULL when none was found */
 	char *baseline_note;   /* e.g. "hardware changed since the baseline: ..." */
 	char *comparison;      /* gate ab: what B and A are; NULL against a baseline */
@@ -169,7 +198,35 @@ int result_add_problem(struct run_result *r, const char *kernel,
 		       const char *variant, const char *params,
 		       const char *what, const char *reason);
 
-/* Sorts series by kernel, variant, params, metric (stable report order). */
+/* Whether KIND is an allocation call of the protocol's `site` records:
+ * malloc, calloc, realloc, free, strdup, strndup, aligned_alloc,
+ * posix_memalign. */
+int result_site_kind_known(const char *kind);
+
+/* Adds a site (strings copied); returns it or NULL on no memory. */
+struct site *result_add_site(struct run_result *r, const char *kernel, const char *variant,
+			     const char *params, const char *file, const char *function,
+			     const char *kind, int line, uint64_t calls, uint64_t bytes);
+
+/* Whether R has any site of (KERNEL, VARIANT, PARAMS). */
+int result_has_sites(const struct run_result *r, const char *kernel, const char *variant,
+		     const char *params);
+
+/* Adds a site change (strings copied from S, the site on either side);
+ * returns it or NULL on no memory. */
+struct site_change *result_add_site_change(struct run_result *r, const struct site *s);
+
+/* The order of sites: kernel, variant, params, file, line, kind, function. */
+int result_site_order(const struct site *a, const struct site *b);
+
+/* Sorts R's sites and site changes in that order (result_sort does). */
+void result_sites_sort(struct run_result *r);
+
+/* Frees R's sites and site changes (result_free does). */
+void result_sites_free(struct run_result *r);
+
+/* Sorts series by kernel, variant, params, metric (stable report order),
+ * and the sites. */
 void result_sort(struct run_result *r);
 
 /* Frees everything R owns and zeroes it. */

@@ -48,4 +48,9 @@ void diff_print_text(FILE *f, const struct diff *d, const char *label_a,
 		     const struct context *ctx_a, const char *label_b,
 		     const struct context *ctx_b);
 
+/* Writes the allocation site changes of B against A (B->site_changes,
+ * from decide/sites.h's sites_compare) to F: one line per changed site at
+ * its file and line, or why there are none to compare. */
+void diff_print_sites(FILE *f, const struct run_result *a, const struct run_result *b);
+
 #endif

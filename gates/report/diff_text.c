@@ -68,3 +68,23 @@ void diff_print_text(FILE *f, const struct diff *d, const char *label_a,
 	fprintf(f, "\n%zu series in %zu groups; %zu on one side only\n", d->count, groups,
 		one_sided);
 }
+
+void diff_print_sites(FILE *f, const struct run_result *a, const struct run_result *b)
+{
+	char text[1200];
+	if (!a->sites_recorded && !b->sites_recorded)
+		return;
+	if (!a->sites_recorded || !b->sites_recorded) {
+		fprintf(f, "\nallocation sites: not compared (%s records none: written by an older "
+			"version)\n", a->sites_recorded ? "B" : "A");
+		return;
+	}
+	fprintf(f, "\nallocation sites: %zu changed\n", b->site_change_count);
+	for (size_t i = 0; i < b->site_change_count; i++) {
+		const struct site_change *c = &b->site_changes[i];
+		format_site_change(c, false, text, sizeof text);
+		char place[600];
+		format_site_place(c->file, c->line, place, sizeof place);
+		fprintf(f, "  %s: %s (%s/%s/%s)\n", place, text, c->kernel, c->variant, c->params);
+	}
+}

@@ -128,6 +128,69 @@ void format_expect(const struct expect_result *e, const char *allocator, char *b
 		 e->rounds, e->note ? "; " : "", e->note ? e->note : "");
 }
 
+void format_count(uint64_t v, char *buf, size_t size)
+{
+	char digits[32];
+	int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v), k = 0;
+	size_t used = 0;
+	for (int i = 0; i < n && used + 2 < size; i++) {
+		buf[used++] = digits[i];
+		k = n - i - 1;
+		if (k && k % 3 == 0)
+			buf[used++] = ',';
+	}
+	buf[used < size ? used : size - 1] = '\0';
+}
+
+void format_site_place(const char *file, int line, char *buf, size_t size)
+{
+	if (line > 0)
+		snprintf(buf, size, "%s:%d", file, line);
+	else
+		snprintf(buf, size, "inside %s", file);
+}
+
+void format_site(const struct site *s, char *buf, size_t size)
+{
+	char calls[32], bytes[32] = "", place[600], in[300] = "";
+	format_count(s->calls, calls, sizeof calls);
+	format_site_place(s->file, s->line, place, sizeof place);
+	if (s->bytes)
+		format_value((double)s->bytes, "bytes", bytes, sizeof bytes);
+	if (s->line > 0)
+		snprintf(in, sizeof in, " in %s", s->function);
+	snprintf(buf, size, "%s%s: %s %s call%s%s%s", place, in, calls, s->kind,
+		 s->calls == 1 ? "" : "s", s->bytes ? ", " : "", bytes);
+}
+
+void format_site_change(const struct site_change *c, bool ab, char *buf, size_t size)
+{
+	char cb[32], ca[32], bb[32], ba[32], in[300] = "";
+	if (c->line > 0)
+		snprintf(in, sizeof in, " in %s", c->function);
+	format_count(c->calls_before, cb, sizeof cb);
+	format_count(c->calls_after, ca, sizeof ca);
+	format_value((double)c->bytes_before, "bytes", bb, sizeof bb);
+	format_value((double)c->bytes_after, "bytes", ba, sizeof ba);
+	if (!c->before)
+		snprintf(buf, size, "new allocation site%s: %s %s call%s%s%s%s", in, ca, c->kind, c->calls_after == 1 ? "" : "s",
+			 c->bytes_after ? ", " : "", c->bytes_after ? ba : "", ab ? " (in B only)" : "");
+	else if (!c->after)
+		snprintf(buf, size, "allocation site gone%s: was %s %s call%s%s%s%s", in, cb, c->kind, c->calls_before == 1 ? "" : "s",
+			 c->bytes_before ? ", " : "", c->bytes_before ? bb : "",
+			 ab ? " (in A only)" : "");
+	else if (c->calls_before != c->calls_after)
+		snprintf(buf, size, "allocation site%s: %s calls %s%s -> %s%s%s%s%s%s", in, c->kind, ab ? "A " : "", cb, ab ? "B " : "", ca,
+			 c->bytes_before != c->bytes_after ? ", bytes " : "",
+			 c->bytes_before != c->bytes_after ? bb : "",
+			 c->bytes_before != c->bytes_after ? " -> " : "",
+			 c->bytes_before != c->bytes_after ? ba : "");
+	else
+		snprintf(buf, size, "allocation site%s: %s bytes %s%s -> %s%s (%s calls)", in,
+			 c->kind, ab ? "A " : "", bb, ab ? "B " : "", ba,
+			 ca);
+}
+
 void format_counts(const struct run_result *r, size_t *series, size_t *expects,
 		   size_t *information, size_t *problems)
 {

@@ -7,7 +7,9 @@
 #ifndef GATE_FORMAT_H
 #define GATE_FORMAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/result.h"
 
@@ -39,6 +41,24 @@ void format_expect_info(const struct expect_result *e, const char *allocator, ch
 /* The allocators E is declared for ("glibc", "glibc|crt"), else its
  * conditions, else "every allocator", into BUF. */
 void format_expect_declared(const struct expect_result *e, char *buf, size_t size);
+
+/* V with thousands separated by commas ("80,000") into BUF. */
+void format_count(uint64_t v, char *buf, size_t size);
+
+/* Where a site is: "kernels/refcount.c:151", or "inside libc.so.6" for a
+ * library's calls (line 0, the interposer's), into BUF. */
+void format_site_place(const char *file, int line, char *buf, size_t size);
+
+/* "kernels/refcount.c:151 in worker_strdup: 200,000 strdup calls, 1.3 MiB"
+ * ("inside libc.so.6: 200,000 malloc calls, ...") into BUF. */
+void format_site(const struct site *s, char *buf, size_t size);
+
+/* What changed at an allocation site, without its place (callers put
+ * "FILE:LINE: " first): "new allocation site in worker_strdup: 80,000
+ * malloc calls, 1.8 MiB", "allocation site gone in f: was 100 free calls",
+ * "allocation site in f: malloc calls 100 -> 200, bytes 3.1 KiB -> 6.2
+ * KiB"; AB: the sides are named ("A 100 -> B 200"). */
+void format_site_change(const struct site_change *c, bool ab, char *buf, size_t size);
 
 /* Counts of R's gated series and expectations by verdict (arrays of
  * VERDICT_ERROR + 1), its expectations measured as information (not

@@ -241,8 +241,9 @@ static void md(FILE *f, const char *s)
 
 void matrix_markdown_print(FILE *f, const struct matrix *m)
 {
-	fputs("## allocgate matrix: claims x allocators\n\nPlatform `", f);
-	md(f, m->ctx.platform_key ? m->ctx.platform_key : "?");
+	/* inside a code span nothing is escaped (a key has no backquote) */
+	fprintf(f, "## allocgate matrix: claims x allocators\n\nPlatform `%s",
+		m->ctx.platform_key ? m->ctx.platform_key : "?");
 	fprintf(f, "`, %s tier, %zu rounds per group, commit ", m->ctx.tier ? m->ctx.tier : "?",
 		m->rounds);
 	md(f, m->ctx.commit ? m->ctx.commit : "?");

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/report_github.h"
+#include "decide/sites.h"
 #include "report/format.h"
 
 void report_github_escape(const char *s, int property, char *buf, size_t size)
@@ -77,6 +78,23 @@ size_t report_github_print(FILE *f, const struct run_result *r)
 		snprintf(title, sizeof title, "allocgate: regression %s/%s/%s %s", s->kernel,
 			 s->variant, s->params, s->metric);
 		command(f, "error", s->file, s->line, title, text);
+		n++;
+	}
+	/* each changed allocation site at its own line: an error where it
+	 * explains a heap_* regression of its variant, else a notice */
+	for (size_t i = 0; i < r->site_change_count; i++) {
+		const struct site_change *c = &r->site_changes[i];
+		int failing = sites_explain_failure(r, c->kernel, c->variant, c->params);
+		char place[600];
+		format_site_place(c->file, c->line, place, sizeof place);
+		int used = snprintf(text, sizeof text, "%s: ", place);
+		format_site_change(c, r->comparison != NULL, text + used, sizeof text - (size_t)used);
+		snprintf(title, sizeof title, "allocgate: %s/%s/%s allocation site %s", c->kernel,
+			 c->variant, c->params, !c->before ? "added" : !c->after ? "removed"
+			 : "changed");
+		/* a library's calls have no line of the repository to point at */
+		command(f, failing ? "error" : "notice", c->line > 0 ? c->file : NULL, c->line, title,
+			text);
 		n++;
 	}
 	for (size_t i = 0; i < r->problem_count; i++) {

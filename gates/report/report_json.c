@@ -7,6 +7,7 @@
 #include "report/report_json.h"
 #include "store/jsonout.h"
 #include "store/policy_json.h"
+#include "store/sites_json.h"
 
 
 static json_t *expectation(const struct expect_result *e)
@@ -79,6 +80,10 @@ static int put_arrays(json_t *root, const struct run_result *r)
 	bad |= json_object_set_new(root, "series", series);
 	bad |= json_object_set_new(root, "expectations", expects);
 	bad |= json_object_set_new(root, "problems", problems);
+	if (r->sites_recorded) {
+		bad |= json_object_set_new(root, "sites", sites_json(r));
+		bad |= json_object_set_new(root, "site_changes", site_changes_json(r));
+	}
 	return bad;
 }
 

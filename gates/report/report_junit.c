@@ -121,6 +121,30 @@ static void outcome(FILE *f, enum verdict v, const char *text, const char *file,
 	fprintf(f, "</%s>", tag);
 }
 
+/* A failing heap_* series' text gains the site changes of its variant
+ * that explain it ("; new allocation site kernels/x.c:12 in f: ..."). */
+static void append_site_changes(const struct run_result *r, const struct series *s, char *text,
+				size_t size)
+{
+	const char *base = strrchr(s->metric, '.');
+	base = base ? base + 1 : s->metric;
+	if (strncmp(base, "heap_", 5) && strncmp(base, "proc_", 5))
+		return;
+	for (size_t i = 0; i < r->site_change_count; i++) {
+		const struct site_change *c = &r->site_changes[i];
+		size_t used = strlen(text);
+		if (strcmp(c->kernel, s->kernel) || strcmp(c->variant, s->variant) ||
+		    strcmp(c->params, s->params) || used + 3 >= size)
+			continue;
+		char place[600];
+		format_site_place(c->file, c->line, place, sizeof place);
+		int n = snprintf(text + used, size - used, "; %s: ", place);
+		if (n > 0 && used + (size_t)n < size)
+			format_site_change(c, r->comparison != NULL, text + used + (size_t)n,
+					   size - used - (size_t)n);
+	}
+}
+
 static void testcase_open(FILE *f, const char *kernel)
 {
 	fputs("    <testcase classname=\"", f);
@@ -162,6 +186,8 @@ static void print_kernel(FILE *f, const struct run_result *r, const char *kernel
 		xml(f, s->metric);
 		fputs("\">", f);
 		format_series(s, text, sizeof text);
+		if (s->verdict == VERDICT_FAIL)
+			append_site_changes(r, s, text, sizeof text);
 		outcome(f, s->verdict, text, s->file, s->line);
 		fputs("</testcase>\n", f);
 	}

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/report_markdown.h"
+#include "decide/sites.h"
 #include "report/format.h"
 #include "report/report_file.h"
 
@@ -173,6 +174,30 @@ static void print_table(FILE *f, const struct run_result *r)
 	fputs("\n</details>\n", f);
 }
 
+/* Changed allocation sites at their own lines: under "What broke" those
+ * that explain a heap_* regression of their variant (EXPLAINING), else
+ * in their own list. */
+static void print_site_changes(FILE *f, const struct run_result *r, int explaining,
+			       const char *title)
+{
+	char text[1200];
+	int any = 0;
+	for (size_t i = 0; i < r->site_change_count; i++) {
+		const struct site_change *c = &r->site_changes[i];
+		if (sites_explain_failure(r, c->kernel, c->variant, c->params) != explaining)
+			continue;
+		if (!any++ && title)
+			fprintf(f, "\n### %s\n\n", title);
+		format_site_change(c, r->comparison != NULL, text, sizeof text);
+		char place[600];
+		format_site_place(c->file, c->line, place, sizeof place);
+		fprintf(f, "- `%s` %s/%s/%s: ", place, c->kernel, c->variant,
+			c->params);
+		md(f, text);
+		fputc('\n', f);
+	}
+}
+
 /* The expectations declared for other allocators, measured as information. */
 static void print_information(FILE *f, const struct run_result *r)
 {
@@ -196,10 +221,12 @@ void report_markdown_print(FILE *f, const struct run_result *r, const void *arg)
 	(void)arg;
 	print_summary(f, r);
 	print_list(f, r, VERDICT_FAIL, "What broke");
+	print_site_changes(f, r, 1, NULL);
 	print_list(f, r, VERDICT_INCONCLUSIVE, "Inconclusive");
 	print_advisory(f, r);
 	print_list(f, r, VERDICT_ERROR, "Expectations that could not be checked");
 	print_problems(f, r);
+	print_site_changes(f, r, 0, "Allocation sites that changed (no count regressed)");
 	print_information(f, r);
 	print_table(f, r);
 }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "report/report_term.h"
+#include "decide/sites.h"
 #include "report/format.h"
 #include "report/unavailable.h"
 
@@ -126,6 +127,25 @@ static void print_expect(FILE *f, const struct style *st, const struct run_resul
 		fprintf(f, "    %-12s %s%s%s\n", "", st->dim, e->note, st->off);
 }
 
+/* --details: every allocation site of the group's variants. */
+static void print_sites(FILE *f, const struct style *st, const struct run_result *r,
+			const char *kernel, const char *params)
+{
+	const char *variant = NULL;
+	char text[1200];
+	for (size_t i = 0; i < r->site_count; i++) {
+		const struct site *s = &r->sites[i];
+		if (strcmp(s->kernel, kernel) || strcmp(s->params, params))
+			continue;
+		if (!variant || strcmp(variant, s->variant)) {
+			variant = s->variant;
+			fprintf(f, "    %sallocation sites of %s%s\n", st->dim, variant, st->off);
+		}
+		format_site(s, text, sizeof text);
+		fprintf(f, "      %s\n", text);
+	}
+}
+
 static void print_group(FILE *f, const struct style *st, const struct run_result *r,
 			const char *kernel, const char *params)
 {
@@ -153,6 +173,7 @@ static void print_group(FILE *f, const struct style *st, const struct run_result
 	for (size_t i = 0; i < r->expect_count; i++)
 		if (!strcmp(r->expects[i].kernel, kernel) && !strcmp(r->expects[i].params, params))
 			print_expect(f, st, r, &r->expects[i]);
+	print_sites(f, st, r, kernel, params);
 }
 
 /* ---- the compact report (the default; --details prints print_group) ---- */
@@ -509,6 +530,68 @@ static void print_summary(FILE *f, const struct style *st, const struct run_resu
 		ev[VERDICT_SKIPPED], ev[VERDICT_ERROR], info, failures, r->wall_seconds, r->exit_code);
 }
 
+/* An allocation count: the counted build's heap_* or the interposer's proc_*. */
+static int is_heap(const struct series *s)
+{
+	const char *base = strrchr(s->metric, '.');
+	base = base ? base + 1 : s->metric;
+	return !strncmp(base, "heap_", 5) || !strncmp(base, "proc_", 5);
+}
+
+/* Whether failing series I is its variant's first failing heap_* series:
+ * the site changes that explain them are printed under it, once. */
+static int first_heap_failure(const struct run_result *r, size_t i)
+{
+	const struct series *s = &r->series[i];
+	if (!is_heap(s))
+		return 0;
+	for (size_t j = 0; j < i; j++) {
+		const struct series *t = &r->series[j];
+		if (t->verdict == VERDICT_FAIL && is_heap(t) && !strcmp(t->kernel, s->kernel) &&
+		    !strcmp(t->variant, s->variant) && !strcmp(t->params, s->params))
+			return 0;
+	}
+	return 1;
+}
+
+/* The site changes of (KERNEL, VARIANT, PARAMS), each at its own line. */
+static void print_site_changes(FILE *f, const struct run_result *r, const char *kernel,
+			       const char *variant, const char *params, int indent)
+{
+	char text[1200];
+	for (size_t i = 0; i < r->site_change_count; i++) {
+		const struct site_change *c = &r->site_changes[i];
+		if (strcmp(c->kernel, kernel) || strcmp(c->variant, variant) ||
+		    strcmp(c->params, params))
+			continue;
+		format_site_change(c, r->comparison != NULL, text, sizeof text);
+		char place[600];
+		format_site_place(c->file, c->line, place, sizeof place);
+		fprintf(f, "%*s%s: %s\n", 2 + 2 * indent, "", place, text);
+	}
+}
+
+/* Site changes of variants whose counts did not regress (a call moved to
+ * another line, or a site of equal calls and other bytes): listed, not
+ * failing. */
+static void print_other_site_changes(FILE *f, const struct style *st, const struct run_result *r)
+{
+	int any = 0;
+	for (size_t i = 0; i < r->site_change_count; i++) {
+		const struct site_change *c = &r->site_changes[i];
+		if (sites_explain_failure(r, c->kernel, c->variant, c->params))
+			continue;
+		if (!any++)
+			fprintf(f, "\n%sallocation sites that changed%s (no heap_* count of their "
+				"variant regressed)\n", st->bold, st->off);
+		char text[1200];
+		format_site_change(c, r->comparison != NULL, text, sizeof text);
+		char place[600];
+		format_site_place(c->file, c->line, place, sizeof place);
+		fprintf(f, "  %s: %s (%s/%s/%s)\n", place, text, c->kernel, c->variant, c->params);
+	}
+}
+
 static void print_failures(FILE *f, const struct style *st, const struct run_result *r)
 {
 	int any = 0;
@@ -535,7 +618,10 @@ static void print_failures(FILE *f, const struct style *st, const struct run_res
 			s->file ? s->file : "?", s->line, s->kernel, s->variant, s->params, s->metric,
 			r->comparison ? "A " : "", was, r->comparison ? "B " : "", now, 100 * s->change,
 			s->note ? "; " : "", s->note ? s->note : "");
+		if (first_heap_failure(r, i))
+			print_site_changes(f, r, s->kernel, s->variant, s->params, 1);
 	}
+	print_other_site_changes(f, st, r);
 }
 
 void report_term_print(FILE *f, const struct run_result *r, const struct report_term_options *o,

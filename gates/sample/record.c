@@ -60,6 +60,75 @@ static const char *add_unavailable(struct record *r, char *rest)
 	return u->name && u->reason ? NULL : "out of memory";
 }
 
+/* site KIND LINE CALLS BYTES FUNCTION FILE (the file is the rest). */
+static const char *add_site(struct record *r, char *rest)
+{
+	char *kind = lines_field(&rest), *line = lines_field(&rest);
+	char *calls = lines_field(&rest), *bytes = lines_field(&rest);
+	char *function = lines_field(&rest);
+	unsigned long long n, c, b;
+	if (!result_site_kind_known(kind) || lines_parse_u64(line, &n) || n == 0 || n > 10000000 ||
+	    lines_parse_u64(calls, &c) || lines_parse_u64(bytes, &b) || !function || !*function ||
+	    !*rest)
+		return "expected 'site KIND LINE CALLS BYTES FUNCTION FILE' (KIND malloc, calloc, "
+		       "realloc, free, strdup, strndup, aligned_alloc or posix_memalign)";
+	for (size_t i = 0; i < r->site_count; i++) {
+		const struct record_site *o = &r->sites[i];
+		if (o->line == (int)n && !strcmp(o->kind, kind) && !strcmp(o->function, function) &&
+		    !strcmp(o->file, rest))
+			return "site reported twice";
+	}
+	struct record_site *st = realloc(r->sites, (r->site_count + 1) * sizeof *st);
+	if (!st)
+		return "out of memory";
+	r->sites = st;
+	st += r->site_count++;
+	st->kind = strdup(kind);
+	st->function = strdup(function);
+	st->file = strdup(rest);
+	st->line = (int)n;
+	st->calls = c;
+	st->bytes = b;
+	return st->kind && st->function && st->file ? NULL : "out of memory";
+}
+
+/* lib-site KIND CALLS BYTES LIBRARY: calls made by a shared library (the
+ * interposer's), kept as a site of line 0 and function "-" in LIBRARY. */
+static const char *add_library_site(struct record *r, char *rest)
+{
+	char *kind = lines_field(&rest), *calls = lines_field(&rest), *bytes = lines_field(&rest);
+	unsigned long long c, b;
+	if (!result_site_kind_known(kind) || lines_parse_u64(calls, &c) ||
+	    lines_parse_u64(bytes, &b) || !*rest || strchr(rest, ' '))
+		return "expected 'lib-site KIND CALLS BYTES LIBRARY'";
+	for (size_t i = 0; i < r->site_count; i++)
+		if (!r->sites[i].line && !strcmp(r->sites[i].kind, kind) &&
+		    !strcmp(r->sites[i].file, rest))
+			return "site reported twice";
+	struct record_site *st = realloc(r->sites, (r->site_count + 1) * sizeof *st);
+	if (!st)
+		return "out of memory";
+	r->sites = st;
+	st += r->site_count++;
+	st->kind = strdup(kind);
+	st->function = strdup("-");
+	st->file = strdup(rest);
+	st->line = 0;
+	st->calls = c;
+	st->bytes = b;
+	return st->kind && st->function && st->file ? NULL : "out of memory";
+}
+
+static const char *add_dropped(struct record *r, char *rest)
+{
+	char *value = lines_field(&rest);
+	unsigned long long v;
+	if (lines_parse_u64(value, &v) || *rest)
+		return "expected 'sites-dropped CALLS'";
+	r->sites_dropped += v;   /* the counted build's and the interposer's */
+	return NULL;
+}
+
 int record_parse(const char *text, struct record *r, char *err, size_t err_size)
 {
 	memset(r, 0, sizeof *r);
@@ -84,6 +153,12 @@ int record_parse(const char *text, struct record *r, char *err, size_t err_size)
 			why = add_metric(r, rest);
 		else if (key && !strcmp(key, "unavailable"))
 			why = add_unavailable(r, rest);
+		else if (key && !strcmp(key, "site"))
+			why = add_site(r, rest);
+		else if (key && !strcmp(key, "lib-site"))
+			why = add_library_site(r, rest);
+		else if (key && !strcmp(key, "sites-dropped"))
+			why = add_dropped(r, rest);
 		else if (key && !strcmp(key, "end") && !*rest)
 			ended = 1;
 		else
@@ -114,7 +189,13 @@ void record_free(struct record *r)
 		free(r->unavailable[i].name);
 		free(r->unavailable[i].reason);
 	}
+	for (size_t i = 0; i < r->site_count; i++) {
+		free(r->sites[i].kind);
+		free(r->sites[i].function);
+		free(r->sites[i].file);
+	}
 	free(r->metrics);
 	free(r->unavailable);
+	free(r->sites);
 	memset(r, 0, sizeof *r);
 }

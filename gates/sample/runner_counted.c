@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "sample/allocator.h"
 #include "sample/backend.h"
@@ -100,6 +101,43 @@ static int has_problem(const struct run_result *r, const char *kernel, const cha
 #define COUNTED_HOW "build it from the same sources with the Cflags of `pkg-config --cflags " \
 	"allocgate-counted` (docs/install.md)"
 
+/* FILE relative to the current directory (the project the gate runs in)
+ * when it lies below it, as the reporters name files; else as it is. */
+static const char *relative_file(const char *file, const char *cwd)
+{
+	size_t n = strlen(cwd);
+	if (n && !strncmp(file, cwd, n) && (file[n] == '/' || file[n] == '\\') && file[n + 1])
+		return file + n + 1;
+	return file;
+}
+
+/* The allocation sites of REC (one counted sample of variant V), once per
+ * group: every batch's counted sample counts the same calls. */
+static void take_sites(const struct kernel_info *k, size_t v, const struct kernel_paramset *p,
+		       const struct record *rec, struct run_result *r)
+{
+	char cwd[4096];
+	if (!getcwd(cwd, sizeof cwd))
+		cwd[0] = '\0';
+	r->sites_recorded = true;
+	if (result_has_sites(r, k->name, k->variants[v], p->name))
+		return;
+	for (size_t i = 0; i < rec->site_count; i++) {
+		const struct record_site *st = &rec->sites[i];
+		if (!result_add_site(r, k->name, k->variants[v], p->name,
+				     relative_file(st->file, cwd), st->function, st->kind, st->line,
+				     st->calls, st->bytes))
+			return;
+	}
+	if (rec->sites_dropped) {
+		char why[300];
+		snprintf(why, sizeof why, "%llu allocation calls were made at sites beyond the "
+			 "counted build's table of sites: their sites are not listed (the totals "
+			 "count them)", (unsigned long long)rec->sites_dropped);
+		result_add_problem(r, k->name, k->variants[v], p->name, "allocation sites", why);
+	}
+}
+
 /* One sample of variant V from the counted build: its heap_* counts fill
  * every round of this batch (they are exact: the same in every round);
  * its timings are dropped, so the wrappers never touch a timing sample.
@@ -147,6 +185,7 @@ static int counted_sample(const struct kernel_info *k, size_t v, const struct ke
 		for (int round = 0; round < o->rounds; round++)
 			runner_put_sample(r, k, v, p->name, &rec.metrics[i], first_round + (size_t)round);
 	}
+	take_sites(k, v, p, &rec, r);
 	record_free(&rec);
 	if (!heap) {
 		snprintf(why, sizeof why, "the counted build of %s (%s) reports no heap_* count: it "

@@ -16,6 +16,7 @@
 #include "store/baseline.h"
 #include "store/jsonout.h"
 #include "store/policy_json.h"
+#include "store/sites_json.h"
 
 struct loader {
 	const char *path;
@@ -379,6 +380,12 @@ static int load_root(const struct loader *ld, const json_t *root, struct run_res
 		if ((rc = load_one_series(ld, i, json_array_get(series, i), out)) < 0)
 			return rc;
 	}
+	char why[400];
+	rc = sites_json_load(json_object_get(root, "sites"), out, why, sizeof why);
+	if (rc == -ENOMEM)
+		return NO_MEMORY(ld);
+	if (rc)
+		return INVALID(ld, "%s", why);
 	return check_duplicates(ld, out);
 }
 
@@ -456,6 +463,8 @@ int baseline_save(const char *path, const struct run_result *r, char *err, size_
 		if (r->policy.recorded)
 			bad |= json_object_set_new(root, "policy", policy_json(&r->policy));
 		bad |= json_object_set_new(root, "series", series_array(r));
+		if (r->sites_recorded)
+			bad |= json_object_set_new(root, "sites", sites_json(r));
 	}
 	if (bad) {
 		json_decref(root);

@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "store/results_load.h"
+#include "store/sites_json.h"
 #include "store/baseline.h"
 
 struct rl {
@@ -242,7 +243,11 @@ static int load_arrays(const struct rl *l, const json_t *root, struct run_result
 		if ((rc = one_problem(l, json_array_get(problems, i), where, out)))
 			return rc;
 	}
-	return 0;
+	char why[400];
+	rc = site_changes_json_load(json_object_get(root, "site_changes"), out, why, sizeof why);
+	if (rc == -ENOMEM)
+		return rc;
+	return rc ? fail(l, "%s", why) : 0;
 }
 
 static int load_top(const struct rl *l, const json_t *root, struct run_result *out)

@@ -17,7 +17,9 @@
  *
  * What is counted, per measured region (the runner takes the figures from
  * one extra counted sample per variant and parameter set; the timing
- * samples come from the plain build): see docs/counters.md, metrics heap_*.
+ * samples come from the plain build): see docs/counters.md, metrics heap_*;
+ * and per call site (file, line, function, kind) inside the regions: the
+ * sample's `site` records (docs/protocol.md, "Allocation sites").
  */
 #ifndef GATE_ALLOC_COUNT_H
 #define GATE_ALLOC_COUNT_H
@@ -50,6 +52,23 @@ void *gate_count_aligned_alloc(size_t alignment, size_t size);
 /* Counting posix_memalign. */
 int gate_count_posix_memalign(void **out, size_t alignment, size_t size);
 
+/* The same, with the call's site: the macros below pass __FILE__,
+ * __LINE__ and __func__, so each call site of the counted sources has its
+ * own calls and bytes (the `site` records of docs/protocol.md). */
+void *gate_count_malloc_at(size_t size, const char *file, int line, const char *function);
+void *gate_count_calloc_at(size_t count, size_t size, const char *file, int line,
+			   const char *function);
+void *gate_count_realloc_at(void *old, size_t size, const char *file, int line,
+			    const char *function);
+void gate_count_free_at(void *block, const char *file, int line, const char *function);
+char *gate_count_strdup_at(const char *s, const char *file, int line, const char *function);
+char *gate_count_strndup_at(const char *s, size_t n, const char *file, int line,
+			    const char *function);
+void *gate_count_aligned_alloc_at(size_t alignment, size_t size, const char *file, int line,
+				  const char *function);
+int gate_count_posix_memalign_at(void **out, size_t alignment, size_t size, const char *file,
+				 int line, const char *function);
+
 /* Turns the counting on for this process; called by the kernel's main()
  * (GATE_KERNEL in probe.h) before anything else in a counted build. */
 void gate_alloc_count_install(void);
@@ -63,14 +82,15 @@ void gate_alloc_count_install(void);
 #undef strndup
 #undef aligned_alloc
 #undef posix_memalign
-#define malloc(n) gate_count_malloc(n)
-#define calloc(c, n) gate_count_calloc((c), (n))
-#define realloc(p, n) gate_count_realloc((p), (n))
-#define free(p) gate_count_free(p)
-#define strdup(s) gate_count_strdup(s)
-#define strndup(s, n) gate_count_strndup((s), (n))
-#define aligned_alloc(a, n) gate_count_aligned_alloc((a), (n))
-#define posix_memalign(p, a, n) gate_count_posix_memalign((p), (a), (n))
+#define GATE_ALLOC_AT __FILE__, __LINE__, __func__
+#define malloc(n) gate_count_malloc_at((n), GATE_ALLOC_AT)
+#define calloc(c, n) gate_count_calloc_at((c), (n), GATE_ALLOC_AT)
+#define realloc(p, n) gate_count_realloc_at((p), (n), GATE_ALLOC_AT)
+#define free(p) gate_count_free_at((p), GATE_ALLOC_AT)
+#define strdup(s) gate_count_strdup_at((s), GATE_ALLOC_AT)
+#define strndup(s, n) gate_count_strndup_at((s), (n), GATE_ALLOC_AT)
+#define aligned_alloc(a, n) gate_count_aligned_alloc_at((a), (n), GATE_ALLOC_AT)
+#define posix_memalign(p, a, n) gate_count_posix_memalign_at((p), (a), (n), GATE_ALLOC_AT)
 #define GATE_ALLOC_COUNT_INSTALL() gate_alloc_count_install()
 #endif
 

@@ -22,4 +22,26 @@ enum interpose_id {
  * process started, N of them (INTERPOSE_IDS), into OUT. */
 void allocgate_interpose_totals(uint64_t *out, size_t n);
 
+/* Per caller library: the calls (and requested bytes) of each kind made
+ * from the code of one shared object, the kernel executable's own calls
+ * (counted at their source lines by the counted build) left out, while
+ * counting is on. At most INTERPOSE_LIBRARIES; calls beyond them are
+ * counted in *UNATTRIBUTED. */
+#define INTERPOSE_LIBRARIES 64
+
+struct interpose_library {
+	const char *name;                  /* the object's file name: "libglib-2.0.so.0" */
+	uint64_t calls[INTERPOSE_IDS];     /* [INTERPOSE_BYTES] unused: see bytes */
+	uint64_t bytes[INTERPOSE_IDS];
+};
+
+/* The probe turns the per-library counting on at its outermost region's
+ * begin (ON 1) and off at its end (ON 0). */
+void allocgate_interpose_counting(int on);
+
+/* The libraries that made calls while counting was on, up to MAX, into
+ * OUT; returns how many. */
+size_t allocgate_interpose_libraries(struct interpose_library *out, size_t max,
+				     uint64_t *unattributed);
+
 #endif

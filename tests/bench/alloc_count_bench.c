@@ -3,8 +3,10 @@
  * Not a test (tests never time anything): built by `ninja bench`, run by
  * hand: build/bench/alloc_count_bench [PAIRS] [THREADS]. Each thread does
  * PAIRS malloc(32)/free pairs, first straight, then through the counting
- * wrappers inside an open region, and the best of 5 runs of each is kept;
- * the difference per call is the wrappers' overhead. */
+ * wrappers inside an open region (without a call site, then with one, as
+ * the forced include's macros call them: the per-site counts of
+ * perf/alloc_sites.c), and the best of 5 runs of each is kept; the
+ * difference per call is the wrappers' overhead. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +18,7 @@
 #define BENCH_RUNS 5
 
 static long bench_pairs = 1000000;
-static int bench_counted;
+static int bench_counted;   /* 0 plain, 1 counted, 2 counted with the call's site */
 static void *volatile bench_sink;
 
 static double bench_now(void)
@@ -30,12 +32,20 @@ static void *bench_worker(void *arg)
 {
 	(void)arg;
 	for (long i = 0; i < bench_pairs; i++) {
-		void *p = bench_counted ? gate_count_malloc(32) : (malloc)(32);
-		bench_sink = p;
-		if (bench_counted)
+		void *p;
+		if (bench_counted == 2) {
+			p = gate_count_malloc_at(32, __FILE__, __LINE__, __func__);
+			bench_sink = p;
+			gate_count_free_at(p, __FILE__, __LINE__, __func__);
+		} else if (bench_counted) {
+			p = gate_count_malloc(32);
+			bench_sink = p;
 			gate_count_free(p);
-		else
+		} else {
+			p = (malloc)(32);
+			bench_sink = p;
 			(free)(p);
+		}
 	}
 	return NULL;
 }
@@ -73,12 +83,16 @@ int main(int argc, char **argv)
 	alloc_count_begin(&s);
 	bench_counted = 1;
 	double counted = bench_best(threads);
+	bench_counted = 2;
+	double sited = bench_best(threads);
 	alloc_count_end(&s, &t);
 	double calls = 2.0 * (double)bench_pairs;   /* per thread: malloc + free */
 	printf("threads %d, %ld malloc/free pairs each, best of %d\n", threads, bench_pairs,
 	       BENCH_RUNS);
-	printf("plain    %.2f ns per call\ncounted  %.2f ns per call\noverhead %.2f ns per "
-	       "call (counted %llu calls)\n", plain / calls * 1e9, counted / calls * 1e9,
-	       (counted - plain) / calls * 1e9, (unsigned long long)t.value[ALLOC_CALLS]);
+	printf("plain    %.2f ns per call\ncounted  %.2f ns per call\nsites    %.2f ns per call\n"
+	       "overhead %.2f ns per call, %.2f with the site (counted %llu calls)\n",
+	       plain / calls * 1e9, counted / calls * 1e9, sited / calls * 1e9,
+	       (counted - plain) / calls * 1e9, (sited - plain) / calls * 1e9,
+	       (unsigned long long)t.value[ALLOC_CALLS]);
 	return 0;
 }

@@ -1,0 +1,82 @@
+/* sites.c: allocation site verdicts (sites.h). */
+#include <errno.h>
+#include <string.h>
+
+#include "decide/sites.h"
+
+static int counted(const struct run_result *r, const char *kernel, const char *variant,
+		   const char *params)
+{
+	return result_find_series(r, kernel, variant, params, "heap_calls") != NULL;
+}
+
+static const struct site *find(const struct run_result *r, const struct site *s)
+{
+	for (size_t i = 0; i < r->site_count; i++) {
+		const struct site *o = &r->sites[i];
+		if (o->line == s->line && !strcmp(o->file, s->file) && !strcmp(o->kind, s->kind) &&
+		    !strcmp(o->function, s->function) && !strcmp(o->kernel, s->kernel) &&
+		    !strcmp(o->variant, s->variant) && !strcmp(o->params, s->params))
+			return o;
+	}
+	return NULL;
+}
+
+static int both_counted(const struct run_result *r, const struct run_result *before,
+			const struct site *s)
+{
+	return counted(r, s->kernel, s->variant, s->params) &&
+	       counted(before, s->kernel, s->variant, s->params);
+}
+
+int sites_compare(struct run_result *r, const struct run_result *before)
+{
+	if (!r->sites_recorded || !before->sites_recorded)
+		return 0;
+	for (size_t i = 0; i < r->site_count; i++) {
+		const struct site *now = &r->sites[i], *was = find(before, now);
+		if (!both_counted(r, before, now) ||
+		    (was && was->calls == now->calls && was->bytes == now->bytes))
+			continue;
+		struct site_change *c = result_add_site_change(r, now);
+		if (!c)
+			return -ENOMEM;
+		c->after = true;
+		c->calls_after = now->calls;
+		c->bytes_after = now->bytes;
+		if (was) {
+			c->before = true;
+			c->calls_before = was->calls;
+			c->bytes_before = was->bytes;
+		}
+	}
+	for (size_t i = 0; i < before->site_count; i++) {
+		const struct site *was = &before->sites[i];
+		if (find(r, was) || !both_counted(r, before, was))
+			continue;
+		struct site_change *c = result_add_site_change(r, was);
+		if (!c)
+			return -ENOMEM;
+		c->before = true;
+		c->calls_before = was->calls;
+		c->bytes_before = was->bytes;
+	}
+	result_sites_sort(r);
+	return 0;
+}
+
+int sites_explain_failure(const struct run_result *r, const char *kernel, const char *variant,
+			  const char *params)
+{
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		const char *base = strrchr(s->metric, '.');
+		base = base ? base + 1 : s->metric;
+		if (s->verdict == VERDICT_FAIL &&
+		    (!strncmp(base, "heap_", 5) || !strncmp(base, "proc_", 5)) &&
+		    !strcmp(s->kernel, kernel) && !strcmp(s->variant, variant) &&
+		    !strcmp(s->params, params))
+			return 1;
+	}
+	return 0;
+}
