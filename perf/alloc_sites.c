@@ -7,7 +7,8 @@
  * released; its counts are relaxed atomic adds. The same __FILE__ text may
  * come with different pointers (an inline function in a header), so keys
  * compare by pointer first and by text after. Each thread remembers the
- * slot of its last call, which a loop calling one site finds at once. */
+ * slots of its recent calls (16, by line and kind), which a loop finds at
+ * once. */
 #include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
@@ -26,7 +27,10 @@ struct alloc_site_slot {
 
 static struct alloc_site_slot alloc_site_table[ALLOC_SITE_SLOTS];
 static _Atomic uint64_t alloc_site_dropped;
-static _Thread_local struct alloc_site_slot *alloc_site_last;
+/* Each thread's recent slots, direct-mapped by line and kind: a loop's
+ * malloc and free find theirs without hashing the file name. */
+#define ALLOC_SITE_RECENT 16
+static _Thread_local struct alloc_site_slot *alloc_site_recent[ALLOC_SITE_RECENT];
 
 static const char *const kind_names[ALLOC_SITE_KINDS] = {
 	[ALLOC_SITE_MALLOC] = "malloc",
@@ -101,7 +105,8 @@ void alloc_site_note(const char *file, int line, const char *function,
 {
 	if (!file)
 		return;
-	struct alloc_site_slot *s = alloc_site_last;
+	size_t r = ((size_t)line * 8 + (size_t)kind) % ALLOC_SITE_RECENT;
+	struct alloc_site_slot *s = alloc_site_recent[r];
 	if (!s || s->file != file || s->line != line || s->kind != kind ||
 	    s->function != function) {
 		s = slot_find(file, line, function, kind);
@@ -109,7 +114,7 @@ void alloc_site_note(const char *file, int line, const char *function,
 			atomic_fetch_add_explicit(&alloc_site_dropped, 1, memory_order_relaxed);
 			return;
 		}
-		alloc_site_last = s;
+		alloc_site_recent[r] = s;
 	}
 	atomic_fetch_add_explicit(&s->calls, 1, memory_order_relaxed);
 	if (bytes)

@@ -55,6 +55,25 @@ Test(sites, new_gone_changed_and_unchanged)
 	result_free(&now);
 }
 
+Test(sites, a_call_moved_by_added_lines_is_no_change)
+{
+	struct run_result before, now;
+	run_with(&before, 100, 1);
+	run_with(&now, 100, 1);
+	/* two lines added above f's calls: the same calls at lines 12 and 14 */
+	now.sites[0].line = 12;
+	now.sites[1].line = 14;
+	result_sort(&now);
+	cr_assert_eq(sites_compare(&now, &before), 0);
+	cr_expect_eq(now.site_change_count, 0);
+	/* moved and changed: gone at 10, new at 12 */
+	now.sites[0].calls = 101;
+	cr_assert_eq(sites_compare(&now, &before), 0);
+	cr_expect_eq(now.site_change_count, 2);
+	result_free(&before);
+	result_free(&now);
+}
+
 Test(sites, not_compared_without_both_sides)
 {
 	struct run_result before, now;

@@ -22,6 +22,24 @@ static const struct site *find(const struct run_result *r, const struct site *s)
 	return NULL;
 }
 
+/* A site of the other side at another line of the same file and function,
+ * of the same kind and counts, that the exact match left alone: the same
+ * call moved by lines added or removed above it, not a change. */
+static const struct site *moved(const struct run_result *other, const struct run_result *self,
+				const struct site *s)
+{
+	for (size_t i = 0; i < other->site_count; i++) {
+		const struct site *o = &other->sites[i];
+		if (o->line != s->line && o->calls == s->calls && o->bytes == s->bytes &&
+		    !strcmp(o->file, s->file) && !strcmp(o->kind, s->kind) &&
+		    !strcmp(o->function, s->function) && !strcmp(o->kernel, s->kernel) &&
+		    !strcmp(o->variant, s->variant) && !strcmp(o->params, s->params) &&
+		    !find(self, o))
+			return o;
+	}
+	return NULL;
+}
+
 static int both_counted(const struct run_result *r, const struct run_result *before,
 			const struct site *s)
 {
@@ -36,7 +54,8 @@ int sites_compare(struct run_result *r, const struct run_result *before)
 	for (size_t i = 0; i < r->site_count; i++) {
 		const struct site *now = &r->sites[i], *was = find(before, now);
 		if (!both_counted(r, before, now) ||
-		    (was && was->calls == now->calls && was->bytes == now->bytes))
+		    (was && was->calls == now->calls && was->bytes == now->bytes) ||
+		    (!was && moved(before, r, now)))
 			continue;
 		struct site_change *c = result_add_site_change(r, now);
 		if (!c)
@@ -52,7 +71,7 @@ int sites_compare(struct run_result *r, const struct run_result *before)
 	}
 	for (size_t i = 0; i < before->site_count; i++) {
 		const struct site *was = &before->sites[i];
-		if (find(r, was) || !both_counted(r, before, was))
+		if (find(r, was) || !both_counted(r, before, was) || moved(r, before, was))
 			continue;
 		struct site_change *c = result_add_site_change(r, was);
 		if (!c)

@@ -10,7 +10,10 @@
 
 /* Fills R->site_changes from R's sites against BEFORE's, for every
  * (kernel, variant, params) whose counted pass ran in both (a heap_calls
- * series on each side). Nothing when either side recorded no sites.
+ * series on each side). A site is matched by file, line, kind and
+ * function; one left unmatched on both sides with the same file,
+ * function, kind, calls and bytes at another line has moved (lines added
+ * above it) and is no change. Nothing when either side recorded no sites.
  * Returns 0 or -ENOMEM. */
 int sites_compare(struct run_result *r, const struct run_result *before);
 
