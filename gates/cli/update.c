@@ -122,6 +122,22 @@ static int write_merged(const struct run_result *r, const struct run_result *old
 			merged.series[r->series_count + kept++] = *s;
 	}
 	merged.series_count = r->series_count + kept;
+	/* the sites of the groups this run counted, and the old baseline's of
+	 * the others (another tier's), borrowed like the series */
+	merged.sites = calloc(r->site_count + (old ? old->site_count : 0) + 1, sizeof *merged.sites);
+	if (!merged.sites) {
+		free(merged.series);
+		message_error("baseline not updated: out of memory");
+		return 2;
+	}
+	memcpy(merged.sites, r->sites, r->site_count * sizeof *r->sites);
+	merged.site_count = r->site_count;
+	for (size_t i = 0; old && i < old->site_count; i++) {
+		const struct site *st = &old->sites[i];
+		if (!result_find_series(r, st->kernel, st->variant, st->params, "heap_calls"))
+			merged.sites[merged.site_count++] = *st;
+	}
+	merged.sites_recorded = r->sites_recorded || (old && old->sites_recorded);
 	struct history_summary h = { 0 };
 	char err[1024];
 	int ret = carry_history(&merged, r->series_count, old, &h);
@@ -131,6 +147,7 @@ static int write_merged(const struct run_result *r, const struct run_result *old
 		ret = baseline_save(path, &merged, err, sizeof err);
 	release_history(&merged, r->series_count);
 	free(merged.series);
+	free(merged.sites);
 	if (ret) {
 		message_error("baseline not updated: %s", err);
 		return 2;

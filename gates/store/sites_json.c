@@ -1,6 +1,7 @@
 /* sites_json.c: allocation sites in the JSON files (sites_json.h). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "store/jsonout.h"
@@ -18,11 +19,22 @@ static int put_place(json_t *o, const char *kernel, const char *variant, const c
 	       json_object_set_new(o, "kind", jsonout_string(kind));
 }
 
+static int site_ptr_order(const void *a, const void *b)
+{
+	return result_site_order(*(const struct site *const *)a, *(const struct site *const *)b);
+}
+
 json_t *sites_json(const struct run_result *r)
 {
-	json_t *a = json_array();
+	/* in result_site_order whatever R's order (a merged baseline's is not) */
+	const struct site **order = malloc((r->site_count + 1) * sizeof *order);
+	json_t *a = order ? json_array() : NULL;
+	for (size_t i = 0; order && i < r->site_count; i++)
+		order[i] = &r->sites[i];
+	if (order && r->site_count > 1)
+		qsort(order, r->site_count, sizeof *order, site_ptr_order);
 	for (size_t i = 0; a && i < r->site_count; i++) {
-		const struct site *s = &r->sites[i];
+		const struct site *s = order[i];
 		json_t *o = json_object();
 		if (!o || put_place(o, s->kernel, s->variant, s->params, s->file, s->line,
 				    s->function, s->kind) ||
@@ -30,9 +42,10 @@ json_t *sites_json(const struct run_result *r)
 		    json_object_set_new(o, "bytes", json_integer((json_int_t)s->bytes)) ||
 		    json_array_append_new(a, o)) {
 			json_decref(a);
-			return NULL;
+			a = NULL;
 		}
 	}
+	free(order);
 	return a;
 }
 
