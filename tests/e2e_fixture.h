@@ -44,6 +44,26 @@ static inline int e2e_spawn(char **argv, int n, va_list ap, char *const *env, do
 	return out->exit_code;
 }
 
+/* The first line of FILE (relative to the repository root, where the
+ * suite runs) that contains NEEDLE; fails the test when there is none. */
+static inline int e2e_line_of(const char *file, const char *needle)
+{
+	FILE *f = fopen(file, "r");
+	char buf[512];
+	int n = 0;
+	cr_assert(f, "%s: run from the repository root", file);
+	while (fgets(buf, sizeof buf, f)) {
+		n++;
+		if (strstr(buf, needle)) {
+			fclose(f);
+			return n;
+		}
+	}
+	fclose(f);
+	cr_assert_fail("no '%s' in %s", needle, file);
+	return 0;
+}
+
 /* Removes the temporary directory of e2e_prepare. */
 static void e2e_cleanup(void)
 {

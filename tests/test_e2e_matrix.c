@@ -42,20 +42,7 @@ static json_t *expectation(json_t *root, int line, const char *params)
 
 static int line_of(const char *needle)
 {
-	FILE *f = fopen("tests/kernels/claims.c", "r");
-	char buf[512];
-	int n = 0;
-	cr_assert(f, "run from the repository root");
-	while (fgets(buf, sizeof buf, f)) {
-		n++;
-		if (strstr(buf, needle)) {
-			fclose(f);
-			return n;
-		}
-	}
-	fclose(f);
-	cr_assert_fail("no '%s' in claims.c", needle);
-	return 0;
+	return e2e_line_of("tests/kernels/claims.c", needle);
 }
 
 #define GLIBC_CLAIM "GATE_EXPECT_UNDER(\"glibc\", "

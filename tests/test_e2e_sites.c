@@ -13,20 +13,7 @@ static void setup(void)
 
 static int line_of(const char *needle)
 {
-	FILE *f = fopen("tests/kernels/toy.c", "r");
-	char buf[512];
-	int n = 0;
-	cr_assert(f, "run from the repository root");
-	while (fgets(buf, sizeof buf, f)) {
-		n++;
-		if (strstr(buf, needle)) {
-			fclose(f);
-			return n;
-		}
-	}
-	fclose(f);
-	cr_assert_fail("no '%s' in toy.c", needle);
-	return 0;
+	return e2e_line_of("tests/kernels/toy.c", needle);
 }
 
 /* `gate COMMAND --kernel-dir ... --kernel toy --quick ARGS...` */

@@ -239,6 +239,22 @@ static void md(FILE *f, const char *s)
 	}
 }
 
+/* A table's header: the leading columns (LEADING, "| claim | params |"),
+ * one per allocator, and the separator row (ALIGN: "---" or "---:" for
+ * the allocators' columns). */
+static void md_header(FILE *f, const struct matrix *m, const char *leading, const char *align)
+{
+	fputs(leading, f);
+	for (size_t a = 0; a < m->allocator_count; a++)
+		fprintf(f, " %s |", m->allocators[a].name);
+	fputs("\n|", f);
+	for (const char *p = leading + 1; (p = strchr(p, '|')); p++)
+		fputs("---|", f);
+	for (size_t a = 0; a < m->allocator_count; a++)
+		fprintf(f, "%s|", align);
+	fputc('\n', f);
+}
+
 void matrix_markdown_print(FILE *f, const struct matrix *m)
 {
 	/* inside a code span nothing is escaped (a key has no backquote) */
@@ -259,13 +275,8 @@ void matrix_markdown_print(FILE *f, const struct matrix *m)
 	}
 	fputs(".\n\nEach cell: holds, fails or inconclusive, the estimate (lhs/rhs, or lhs-rhs) "
 	      "and its 95% interval. **Bold**: declared for that allocator (`gate run` gates "
-	      "it); the others are information.\n\n| claim | params |", f);
-	for (size_t a = 0; a < m->allocator_count; a++)
-		fprintf(f, " %s |", m->allocators[a].name);
-	fputs("\n|---|---|", f);
-	for (size_t a = 0; a < m->allocator_count; a++)
-		fputs("---|", f);
-	fputc('\n', f);
+	      "it); the others are information.\n\n", f);
+	md_header(f, m, "| claim | params |", "---");
 	char est[128], v[32];
 	for (size_t i = 0; i < m->claim_count; i++) {
 		const struct matrix_claim *c = &m->claims[i];
@@ -284,14 +295,8 @@ void matrix_markdown_print(FILE *f, const struct matrix *m)
 		fputc('\n', f);
 	}
 	fputs("\n### Counts that differ between the allocators\n\nMedians of the counts of the "
-	      "variants the claims refer to (realloc moves, system calls, page faults).\n\n"
-	      "| kernel | params | count |", f);
-	for (size_t a = 0; a < m->allocator_count; a++)
-		fprintf(f, " %s |", m->allocators[a].name);
-	fputs("\n|---|---|---|", f);
-	for (size_t a = 0; a < m->allocator_count; a++)
-		fputs("---:|", f);
-	fputc('\n', f);
+	      "variants the claims refer to (realloc moves, system calls, page faults).\n\n", f);
+	md_header(f, m, "| kernel | params | count |", "---:");
 	for (size_t i = 0; i < m->claim_count; i++)
 		for (size_t k = 0; k < m->claims[i].count_count; k++) {
 			const struct matrix_count *n = &m->claims[i].counts[k];
@@ -309,14 +314,9 @@ void matrix_markdown_print(FILE *f, const struct matrix *m)
 			fputc('\n', f);
 		}
 	fprintf(f, "\n### Wall time against %s\n\nMedian ratio of the paired rounds with its 95%% "
-		"interval, and the median time.\n\n| kernel | params | variant |",
+		"interval, and the median time.\n\n",
 		m->allocator_count ? m->allocators[0].name : "?");
-	for (size_t a = 0; a < m->allocator_count; a++)
-		fprintf(f, " %s |", m->allocators[a].name);
-	fputs("\n|---|---|---|", f);
-	for (size_t a = 0; a < m->allocator_count; a++)
-		fputs("---:|", f);
-	fputc('\n', f);
+	md_header(f, m, "| kernel | params | variant |", "---:");
 	for (size_t i = 0; i < m->speed_count; i++) {
 		const struct matrix_speed *s = &m->speeds[i];
 		fprintf(f, "| %s | %s | ", s->kernel, s->params);

@@ -60,6 +60,24 @@ static const char *add_unavailable(struct record *r, char *rest)
 	return u->name && u->reason ? NULL : "out of memory";
 }
 
+/* Appends a site (strings copied); NULL, or why not. */
+static const char *append_site(struct record *r, const char *kind, const char *function,
+			       const char *file, int line, uint64_t calls, uint64_t bytes)
+{
+	struct record_site *st = realloc(r->sites, (r->site_count + 1) * sizeof *st);
+	if (!st)
+		return "out of memory";
+	r->sites = st;
+	st += r->site_count++;
+	st->kind = strdup(kind);
+	st->function = strdup(function);
+	st->file = strdup(file);
+	st->line = line;
+	st->calls = calls;
+	st->bytes = bytes;
+	return st->kind && st->function && st->file ? NULL : "out of memory";
+}
+
 /* site KIND LINE CALLS BYTES FUNCTION FILE (the file is the rest). */
 static const char *add_site(struct record *r, char *rest)
 {
@@ -78,18 +96,7 @@ static const char *add_site(struct record *r, char *rest)
 		    !strcmp(o->file, rest))
 			return "site reported twice";
 	}
-	struct record_site *st = realloc(r->sites, (r->site_count + 1) * sizeof *st);
-	if (!st)
-		return "out of memory";
-	r->sites = st;
-	st += r->site_count++;
-	st->kind = strdup(kind);
-	st->function = strdup(function);
-	st->file = strdup(rest);
-	st->line = (int)n;
-	st->calls = c;
-	st->bytes = b;
-	return st->kind && st->function && st->file ? NULL : "out of memory";
+	return append_site(r, kind, function, rest, (int)n, c, b);
 }
 
 /* lib-site KIND CALLS BYTES LIBRARY: calls made by a shared library (the
@@ -105,18 +112,7 @@ static const char *add_library_site(struct record *r, char *rest)
 		if (!r->sites[i].line && !strcmp(r->sites[i].kind, kind) &&
 		    !strcmp(r->sites[i].file, rest))
 			return "site reported twice";
-	struct record_site *st = realloc(r->sites, (r->site_count + 1) * sizeof *st);
-	if (!st)
-		return "out of memory";
-	r->sites = st;
-	st += r->site_count++;
-	st->kind = strdup(kind);
-	st->function = strdup("-");
-	st->file = strdup(rest);
-	st->line = 0;
-	st->calls = c;
-	st->bytes = b;
-	return st->kind && st->function && st->file ? NULL : "out of memory";
+	return append_site(r, kind, "-", rest, 0, c, b);
 }
 
 static const char *add_dropped(struct record *r, char *rest)
