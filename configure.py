@@ -577,15 +577,25 @@ def main(argv):
                        variables={"extra_libs": "$jansson_libs"})
     targets = list(gate)
     interposer = []
-    if platform.name == "linux" and not platform.is_windows():
+    if platform.name in ("linux", "darwin"):
         # the allocation interposer (perf/interpose/), preloaded into the
         # counted pass only: built without sanitizers (it goes into plain
-        # kernel processes) and with -fPIC
-        w.rule("interpose", "$cc -shared -fPIC -std=c11 -O2 -g -Wall -Wextra -Iperf "
-               "-D_GNU_SOURCE -o $out $in -ldl", description="SO $out")
-        interposer = w.build("%s/liballocgate-interpose.so" % bd, "interpose",
-                             "perf/interpose/interpose_linux.c",
-                             implicit=["perf/interpose/interpose.h"])
+        # kernel processes) and position-independent; the counting is
+        # shared, the allocator replacement is the OS's (RTLD_NEXT on
+        # Linux, dyld's __interpose section on macOS)
+        if platform.name == "linux":
+            w.rule("interpose", "$cc -shared -fPIC -std=c11 -O2 -g -Wall -Wextra -Iperf "
+                   "-D_GNU_SOURCE -o $out $in -ldl", description="SO $out")
+            lib = "%s/liballocgate-interpose.so" % bd
+        else:
+            w.rule("interpose", "$cc -dynamiclib -std=c11 -O2 -g -Wall -Wextra -Iperf "
+                   "-o $out $in", description="DYLIB $out")
+            lib = "%s/liballocgate-interpose.dylib" % bd
+        interposer = w.build(lib, "interpose",
+                             ["perf/interpose/interpose_%s.c" % platform.name,
+                              "perf/interpose/interpose_count.c"],
+                             implicit=["perf/interpose/interpose.h",
+                                       "perf/interpose/interpose_count.h"])
         targets += interposer
     if bpf:
         targets += write_bpf(w, bd, bpf)

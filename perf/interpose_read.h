@@ -1,6 +1,7 @@
-/* interpose_read.h: whether liballocgate-interpose.so counts this
- * process's allocations, and its totals (interpose_read_<os>.c; only
- * Linux has it: elsewhere never present). */
+/* interpose_read.h: whether liballocgate-interpose counts this process's
+ * allocations, and its totals (interpose_read_posix.c, with the OS's
+ * preload variable from interpose_read_<os>.c; on Windows never present:
+ * interpose_read_windows.c). */
 #ifndef GATE_INTERPOSE_READ_H
 #define GATE_INTERPOSE_READ_H
 
@@ -25,6 +26,9 @@ void interpose_counting(int on);
  * to MAX, into OUT; returns how many (0 when absent), *UNATTRIBUTED the
  * calls beyond the interposer's table. */
 size_t interpose_libraries(struct interpose_library *out, size_t max, uint64_t *unattributed);
+
+/* OS part (POSIX): the variable that preloads the interposer. */
+const char *interpose_os_preload_var(void);
 
 /* Metric names of the counts ("proc_malloc_calls", ...) and units. */
 const char *interpose_name(enum interpose_id id);

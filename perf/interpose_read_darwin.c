@@ -1,26 +1,9 @@
-/* interpose_read_darwin.c: no allocation interposer on this OS yet
- * (docs/counters.md): never present, so no proc_* metric is reported. */
+/* interpose_read_darwin.c: the variable that inserts
+ * liballocgate-interpose.dylib on macOS (interpose_read_posix.c reads
+ * it; perf/interpose/interpose_darwin.c is the library). */
 #include "interpose_read.h"
 
-bool interpose_present(void)
+const char *interpose_os_preload_var(void)
 {
-	return false;
-}
-
-void interpose_read(uint64_t *out)
-{
-	(void)out;
-}
-
-void interpose_counting(int on)
-{
-	(void)on;
-}
-
-size_t interpose_libraries(struct interpose_library *out, size_t max, uint64_t *unattributed)
-{
-	(void)out;
-	(void)max;
-	*unattributed = 0;
-	return 0;
+	return "DYLD_INSERT_LIBRARIES";
 }

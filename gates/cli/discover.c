@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/discover.h"
+#include "sample/allocator.h"
 
 void discover_self_dir(const char *argv0, char *out, size_t size)
 {
@@ -38,20 +39,23 @@ void discover_baseline_dir(const char *self_dir, char *out, size_t size)
 
 const char *discover_interposer(const char *self_dir, char *out, size_t size)
 {
-	static const char *const places[] = { "%s/liballocgate-interpose.so",
-					      "%s/../lib/liballocgate-interpose.so" };
-	const char *off = getenv("ALLOCGATE_INTERPOSE");
+	static const char *const places[] = { "%s/%s", "%s/../lib/%s" };
+	const char *off = getenv("ALLOCGATE_INTERPOSE"), *file = allocator_os_interposer_file();
+	static char none[200];
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 	return "a sanitizer build (its kernels need the sanitizer's runtime first in the process)";
 #endif
 	if (off && !strcmp(off, "0"))
 		return "ALLOCGATE_INTERPOSE=0";
+	if (!file)
+		return "no allocation interposer on this OS (the C runtime's malloc cannot be "
+		       "preloaded)";
 	for (size_t i = 0; i < sizeof places / sizeof places[0]; i++) {
 		char path[4096];
-		snprintf(path, sizeof path, places[i], self_dir);
+		snprintf(path, sizeof path, places[i], self_dir, file);
 		if (access(path, R_OK) != 0)
 			continue;
-		/* absolute: LD_PRELOAD is read in the kernel's process */
+		/* absolute: the preload variable is read in the kernel's process */
 		char cwd[2048] = "";
 		if (path[0] != '/' && !getcwd(cwd, sizeof cwd))
 			continue;
@@ -59,7 +63,9 @@ const char *discover_interposer(const char *self_dir, char *out, size_t size)
 		if (n > 0 && (size_t)n < size)
 			return NULL;
 	}
-	return "no liballocgate-interpose.so next to the gate (it is built on Linux only)";
+	snprintf(none, sizeof none, "no %s next to the gate (configure.py builds it on Linux "
+		 "and macOS)", file);
+	return none;
 }
 
 void discover_kernel_name(const char *path, char *out, size_t size)

@@ -30,3 +30,8 @@ const char *allocator_os_preload_var(void)
 {
 	return "DYLD_INSERT_LIBRARIES";
 }
+
+const char *allocator_os_interposer_file(void)
+{
+	return "liballocgate-interpose.dylib";
+}

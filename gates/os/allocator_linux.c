@@ -39,3 +39,8 @@ const char *allocator_os_preload_var(void)
 {
 	return "LD_PRELOAD";
 }
+
+const char *allocator_os_interposer_file(void)
+{
+	return "liballocgate-interpose.so";
+}

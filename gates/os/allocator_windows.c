@@ -28,3 +28,9 @@ const char *allocator_os_preload_var(void)
 	/* Not read by any Windows loader; kept so the header's contract holds. */
 	return "GATE_UNSUPPORTED_PRELOAD";
 }
+
+/* No interposer: the CRT's malloc cannot be replaced by preloading. */
+const char *allocator_os_interposer_file(void)
+{
+	return NULL;
+}

@@ -43,4 +43,9 @@ const char *const *allocator_os_dirs(void);
 /* OS part: the preload variable ("LD_PRELOAD"). */
 const char *allocator_os_preload_var(void);
 
+/* OS part: the file name of the allocation interposer built next to the
+ * gate ("liballocgate-interpose.so", ".dylib" on macOS); NULL where there
+ * is none (Windows). */
+const char *allocator_os_interposer_file(void);
+
 #endif
