@@ -23,6 +23,7 @@ static int gate(struct spawn_output *out, const char *command, ...)
 				     "--kernel", "toy", "--quick", "--no-color", "--best-of", "1",
 				     "--no-cost" };
 	va_list ap;
+	spawn_output_free(out);   /* a test's earlier call, if any */
 	va_start(ap, command);
 	int code = e2e_spawn(argv, 11, ap, NULL, 300, out);
 	va_end(ap);
@@ -33,7 +34,7 @@ TestSuite(e2e_sites, .init = setup, .fini = e2e_cleanup, .timeout = 300);
 
 Test(e2e_sites, ab_names_the_new_allocation_at_its_line)
 {
-	struct spawn_output out;
+	struct spawn_output out = { 0 };
 	char want[200], annotation[200], json[300];
 	int line = line_of("void *q = malloc(32);");
 	snprintf(json, sizeof json, "%s/ab.json", tmpdir);
@@ -53,11 +54,12 @@ Test(e2e_sites, ab_names_the_new_allocation_at_its_line)
 	json_t *c = json_array_get(changes, 0);
 	cr_expect(json_is_null(json_object_get(c, "calls_before")));
 	json_decref(root);
+	spawn_output_free(&out);
 }
 
 Test(e2e_sites, a_a_run_names_no_site)
 {
-	struct spawn_output out;
+	struct spawn_output out = { 0 };
 	char json[300];
 	snprintf(json, sizeof json, "%s/aa.json", tmpdir);
 	int code = gate(&out, "ab", "--json", json, NULL);
@@ -70,11 +72,12 @@ Test(e2e_sites, a_a_run_names_no_site)
 	cr_expect_eq(json_array_size(json_object_get(root, "sites")), 4,
 		     "each variant's malloc and free site");
 	json_decref(root);
+	spawn_output_free(&out);
 }
 
 Test(e2e_sites, baseline_keeps_sites_and_run_and_diff_name_the_change)
 {
-	struct spawn_output out;
+	struct spawn_output out = { 0 };
 	char base[300], now[300], baseline[400], want[200];
 	int line = line_of("void *q = malloc(32);");
 	snprintf(base, sizeof base, "%s/base.json", tmpdir);
@@ -97,8 +100,10 @@ Test(e2e_sites, baseline_keeps_sites_and_run_and_diff_name_the_change)
 	cr_expect(strstr(out.out, "allocation sites of single"), "--details lists the sites: %s",
 		  out.out);
 	char *argv[] = { gate_path, "diff", base, now, NULL };
+	spawn_output_free(&out);
 	cr_assert_eq(spawn_run(argv, NULL, 60, &out), 0);
 	cr_expect_eq(out.exit_code, 0, "%s", out.err);
 	cr_expect(strstr(out.out, "allocation sites: 4 changed"), "%s", out.out);
 	cr_expect(strstr(out.out, want), "want '%s' in %s", want, out.out);
+	spawn_output_free(&out);
 }

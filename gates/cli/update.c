@@ -130,7 +130,8 @@ static int write_merged(const struct run_result *r, const struct run_result *old
 		message_error("baseline not updated: out of memory");
 		return 2;
 	}
-	memcpy(merged.sites, r->sites, r->site_count * sizeof *r->sites);
+	if (r->site_count)   /* memcpy from NULL is undefined even for 0 bytes */
+		memcpy(merged.sites, r->sites, r->site_count * sizeof *r->sites);
 	merged.site_count = r->site_count;
 	for (size_t i = 0; old && i < old->site_count; i++) {
 		const struct site *st = &old->sites[i];
