@@ -310,6 +310,13 @@ int result_metric_is_counted(const char *name)
 	       strncmp(base, "sys_", 4) == 0;
 }
 
+int result_metric_is_allocation_count(const char *name)
+{
+	const char *base = strrchr(name, '.');
+	base = base ? base + 1 : name;
+	return strncmp(base, "heap_", 5) == 0 || strncmp(base, "proc_", 5) == 0;
+}
+
 const char *result_exit_verdict(int exit_code)
 {
 	switch (exit_code) {

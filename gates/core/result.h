@@ -178,6 +178,10 @@ const char *result_exit_verdict(int exit_code);
  * so its rounds are not independent samples (docs/counters.md). */
 int result_metric_is_counted(const char *name);
 
+/* Whether metric NAME ([REGION.]heap_* or proc_*) counts allocation calls
+ * or bytes: the counts that allocation sites explain (decide/sites.h). */
+int result_metric_is_allocation_count(const char *name);
+
 /* Adds a series (strings are copied); returns it or NULL on no memory. */
 struct series *result_add_series(struct run_result *r, const char *kernel,
 				 const char *variant, const char *params,

@@ -89,10 +89,7 @@ int sites_explain_failure(const struct run_result *r, const char *kernel, const 
 {
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
-		const char *base = strrchr(s->metric, '.');
-		base = base ? base + 1 : s->metric;
-		if (s->verdict == VERDICT_FAIL &&
-		    (!strncmp(base, "heap_", 5) || !strncmp(base, "proc_", 5)) &&
+		if (s->verdict == VERDICT_FAIL && result_metric_is_allocation_count(s->metric) &&
 		    !strcmp(s->kernel, kernel) && !strcmp(s->variant, variant) &&
 		    !strcmp(s->params, params))
 			return 1;

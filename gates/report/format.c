@@ -191,6 +191,19 @@ void format_site_change(const struct site_change *c, bool ab, char *buf, size_t 
 			 ca);
 }
 
+void format_xml_text(FILE *f, const char *s)
+{
+	for (; s && *s; s++)
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else if ((unsigned char)*s >= 0x20)
+			fputc(*s, f);
+}
+
 void format_counts(const struct run_result *r, size_t *series, size_t *expects,
 		   size_t *information, size_t *problems)
 {

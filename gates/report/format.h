@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/result.h"
 
@@ -59,6 +60,10 @@ void format_site(const struct site *s, char *buf, size_t size);
  * "allocation site in f: malloc calls 100 -> 200, bytes 3.1 KiB -> 6.2
  * KiB"; AB: the sides are named ("A 100 -> B 200"). */
 void format_site_change(const struct site_change *c, bool ab, char *buf, size_t size);
+
+/* S as XML character data into F (SVG text and titles): &, < and >
+ * escaped, control characters left out. */
+void format_xml_text(FILE *f, const char *s);
 
 /* Counts of R's gated series and expectations by verdict (arrays of
  * VERDICT_ERROR + 1), its expectations measured as information (not

@@ -7,28 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/format.h"
 #include "report/matrix_report.h"
 
 #define ROW_PX 22
 #define LABEL_PX 620
 #define CELL_PX 150
 #define TOP_PX 64
-
-static void xml(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '"')
-			fputs("&quot;", f);
-		else
-			fputc(*s, f);
-	}
-}
 
 static const char *fill(const struct matrix_cell *c)
 {
@@ -57,7 +42,7 @@ void matrix_svg_print(FILE *f, const struct matrix *m)
 		"font-family=\"monospace\" font-size=\"12\">\n", width, height);
 	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
 	fputs("<text x=\"6\" y=\"18\" font-size=\"14\" font-weight=\"bold\">allocgate matrix: ", f);
-	xml(f, m->ctx.platform_key ? m->ctx.platform_key : "?");
+	format_xml_text(f, m->ctx.platform_key ? m->ctx.platform_key : "?");
 	fprintf(f, ", %s tier</text>\n", m->ctx.tier ? m->ctx.tier : "?");
 	fputs("<text x=\"6\" y=\"36\" fill=\"#555555\">strong: declared for that allocator "
 	      "(gated by gate run); pale: information. green holds, red fails, yellow "
@@ -65,7 +50,7 @@ void matrix_svg_print(FILE *f, const struct matrix *m)
 	for (size_t a = 0; a < m->allocator_count; a++) {
 		fprintf(f, "<text x=\"%zu\" y=\"%d\" font-weight=\"bold\">", LABEL_PX + CELL_PX * a + 6,
 			TOP_PX - 8);
-		xml(f, m->allocators[a].name);
+		format_xml_text(f, m->allocators[a].name);
 		fputs("</text>\n", f);
 	}
 	for (size_t i = 0; i < m->claim_count; i++) {
@@ -76,11 +61,11 @@ void matrix_svg_print(FILE *f, const struct matrix *m)
 		if (strlen(label) > 84)
 			memcpy(label + 81, "...", 4);
 		fprintf(f, "<text x=\"6\" y=\"%zu\">", y + 15);
-		xml(f, label);
+		format_xml_text(f, label);
 		fputs("<title>", f);
-		xml(f, c->file);
+		format_xml_text(f, c->file);
 		fprintf(f, ":%d ", c->line);
-		xml(f, c->expr);
+		format_xml_text(f, c->expr);
 		fputs("</title></text>\n", f);
 		for (size_t a = 0; a < m->allocator_count; a++) {
 			const struct matrix_cell *cell = &c->cells[a];

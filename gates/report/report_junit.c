@@ -126,9 +126,7 @@ static void outcome(FILE *f, enum verdict v, const char *text, const char *file,
 static void append_site_changes(const struct run_result *r, const struct series *s, char *text,
 				size_t size)
 {
-	const char *base = strrchr(s->metric, '.');
-	base = base ? base + 1 : s->metric;
-	if (strncmp(base, "heap_", 5) && strncmp(base, "proc_", 5))
+	if (!result_metric_is_allocation_count(s->metric))
 		return;
 	for (size_t i = 0; i < r->site_change_count; i++) {
 		const struct site_change *c = &r->site_changes[i];

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/report_svg.h"
+#include "report/format.h"
 #include "report/report_file.h"
 
 #define SVG_WIDTH 960
@@ -25,19 +26,6 @@ static double reference(const struct series *s)
 {
 	return s->has_baseline && isfinite(s->baseline_median) && s->baseline_median > 0
 		       ? s->baseline_median : s->median;
-}
-
-static void text(FILE *f, const char *s)
-{
-	for (; s && *s; s++)
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if ((unsigned char)*s >= 0x20)
-			fputc(*s, f);
 }
 
 static const char *color(enum verdict v)
@@ -114,11 +102,11 @@ static void print_row(FILE *f, const struct axis *a, const struct series *s, dou
 	double ref = reference(s);
 	const char *c = color(s->verdict);
 	fprintf(f, "<text x=\"8\" y=\"%.1f\" class=\"l\">", y + 4);
-	text(f, s->params);
+	format_xml_text(f, s->params);
 	fputs("  ", f);
-	text(f, s->variant);
+	format_xml_text(f, s->variant);
 	fputs("  ", f);
-	text(f, s->metric);
+	format_xml_text(f, s->metric);
 	fputs("</text>\n", f);
 	for (size_t k = 0; k < s->sample_count; k++) {
 		double x = s->samples[k] / ref;
@@ -151,7 +139,7 @@ void report_svg_print(FILE *f, const struct run_result *r, const void *arg)
 		   "font-weight:bold}</style>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
 		SVG_WIDTH, bottom + 30, SVG_WIDTH, bottom + 30);
 	fputs("<text x=\"8\" y=\"20\" class=\"h\">", f);
-	text(f, kernel);
+	format_xml_text(f, kernel);
 	fputs(": wall-time samples / baseline median (log scale; bar = run median)</text>\n", f);
 	print_axis(f, &a, bottom);
 	for (size_t i = 0; i < r->series_count; i++) {

@@ -530,24 +530,16 @@ static void print_summary(FILE *f, const struct style *st, const struct run_resu
 		ev[VERDICT_SKIPPED], ev[VERDICT_ERROR], info, failures, r->wall_seconds, r->exit_code);
 }
 
-/* An allocation count: the counted build's heap_* or the interposer's proc_*. */
-static int is_heap(const struct series *s)
-{
-	const char *base = strrchr(s->metric, '.');
-	base = base ? base + 1 : s->metric;
-	return !strncmp(base, "heap_", 5) || !strncmp(base, "proc_", 5);
-}
-
 /* Whether failing series I is its variant's first failing heap_* series:
  * the site changes that explain them are printed under it, once. */
 static int first_heap_failure(const struct run_result *r, size_t i)
 {
 	const struct series *s = &r->series[i];
-	if (!is_heap(s))
+	if (!result_metric_is_allocation_count(s->metric))
 		return 0;
 	for (size_t j = 0; j < i; j++) {
 		const struct series *t = &r->series[j];
-		if (t->verdict == VERDICT_FAIL && is_heap(t) && !strcmp(t->kernel, s->kernel) &&
+		if (t->verdict == VERDICT_FAIL && result_metric_is_allocation_count(t->metric) && !strcmp(t->kernel, s->kernel) &&
 		    !strcmp(t->variant, s->variant) && !strcmp(t->params, s->params))
 			return 0;
 	}

@@ -117,11 +117,11 @@ static void take_sites(const struct kernel_info *k, size_t v, const struct kerne
 		       const struct record *rec, struct run_result *r)
 {
 	char cwd[4096];
-	if (!getcwd(cwd, sizeof cwd))
-		cwd[0] = '\0';
 	r->sites_recorded = true;
 	if (result_has_sites(r, k->name, k->variants[v], p->name))
 		return;
+	if (!getcwd(cwd, sizeof cwd))
+		cwd[0] = '\0';
 	for (size_t i = 0; i < rec->site_count; i++) {
 		const struct record_site *st = &rec->sites[i];
 		if (!result_add_site(r, k->name, k->variants[v], p->name,

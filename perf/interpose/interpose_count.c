@@ -75,10 +75,10 @@ static int library_of(uintptr_t addr)
 	Dl_info info;
 	int slot = NOT_A_LIBRARY;
 	const char *main = atomic_load(&main_name);
-	if (dladdr((void *)addr, &info) && info.dli_fname && main &&
-	    (!*info.dli_fname || !strcmp(info.dli_fname, main))) {
+	int known = dladdr((void *)addr, &info) && info.dli_fname;
+	if (known && main && (!*info.dli_fname || !strcmp(info.dli_fname, main))) {
 		slot = THE_EXECUTABLE;
-	} else if (dladdr((void *)addr, &info) && info.dli_fname && *info.dli_fname) {
+	} else if (known && *info.dli_fname) {
 		const char *name = base_name(info.dli_fname);
 		for (int i = 0; i < INTERPOSE_LIBRARIES && slot == NOT_A_LIBRARY; i++) {
 			const char *have = atomic_load(&libraries[i].name);
