@@ -259,6 +259,35 @@ static void probe_cost_mark(size_t depth_before)
 #endif
 }
 
+/* probe_internal.h. Callgrind's collection state is the calling
+ * thread's own: toggling it leaves the other threads counted. */
+static void probe_cost_toggle_collect(void)
+{
+#ifdef PROBE_COST
+	if (RUNNING_ON_VALGRIND)
+		CALLGRIND_TOGGLE_COLLECT;
+#endif
+}
+
+void probe_cost_wait_begin(void)
+{
+	probe_cost_toggle_collect();
+}
+
+void probe_cost_wait_end(void)
+{
+	probe_cost_toggle_collect();
+}
+
+int probe_cost_pass_running(void)
+{
+#ifdef PROBE_COST
+	return RUNNING_ON_VALGRIND ? 1 : 0;
+#else
+	return 0;
+#endif
+}
+
 /* Region NAME ("" for the unnamed one), added on first use. */
 static struct probe_region *probe_region_get(const char *name)
 {

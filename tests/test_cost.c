@@ -154,13 +154,14 @@ Test(cost, metric_names_and_the_command_line)
 			       prefix);
 	cr_assert_leq(n, COST_PREFIX_MAX);
 	cr_expect_str_eq(prefix[0], "/usr/bin/valgrind");
-	int instr_off = 0, fixed_ll = 0, out = 0;
+	int instr_off = 0, fixed_ll = 0, out = 0, fair = 0;
 	for (size_t i = 0; i < n; i++) {
 		instr_off |= !strcmp(prefix[i], "--instr-atstart=no");
+		fair |= !strcmp(prefix[i], "--fair-sched=yes");
 		fixed_ll |= !strcmp(prefix[i], COST_LL);
 		out |= !strcmp(prefix[i], "--callgrind-out-file=/tmp/x/cg.out");
 	}
-	cr_expect(instr_off && fixed_ll && out);
+	cr_expect(instr_off && fixed_ll && out && fair);
 	cr_expect_str_eq(cost_entry_name(COST_FREE), "free");
 }
 

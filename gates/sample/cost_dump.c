@@ -50,6 +50,9 @@ size_t cost_prefix(const char *valgrind, const char *out_file, char *out_arg,
 	prefix[n++] = "--tool=callgrind";
 	prefix[n++] = "--instr-atstart=no";     /* the probe starts it at a region */
 	prefix[n++] = "--cache-sim=yes";
+	/* threads take the lock in turn (a ticket lock): with the probe's
+	 * start line, a threaded region's count repeats exactly */
+	prefix[n++] = "--fair-sched=yes";
 	prefix[n++] = COST_I1;
 	prefix[n++] = COST_D1;
 	prefix[n++] = COST_LL;

@@ -49,7 +49,7 @@ struct cost_dump {
  * go to OUT_FILE.1, OUT_FILE.2, ...; OUT_ARG is storage for
  * "--callgrind-out-file=OUT_FILE". Fills PREFIX (at least COST_PREFIX_MAX
  * slots) and returns how many it used. */
-#define COST_PREFIX_MAX 12
+#define COST_PREFIX_MAX 16
 size_t cost_prefix(const char *valgrind, const char *out_file, char *out_arg,
 		   size_t out_arg_size, char **prefix);
 
