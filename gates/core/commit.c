@@ -37,5 +37,13 @@ int commit_git_describe(char *out, size_t size)
 		*out = '\0';
 		return -1;
 	}
+	/* -dirty as git describe --dirty says it, baselines/ left out */
+	FILE *c = commit_os_open_changes();
+	if (c) {
+		char line[16];
+		int changed = fgets(line, (int)sizeof line, c) != NULL;
+		if (commit_os_close(c) == 0 && changed && strlen(out) + 7 < size)
+			strcat(out, "-dirty");
+	}
 	return 0;
 }

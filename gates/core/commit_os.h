@@ -1,13 +1,18 @@
 /* commit_os.h: what commit.c needs from the OS (os/commit_posix.c,
- * os/commit_windows.c): a pipe from `git describe --always --dirty` of
- * the current directory, its errors discarded. */
+ * os/commit_windows.c): pipes from git in the current directory, its
+ * errors discarded. */
 #ifndef GATE_COMMIT_OS_H
 #define GATE_COMMIT_OS_H
 
 #include <stdio.h>
 
-/* The pipe, or NULL when it cannot be started. */
+/* `git describe --always`, or NULL when it cannot be started. */
 FILE *commit_os_open_describe(void);
+
+/* `git status --porcelain --untracked-files=no` of the whole work tree
+ * but its top-level baselines/ (what --update-baseline writes: a
+ * baseline recorded in two tiers is not "dirty" from the first), or NULL. */
+FILE *commit_os_open_changes(void);
 
 /* Closes it; 0 when git exited 0. */
 int commit_os_close(FILE *pipe);

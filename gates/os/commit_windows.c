@@ -4,7 +4,13 @@
 
 FILE *commit_os_open_describe(void)
 {
-	return _popen("git describe --always --dirty 2>NUL", "r");
+	return _popen("git describe --always 2>NUL", "r");
+}
+
+FILE *commit_os_open_changes(void)
+{
+	return _popen("git status --porcelain --untracked-files=no -- \":(top)\" "
+		      "\":(top,exclude)baselines\" 2>NUL", "r");
 }
 
 int commit_os_close(FILE *pipe)

@@ -1,0 +1,59 @@
+/* test_commit.c: which commit a run measured (gates/core/commit.c): git
+ * describe of the work tree, "-dirty" when a tracked file changed, but not
+ * for the baselines/ that --update-baseline itself writes. Runs git in a
+ * temporary repository; skipped where git is not installed. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/commit.h"
+
+static char repo[] = "/tmp/allocgate-commit-XXXXXX";
+
+static int sh(const char *command)
+{
+	char line[1024];
+	snprintf(line, sizeof line, "cd %s && { %s; } >/dev/null 2>&1", repo, command);
+	return system(line);
+}
+
+static void setup(void)
+{
+	if (system("git --version >/dev/null 2>&1") != 0)
+		cr_skip_test("git is not installed");
+	cr_assert_not_null(mkdtemp(repo));
+	cr_assert_eq(sh("git init -q . && mkdir baselines && echo a > kernel.c && "
+			"echo '{}' > baselines/linux.json && git add . && "
+			"git -c user.name=t -c user.email=t@t commit -q -m one"), 0);
+	cr_assert_eq(chdir(repo), 0);
+}
+
+static void teardown(void)
+{
+	char line[256];
+	snprintf(line, sizeof line, "rm -rf %s", repo);
+	if (system(line) != 0)
+		cr_log_warn("could not remove %s", repo);
+}
+
+Test(commit, a_changed_baseline_is_not_dirty, .init = setup, .fini = teardown)
+{
+	char clean[80], after[80];
+	cr_assert_eq(commit_git_describe(clean, sizeof clean), 0);
+	cr_expect_null(strstr(clean, "dirty"), "fresh commit: %s", clean);
+	cr_assert_eq(sh("echo '{\"series\": []}' > baselines/linux.json"), 0);
+	cr_assert_eq(commit_git_describe(after, sizeof after), 0);
+	cr_expect_str_eq(after, clean, "only baselines/ changed: %s", after);
+}
+
+Test(commit, a_changed_source_is_dirty, .init = setup, .fini = teardown)
+{
+	char clean[80], after[80], want[90];
+	cr_assert_eq(commit_git_describe(clean, sizeof clean), 0);
+	cr_assert_eq(sh("echo b >> kernel.c"), 0);
+	cr_assert_eq(commit_git_describe(after, sizeof after), 0);
+	snprintf(want, sizeof want, "%s-dirty", clean);
+	cr_expect_str_eq(after, want);
+}
