@@ -163,7 +163,10 @@ void gate_metric(const char *name, const char *unit,
 
 /* Runs WORKER(job) on THREADS threads, job i being JOBS + i * JOB_SIZE,
  * inside measured region NAME: thread start and join are in the region
- * (counters inherited by the threads are read after they ended). Returns
+ * (counters inherited by the threads are read after they ended). The
+ * threads start together: each waits at a start line until all have
+ * arrived. Under the cost pass the waits (the start line, the joins) are
+ * not counted, so a region's count repeats exactly run to run. Returns
  * 0, or the error of the thread that could not be started (the ones that
  * started are joined first); -1 when out of memory (perf/probe_threads.c). */
 int gate_parallel_region(const char *name, void *(*worker)(void *), void *jobs,
