@@ -159,9 +159,12 @@ def detect(args, tmp):
 def false_alarms(args, tmp):
     dirs = record(tmp, args.tier, False)
     failing, by, codes = 0, {}, {}
-    for _ in range(args.runs):
+    for i in range(args.runs):
         path = os.path.join(tmp, "r.json")
         code, classes = run(gate_cmd(args.mode, dirs, args.tier, None, False, path), path)
+        # one line a run, so that a series cut short still says what it saw
+        print("run %d: exit %d %s" % (i + 1, code, " ".join(sorted(classes)) or "-"))
+        sys.stdout.flush()
         failing += code != 0
         codes[code] = codes.get(code, 0) + 1
         for c in classes:
