@@ -102,6 +102,9 @@ Test(history, carried_only_for_the_same_executable_machine_and_software)
 	old->kernel_digest = strdup("fnv1a64:2");
 	cr_expect_str_eq(why_not(now, old), "kernel executable changed");
 	free(old->kernel_digest);
+	old->kernel_digest = strdup("fnv1a64-elf:1"); /* loaded part only: another method */
+	cr_expect_str_eq(why_not(now, old), "kernel digest of an older allocgate");
+	free(old->kernel_digest);
 	old->kernel_digest = NULL;
 	cr_expect_str_eq(why_not(now, old), "kernel executable unknown");
 	old->kernel_digest = strdup("fnv1a64:1");

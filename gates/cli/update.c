@@ -36,18 +36,18 @@ static void print_changes(const struct run_result *r, size_t kept)
 /* Why the drift history of timing series was started afresh, and how often. */
 struct history_summary {
 	size_t carried, longest, restarted;
-	const char *reasons[4];
-	size_t counts[4];
+	const char *reasons[HISTORY_REASONS];
+	size_t counts[HISTORY_REASONS];
 };
 
-/* WHY: one of history_refusal's texts (four kinds for timing series). */
+/* WHY: one of history_refusal's texts (HISTORY_REASONS kinds for timing series). */
 static void count_reason(struct history_summary *h, const char *why)
 {
 	size_t i = 0;
-	while (i < 4 && h->reasons[i] && strcmp(h->reasons[i], why))
+	while (i < HISTORY_REASONS && h->reasons[i] && strcmp(h->reasons[i], why))
 		i++;
 	h->restarted++;
-	if (i == 4)
+	if (i == HISTORY_REASONS)
 		return;
 	h->reasons[i] = why;
 	h->counts[i]++;
@@ -96,7 +96,7 @@ static void print_history(const struct history_summary *h)
 		       "each)%s", h->carried, h->longest, h->restarted ? "; " : "");
 	if (h->restarted) {
 		printf("%zu start afresh (", h->restarted);
-		for (size_t i = 0; i < 4 && h->reasons[i]; i++)
+		for (size_t i = 0; i < HISTORY_REASONS && h->reasons[i]; i++)
 			printf("%s%s: %zu", i ? ", " : "", h->reasons[i], h->counts[i]);
 		printf(")");
 	}

@@ -1,9 +1,11 @@
-/* digest.c: FNV-1a 64 of a file (see digest.h). */
+/* digest.c: FNV-1a 64 of a file or of an executable (see digest.h). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/digest.h"
+#include "core/digest_elf.h"
 
 uint64_t digest_fnv1a64(uint64_t state, const void *p, size_t n)
 {
@@ -38,4 +40,33 @@ int digest_file(const char *path, char *out, size_t out_size)
 	if (!ret)
 		snprintf(out, out_size, "fnv1a64:%016" PRIx64, h);
 	return ret;
+}
+
+int digest_executable(const char *path, char *out, size_t out_size)
+{
+	uint64_t h = DIGEST_FNV1A64_OFFSET;
+
+	if (out_size)
+		out[0] = '\0';
+	if (out_size < DIGEST_TEXT_SIZE)
+		return -ENOBUFS;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return errno ? -errno : -EIO;
+	int ret = digest_elf(f, &h);
+	fclose(f);
+	if (ret < 0)
+		return ret;
+	if (!ret)
+		return digest_file(path, out, out_size);
+	snprintf(out, out_size, DIGEST_ELF_PREFIX "%016" PRIx64, h);
+	return 0;
+}
+
+int digest_same_method(const char *a, const char *b)
+{
+	const char *ca = strchr(a, ':'), *cb = strchr(b, ':');
+	if (!ca || !cb)
+		return !ca && !cb;
+	return ca - a == cb - b && !strncmp(a, b, (size_t)(ca - a));
 }

@@ -1,10 +1,13 @@
-/* digest.h: a fingerprint of a kernel executable's bytes.
+/* digest.h: a fingerprint of a kernel executable.
  *
  * The baseline keeps, per timing series, the batch medians of earlier
  * recordings of the same kernel executable on the same machine (history.h);
  * the digest tells "the same executable". It is FNV-1a, 64 bits (Fowler,
  * Noll, Vo; the parameters of draft-eastlake-fnv): a change detector, not a
- * cryptographic hash. Builds are made path-independent by configure.py
+ * cryptographic hash. Of an ELF file it covers the loaded part only
+ * (digest_elf.h: not the debug information or the build ID, which change
+ * with a comment); of any other file (a PE or Mach-O executable) all its
+ * bytes. Builds are made path-independent by configure.py
  * (-ffile-prefix-map), so two clones built by the same compiler agree.
  */
 #ifndef GATE_DIGEST_H
@@ -21,7 +24,18 @@ uint64_t digest_fnv1a64(uint64_t state, const void *p, size_t n);
 /* Writes "fnv1a64:" and 16 lower-case hex digits of the contents of the
  * file at PATH into OUT (at least DIGEST_TEXT_SIZE bytes). Returns 0 or a
  * negative errno (OUT is then empty). */
-#define DIGEST_TEXT_SIZE 25
+#define DIGEST_TEXT_SIZE 29
 int digest_file(const char *path, char *out, size_t out_size);
+
+/* The digest of the executable at PATH: "fnv1a64-elf:" and 16 hex digits
+ * of its loaded part when it is an ELF file with readable headers
+ * (digest_elf.h), otherwise digest_file's. Returns 0 or a negative errno
+ * (OUT is then empty). */
+#define DIGEST_ELF_PREFIX "fnv1a64-elf:"
+int digest_executable(const char *path, char *out, size_t out_size);
+
+/* Whether digests A and B were made the same way (their text before the
+ * ':'): two digests of one method differ only when the executables do. */
+int digest_same_method(const char *a, const char *b);
 
 #endif

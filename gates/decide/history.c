@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "decide/history.h"
+#include "core/digest.h"
 #include "core/platform.h"
 #include "decide/stats.h"
 
@@ -17,6 +18,8 @@ const char *history_refusal(const struct series *now, const struct context *now_
 		return "not a timing metric";
 	if (!now->kernel_digest || !old->kernel_digest)
 		return "kernel executable unknown";
+	if (!digest_same_method(now->kernel_digest, old->kernel_digest))
+		return "kernel digest of an older allocgate";
 	if (strcmp(now->kernel_digest, old->kernel_digest))
 		return "kernel executable changed";
 	if (!platform_same_hardware(old_ctx, now_ctx, NULL, 0))

@@ -26,9 +26,11 @@
 #define HISTORY_MAX 30
 
 /* Why NOW (measured in NOW_CTX) may not carry the history of OLD (stored
- * in OLD_CTX), in a few words ("kernel executable changed", ...: static
- * text); NULL when it may: both timing series with the same kernel digest,
- * the same hardware and no software difference. */
+ * in OLD_CTX), in a few words ("kernel executable changed", ...: one of
+ * HISTORY_REASONS static texts for two timing series); NULL when it may:
+ * both timing series with the same kernel digest, the same hardware and no
+ * software difference. */
+#define HISTORY_REASONS 5
 const char *history_refusal(const struct series *now, const struct context *now_ctx,
 			    const struct series *old, const struct context *old_ctx);
 

@@ -23,7 +23,7 @@ struct kernel_expect {
 
 struct kernel_info {
 	char *path;            /* executable */
-	char digest[DIGEST_TEXT_SIZE]; /* of the executable's bytes (digest.h), "" unknown */
+	char digest[DIGEST_TEXT_SIZE]; /* of the executable (digest.h), "" unknown */
 	char *name, *summary;
 	char *file;            /* source file of the kernel ("source" line), may be NULL */
 	int line;

@@ -41,7 +41,7 @@ int runner_list_kernel(const char *path, double timeout_seconds, struct kernel_i
 		ret = kernel_info_parse(path, out.out, info, err, err_size);
 		/* No digest (unreadable executable): no drift history, nothing worse. */
 		if (!ret)
-			digest_file(path, info->digest, sizeof info->digest);
+			digest_executable(path, info->digest, sizeof info->digest);
 	}
 	spawn_output_free(&out);
 	return ret;

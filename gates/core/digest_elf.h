@@ -1,0 +1,37 @@
+/* digest_elf.h: the part of an ELF executable that decides what it runs.
+ *
+ * Two builds of a kernel that differ only in a comment of a header it
+ * includes have different bytes: the debug information (.debug_line's line
+ * numbers) and the linker's build ID (a hash of the whole output) change,
+ * the loaded image does not (measured on refcount with a comment line added
+ * to the top of probe.h: the files differ from byte 929, the build ID; after
+ * `objcopy --strip-debug --remove-section .note.gnu.build-id` they are the
+ * same). The drift history of a timing series is kept only across the same
+ * executable (history.h), so a digest of the whole file would restart every
+ * history on such an edit.
+ *
+ * This digest covers what the loader maps and the program runs: the ELF
+ * header's class, byte order, type, machine and entry point; the program
+ * header table; and every allocated section (SHF_ALLOC) but the build-ID
+ * note: its name, type, flags, address and size, and its contents unless it
+ * occupies no file space (SHT_NOBITS, .bss). Sections that are not loaded
+ * (.debug_*, .symtab, .strtab, .comment, .shstrtab) are left out. The file
+ * is read from its ELF header's own offsets, with bounds checked; ELF32 and
+ * ELF64, either byte order, on any host (no <elf.h>: the Windows build
+ * compiles this too).
+ */
+#ifndef GATE_DIGEST_ELF_H
+#define GATE_DIGEST_ELF_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Continues the FNV-1a 64 state *H (digest.h) over the loaded part of the
+ * ELF file F (opened "rb", at any position). Returns 1 when F is an ELF
+ * file whose headers lie inside it (*H then holds the digest), 0 when it is
+ * not one or its header, program header table or section table is out of
+ * bounds or of an unknown layout (*H unchanged: the caller digests the
+ * whole file), or -EIO on a read error. */
+int digest_elf(FILE *f, uint64_t *h);
+
+#endif
