@@ -1,10 +1,10 @@
-/* test_conditions.c: gates/sample/conditions.c, where a declared
+/* test_conditions.c: gates/core/conditions.c, where a declared
  * expectation applies: OS, cores and allocator terms, the allocator
  * aliases, and the strict syntax check of --list's CONDITIONS field. */
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "sample/conditions.h"
+#include "core/conditions.h"
 
 static enum condition_outcome on(const char *conditions, const char *os, const char *allocator,
 				 int cores, char *why, size_t size)
@@ -68,6 +68,19 @@ Test(conditions, allocator_aliases)
 	cr_expect(conditions_allocator_is("glibc", 5, "glibc"));
 	cr_expect_not(conditions_allocator_is("glibc", 5, NULL));
 	cr_expect_eq(on("allocator=crt", "windows", "ucrt", 4, NULL, 0), CONDITION_APPLIES);
+}
+
+Test(conditions, the_allocators_a_claim_is_declared_for)
+{
+	char buf[64];
+	conditions_allocators("linux,allocator=glibc|crt,cores>=2,allocator=musl", buf, sizeof buf);
+	cr_expect_str_eq(buf, "glibc|crt|musl");
+	conditions_allocators("linux,cores>=4", buf, sizeof buf);
+	cr_expect_str_eq(buf, "", "no allocator term");
+	conditions_allocators(NULL, buf, sizeof buf);
+	cr_expect_str_eq(buf, "");
+	conditions_allocators("allocator=jemalloc|mimalloc", buf, 9);
+	cr_expect_str_eq(buf, "jemalloc", "cut at the buffer's size");
 }
 
 Test(conditions, syntax)

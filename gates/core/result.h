@@ -78,7 +78,7 @@ struct series {
 /* One declared expectation evaluated on one parameter set. */
 struct expect_result {
 	char *kernel, *params, *file, *expr;
-	char *conditions;         /* as declared (sample/conditions.h); NULL: everywhere */
+	char *conditions;         /* as declared (core/conditions.h); NULL: everywhere */
 	bool gated;               /* false: declared for another allocator than the run's,
 				   * measured and reported as information, never failing */
 	int line;

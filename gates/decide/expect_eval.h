@@ -3,7 +3,7 @@
 #define GATE_EXPECT_EVAL_H
 
 #include "core/result.h"
-#include "sample/conditions.h"
+#include "core/conditions.h"
 #include "sample/kernel_info.h"
 
 /* Evaluates expectation E of kernel K on parameter set PARAMS against the

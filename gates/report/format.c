@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/format.h"
+#include "core/conditions.h"
 
 void format_value(double v, const char *unit, char *buf, size_t size)
 {
@@ -68,22 +69,8 @@ static const char *expect_word(enum verdict v)
 
 void format_expect_declared(const struct expect_result *e, char *buf, size_t size)
 {
-	static const char prefix[] = "allocator=";
-	size_t n = 0;
-	buf[0] = '\0';
-	for (const char *p = e->conditions; p && *p;) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-		if (len > sizeof prefix - 1 && !strncmp(p, prefix, sizeof prefix - 1) && n < size) {
-			int w = snprintf(buf + n, size - n, "%s%.*s", n ? "|" : "",
-					 (int)(len - (sizeof prefix - 1)), p + sizeof prefix - 1);
-			n = w < 0 ? size : n + (size_t)w;
-		}
-		if (!comma)
-			break;
-		p = comma + 1;
-	}
-	if (!n)
+	conditions_allocators(e->conditions, buf, size);
+	if (size && !buf[0])
 		snprintf(buf, size, "%s", e->conditions ? e->conditions : "every allocator");
 }
 

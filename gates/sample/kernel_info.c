@@ -7,7 +7,7 @@
 #include "sample/kernel_info.h"
 #include "allocgate/probe.h"
 #include "core/lines.h"
-#include "sample/conditions.h"
+#include "core/conditions.h"
 
 unsigned kernel_info_tier_bit(const char *name)
 {

@@ -16,7 +16,7 @@ struct kernel_paramset {
 struct kernel_expect {
 	char *file;
 	int line;
-	char *conditions;      /* NULL for all (sample/conditions.h) */
+	char *conditions;      /* NULL for all (core/conditions.h) */
 	char *params;          /* NULL for all */
 	char *expr;
 };

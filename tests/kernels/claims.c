@@ -1,5 +1,5 @@
 /* claims.c: a test kernel whose claims are keyed by allocator
- * (sample/conditions.h), with exact counts that depend on the allocator:
+ * (core/conditions.h), with exact counts that depend on the allocator:
  * glibc shrinks a block in place, tests/preload/moving_realloc.c moves it
  * every time. For tests/test_e2e_matrix.c. */
 #include <stdlib.h>

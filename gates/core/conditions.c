@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sample/conditions.h"
+#include "core/conditions.h"
 
 static const char *const os_names[] = { "linux", "windows", "darwin", NULL };
 
@@ -122,12 +122,32 @@ static int allocator_listed(const char *p, size_t n, const char *allocator)
 	return 0;
 }
 
+void conditions_allocators(const char *conditions, char *buf, size_t size)
+{
+	size_t k = strlen(ALLOCATOR_PREFIX), used = 0;
+	if (!size)
+		return;
+	buf[0] = '\0';
+	for (const char *p = conditions; p && *p;) {
+		const char *end = term_end(p);
+		size_t n = (size_t)(end - p);
+		if (is_allocator(p, n) && used < size) {
+			int w = snprintf(buf + used, size - used, "%s%.*s", used ? "|" : "",
+					 (int)(n - k), p + k);
+			used = w < 0 ? size : used + (size_t)w;
+		}
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+}
+
 enum condition_outcome conditions_evaluate(const char *conditions,
 					   const struct condition_target *t, char *why,
 					   size_t why_size)
 {
 	int any_os = 0, os_match = 0, any_allocator = 0, allocator_match = 0, unmet = 0;
-	char declared[256] = "", unmet_why[160] = "";
+	char unmet_why[160] = "";
 	size_t k = strlen(ALLOCATOR_PREFIX);
 	for (const char *p = conditions; p && *p;) {
 		const char *end = term_end(p);
@@ -138,9 +158,6 @@ enum condition_outcome conditions_evaluate(const char *conditions,
 				snprintf(unmet_why, sizeof unmet_why, "declared for machines with at "
 					 "least %d cores; this one has %d", need, t->cores);
 		} else if (is_allocator(p, n)) {
-			size_t used = strlen(declared);
-			snprintf(declared + used, sizeof declared - used, "%s%.*s", used ? "|" : "",
-				 (int)(n - k), p + k);
 			any_allocator = 1;
 			allocator_match |= allocator_listed(p + k, n - k, t->allocator);
 		} else {
@@ -160,7 +177,7 @@ enum condition_outcome conditions_evaluate(const char *conditions,
 	}
 	if (any_allocator && !allocator_match) {
 		if (why)
-			snprintf(why, why_size, "%s", declared);
+			conditions_allocators(conditions, why, why_size);
 		return CONDITION_OTHER_ALLOCATOR;
 	}
 	return CONDITION_APPLIES;

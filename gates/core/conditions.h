@@ -48,6 +48,12 @@ enum condition_outcome conditions_evaluate(const char *conditions,
 					   const struct condition_target *t, char *why,
 					   size_t why_size);
 
+/* The allocators CONDITIONS (well formed; NULL: none) declares, in BUF:
+ * their names joined by '|' in the order declared ("glibc|crt"), "" when
+ * it names none. Shared by conditions_evaluate's WHY and the renderers'
+ * "declared for ...". */
+void conditions_allocators(const char *conditions, char *buf, size_t size);
+
 /* Whether allocator NAME of a condition names ALLOCATOR (a context's
  * allocator): equal, or an alias: crt for msvcrt and ucrt, libmalloc for
  * macOS's libsystem. */
