@@ -277,6 +277,29 @@ Test(compare, timing_count_unit_with_enough_events_is_compared)
 	cr_expect_eq(s->verdict, VERDICT_FAIL);
 }
 
+Test(compare, scheduler_events_are_shown_not_tested)
+{
+	/* refcount_mutex threads_5 ctx_switches, 2.7x with nothing changed */
+	static const char *const names[] = { "ctx_switches", "cpu_migrations",
+					     "alloc.ctx_switches" };
+	for (size_t i = 0; i < 3; i++) {
+		result_free(&cur);
+		result_free(&base);
+		memset(&cur, 0, sizeof cur);
+		memset(&base, 0, sizeof base);
+		add(&base, "k", "a", names[i], "count", METRIC_TIMING, base_ns, N, 1.0);
+		add(&cur, "k", "a", names[i], "count", METRIC_TIMING, base_ns, N, 2.7);
+		compare_run(&cur, &base, &o, true);
+		struct series *s = &cur.series[0];
+		cr_expect_eq(s->verdict, VERDICT_SKIPPED, "%s", names[i]);
+		cr_expect(s->note && strstr(s->note, "scheduler events"), "%s: %s", names[i],
+			  s->note ? s->note : "(no note)");
+		expect_close(s->median, 2.7 * 1040, 1e-9); /* still shown */
+	}
+	cr_expect(!result_metric_is_scheduling("ctx_switches_total"));
+	cr_expect(!result_metric_is_scheduling("wall_ns"));
+}
+
 Test(compare, hardware_change_skips_timing_but_not_exact)
 {
 	add(&base, "k", "a", "wall_ns", "ns", METRIC_TIMING, base_ns, N, 1.0);

@@ -310,6 +310,13 @@ int result_metric_is_counted(const char *name)
 	       strncmp(base, "sys_", 4) == 0;
 }
 
+int result_metric_is_scheduling(const char *name)
+{
+	const char *base = strrchr(name, '.');
+	base = base ? base + 1 : name;
+	return !strcmp(base, "ctx_switches") || !strcmp(base, "cpu_migrations");
+}
+
 int result_metric_is_allocation_count(const char *name)
 {
 	const char *base = strrchr(name, '.');

@@ -178,6 +178,15 @@ const char *result_exit_verdict(int exit_code);
  * so its rounds are not independent samples (docs/counters.md). */
 int result_metric_is_counted(const char *name);
 
+/* Whether metric NAME ([REGION.]ctx_switches or cpu_migrations) counts
+ * what the scheduler did: how often the threads waited, were preempted or
+ * moved. That follows the host's load and how much the threads overlap,
+ * not the code alone: on the 2-core VM refcount_mutex threads_5's context
+ * switches rose 2.7x within an hour of unchanged runs (docs/noise.md).
+ * Shown, never tested against the baseline; a kernel gates contention
+ * with a declared expectation (kernels/thread_cache.c). */
+int result_metric_is_scheduling(const char *name);
+
 /* Whether metric NAME ([REGION.]heap_* or proc_*) counts allocation calls
  * or bytes: the counts that allocation sites explain (decide/sites.h). */
 int result_metric_is_allocation_count(const char *name);

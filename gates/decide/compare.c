@@ -162,6 +162,9 @@ static const char *not_comparable(struct series *s, const struct series *b,
 	if (result_metric_is_counted(s->metric))
 		snprintf(why, sizeof why, "one sample per batch (the counted pass) that varies "
 			 "between runs: shown, not tested");
+	else if (result_metric_is_scheduling(s->metric))
+		snprintf(why, sizeof why, "scheduler events: they follow the host's load and the "
+			 "threads' overlap, so shown, not tested against the baseline");
 	else if (!strcmp(s->unit, "count") && s->baseline_median < pol->min_events)
 		snprintf(why, sizeof why, "too few events to compare as a ratio (baseline median "
 			 "%.0f < %.0f)", s->baseline_median, pol->min_events);
