@@ -21,6 +21,8 @@ regression gate whose timing cannot be compared:
                                  [--tier quick|default]
   python3 ci/costbench.py time   [--tier quick|default]
 
+--kernels a,b runs only those seed kernels (the toy changes are unaffected).
+
 The changes: tcache (glibc.malloc.tcache_count=0), arena
 (glibc.malloc.arena_max=1), mmap (glibc.malloc.mmap_threshold=4096),
 perturb (MALLOC_PERTURB_=165), jemalloc and mimalloc (LD_PRELOAD of the
@@ -64,9 +66,14 @@ def tier_flags(tier):
     return [] if tier == "default" else ["--" + tier]
 
 
+KERNELS = []   # --kernels: the seed kernels to run (default: all of them)
+
+
 def scope(toy):
     """The kernel selection of a change: the toy, or the seed kernels."""
-    return ["--kernel-dir", TOY_KERNELS, "--kernel", "toy"] if toy else []
+    if toy:
+        return ["--kernel-dir", TOY_KERNELS, "--kernel", "toy"]
+    return [flag for k in KERNELS for flag in ("--kernel", k)]
 
 
 def metric_class(series):
@@ -136,8 +143,8 @@ def gate_cmd(mode, dirs, tier, env, toy, json_path):
 def detect(args, tmp):
     names = [c for c in args.changes.split(",") if c]
     dirs = {}
-    print("detection: mode %s, %s tier, %d trials, build %s" % (args.mode, args.tier,
-                                                               args.trials, BUILD))
+    print("detection: mode %s, %s tier, %d trials, build %s, kernels %s" % (
+        args.mode, args.tier, args.trials, BUILD, ",".join(KERNELS) or "all"))
     print("%-10s %-8s %s" % ("change", "caught", "failing (and improved) metric classes (runs)"))
     for name in names:
         env, toy = CHANGES[name]
@@ -169,9 +176,10 @@ def false_alarms(args, tmp):
         codes[code] = codes.get(code, 0) + 1
         for c in classes:
             by[c] = by.get(c, 0) + 1
-    print("false alarms: mode %s, %s tier, %d unchanged runs: %d failing; exit codes %s; "
-          "failing metric classes %s" % (args.mode, args.tier, args.runs, failing,
-                                        sorted(codes.items()), sorted(by.items()) or "none"))
+    print("false alarms: mode %s, %s tier, kernels %s, %d unchanged runs: %d failing; "
+          "exit codes %s; failing metric classes %s" % (
+              args.mode, args.tier, ",".join(KERNELS) or "all", args.runs, failing,
+              sorted(codes.items()), sorted(by.items()) or "none"))
     if FAILED_EXPECTATIONS:
         print("failing expectations: %s" % ", ".join(FAILED_EXPECTATIONS))
 
@@ -193,7 +201,9 @@ def main():
     p.add_argument("--runs", type=int, default=100)
     p.add_argument("--tier", choices=["quick", "default"], default="quick")
     p.add_argument("--changes", default=",".join(CHANGES))
+    p.add_argument("--kernels", default="", help="only these seed kernels (a,b)")
     args = p.parse_args()
+    KERNELS.extend(k for k in args.kernels.split(",") if k)
     if not os.access(GATE, os.X_OK):
         sys.exit("ci/costbench.py: %s is not built (./gate --version)" % GATE)
     for name in args.changes.split(","):
