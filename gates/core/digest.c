@@ -18,6 +18,21 @@ uint64_t digest_fnv1a64(uint64_t state, const void *p, size_t n)
 	return state;
 }
 
+/* Empties OUT and opens PATH: the file, or NULL with *ERR a negative errno. */
+static FILE *digest_open(const char *path, char *out, size_t out_size, int *err)
+{
+	if (out_size)
+		out[0] = '\0';
+	if (out_size < DIGEST_TEXT_SIZE) {
+		*err = -ENOBUFS;
+		return NULL;
+	}
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		*err = errno ? -errno : -EIO;
+	return f;
+}
+
 int digest_file(const char *path, char *out, size_t out_size)
 {
 	unsigned char buf[65536];
@@ -25,13 +40,9 @@ int digest_file(const char *path, char *out, size_t out_size)
 	size_t got;
 	int ret = 0;
 
-	if (out_size)
-		out[0] = '\0';
-	if (out_size < DIGEST_TEXT_SIZE)
-		return -ENOBUFS;
-	FILE *f = fopen(path, "rb");
+	FILE *f = digest_open(path, out, out_size, &ret);
 	if (!f)
-		return errno ? -errno : -EIO;
+		return ret;
 	while ((got = fread(buf, 1, sizeof buf, f)) > 0)
 		h = digest_fnv1a64(h, buf, got);
 	if (ferror(f))
@@ -45,15 +56,12 @@ int digest_file(const char *path, char *out, size_t out_size)
 int digest_executable(const char *path, char *out, size_t out_size)
 {
 	uint64_t h = DIGEST_FNV1A64_OFFSET;
+	int ret = 0;
 
-	if (out_size)
-		out[0] = '\0';
-	if (out_size < DIGEST_TEXT_SIZE)
-		return -ENOBUFS;
-	FILE *f = fopen(path, "rb");
+	FILE *f = digest_open(path, out, out_size, &ret);
 	if (!f)
-		return errno ? -errno : -EIO;
-	int ret = digest_elf(f, &h);
+		return ret;
+	ret = digest_elf(f, &h);
 	fclose(f);
 	if (ret < 0)
 		return ret;

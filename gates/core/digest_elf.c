@@ -157,6 +157,15 @@ out:
 	return ret;
 }
 
+/* Where the ELF header's fields lie: e_entry, e_phoff and e_shoff (WORD
+ * bytes each), then e_phentsize, e_phnum, e_shentsize, e_shnum and
+ * e_shstrndx, 2 bytes each from PHENTSIZE on. */
+struct ehdr_layout {
+	unsigned char entry, phoff, shoff, word, phentsize;
+};
+static const struct ehdr_layout ehdr64 = { 24, 32, 40, 8, 54 };
+static const struct ehdr_layout ehdr32 = { 24, 28, 32, 4, 42 };
+
 int digest_elf(FILE *f, uint64_t *h)
 {
 	unsigned char hdr[64];
@@ -176,27 +185,15 @@ int digest_elf(FILE *f, uint64_t *h)
 	if (e.is64 && e.size < 64)
 		return 0;
 
-	uint64_t entry, phoff, shoff;
-	size_t phentsize, phnum, shentsize, shnum, shstrndx;
-	if (e.is64) {
-		entry = field(&e, hdr + 24, 8);
-		phoff = field(&e, hdr + 32, 8);
-		shoff = field(&e, hdr + 40, 8);
-		phentsize = field(&e, hdr + 54, 2);
-		phnum = field(&e, hdr + 56, 2);
-		shentsize = field(&e, hdr + 58, 2);
-		shnum = field(&e, hdr + 60, 2);
-		shstrndx = field(&e, hdr + 62, 2);
-	} else {
-		entry = field(&e, hdr + 24, 4);
-		phoff = field(&e, hdr + 28, 4);
-		shoff = field(&e, hdr + 32, 4);
-		phentsize = field(&e, hdr + 42, 2);
-		phnum = field(&e, hdr + 44, 2);
-		shentsize = field(&e, hdr + 46, 2);
-		shnum = field(&e, hdr + 48, 2);
-		shstrndx = field(&e, hdr + 50, 2);
-	}
+	const struct ehdr_layout *l = e.is64 ? &ehdr64 : &ehdr32;
+	uint64_t entry = field(&e, hdr + l->entry, l->word);
+	uint64_t phoff = field(&e, hdr + l->phoff, l->word);
+	uint64_t shoff = field(&e, hdr + l->shoff, l->word);
+	size_t phentsize = field(&e, hdr + l->phentsize, 2);
+	size_t phnum = field(&e, hdr + l->phentsize + 2, 2);
+	size_t shentsize = field(&e, hdr + l->phentsize + 4, 2);
+	size_t shnum = field(&e, hdr + l->phentsize + 6, 2);
+	size_t shstrndx = field(&e, hdr + l->phentsize + 8, 2);
 	/* shnum 0 with a nonzero offset and shstrndx SHN_XINDEX are the
 	 * extended numbering of files of 65,280 sections or more: the whole
 	 * file is digested instead. */
