@@ -84,3 +84,24 @@ Test(report_markdown, advisory_series_are_listed_outside_the_table)
 	free(md);
 	result_free(&r);
 }
+
+Test(report_markdown, a_machine_that_moved_as_a_whole_is_said)
+{
+	struct run_result r;
+	fixture_build(&r);
+	for (int i = 0; i < 12; i++) {
+		char params[16];
+		snprintf(params, sizeof params, "p%d", i);
+		struct series *s = result_add_series(&r, "k", "v", params, "wall_ns", "ns",
+						     METRIC_TIMING);
+		cr_assert_not_null(s);
+		s->has_baseline = true;
+		s->change = -0.2;
+		s->verdict = VERDICT_IMPROVED;
+	}
+	char *md = fixture_render(report_markdown_print, &r, NULL);
+	cr_expect(strstr(md, "> The 13 compared timing series moved by a median of -20.0% since "
+			 "the baseline"), "%s", md);
+	free(md);
+	result_free(&r);
+}

@@ -133,3 +133,62 @@ Test(report_term, the_compact_report_folds_what_passed)
 	free(out);
 	result_free(&r);
 }
+
+/* N timing series of R compared against the baseline, each moved by CHANGE. */
+static void add_compared(struct run_result *r, size_t n, double change)
+{
+	for (size_t i = 0; i < n; i++) {
+		char params[16];
+		snprintf(params, sizeof params, "p%zu", i);
+		struct series *s = result_add_series(r, "k", "v", params, "wall_ns", "ns",
+						     METRIC_TIMING);
+		cr_assert_not_null(s);
+		result_series_append(s, 1e6 * (1 + change));
+		s->median = 1e6 * (1 + change);
+		s->has_baseline = true;
+		s->baseline_median = 1e6;
+		s->change = change;
+		s->verdict = VERDICT_PASS;
+		s->p_value = 0.5;
+	}
+}
+
+Test(report_term, a_machine_that_moved_as_a_whole_is_named_under_what_broke)
+{
+	struct run_result r;
+	fixture_build(&r);   /* one timing series failed: toy/single/small wall_ns */
+	add_compared(&r, 12, 0.28);
+	/* scheduler events are not the machine's speed */
+	struct series *s = result_add_series(&r, "k", "v", "p0", "ctx_switches", "count",
+					     METRIC_TIMING);
+	s->has_baseline = true;
+	s->change = 5;
+	s->verdict = VERDICT_PASS;
+	char *out = fixture_render(render, &r, NULL);
+	cr_expect(strstr(out, "note: the 13 compared timing series moved by a median of +28.0% "
+			  "since the baseline: when every kernel moves at once"), "%s", out);
+	cr_expect(strstr(out, "machine: the 13 compared timing series moved by a median of "
+			  "+28.0% since the baseline."), "%s", out);
+	free(out);
+	result_free(&r);
+}
+
+Test(report_term, a_steady_machine_gets_its_figure_but_no_warning)
+{
+	struct run_result r;
+	fixture_build(&r);
+	add_compared(&r, 12, 0.01);
+	char *out = fixture_render(render, &r, NULL);
+	cr_expect(strstr(out, "machine: the 13 compared timing series moved by a median of "
+			  "+1.0% since the baseline."), "%s", out);
+	cr_expect_null(strstr(out, "note: the"), "%s", out);
+	free(out);
+	result_free(&r);
+	/* too few comparisons to say anything of the machine */
+	fixture_build(&r);
+	add_compared(&r, 5, 0.5);
+	out = fixture_render(render, &r, NULL);
+	cr_expect_null(strstr(out, "machine: "), "%s", out);
+	free(out);
+	result_free(&r);
+}

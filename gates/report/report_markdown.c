@@ -58,6 +58,12 @@ static void print_summary(FILE *f, const struct run_result *r)
 		fprintf(f, "%zu expectations declared for other allocators were measured as "
 			"information, not gated (listed below).\n\n", information);
 	fprintf(f, "%zu problems; %.1f s; exit %d.\n", problems, r->wall_seconds, r->exit_code);
+	double shift;
+	size_t shifted = format_timing_shift(r, &shift);
+	if (shifted && fabs(shift) >= FORMAT_SHIFT_NOTABLE)
+		fprintf(f, "\n> The %zu compared timing series moved by a median of %+.1f%% since "
+			"the baseline: when every kernel moves at once, the machine's state is the "
+			"likelier cause.\n", shifted, 100 * shift);
 	if (r->baseline_note) {
 		fputs("\n> ", f);
 		md(f, r->baseline_note);

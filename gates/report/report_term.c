@@ -511,6 +511,32 @@ static void print_method(FILE *f, const struct style *st, const struct run_resul
 		"exact: %g%% tolerance; page faults: baseline spread + %g%% + %g.%s\n", st->dim,
 		p->fdr ? "Benjamini-Hochberg" : "Holm", numbers, confirmed, 100 * p->exact_tolerance, 100 * p->near_tolerance, p->near_floor,
 		st->off);
+	double shift;
+	size_t shifted = format_timing_shift(r, &shift);
+	if (shifted)
+		fprintf(f, "%smachine: the %zu compared timing series moved by a median of "
+			"%+.1f%% since the baseline.%s\n", st->dim, shifted, 100 * shift, st->off);
+}
+
+/* Under "what broke", when a timing series failed while the run's timing
+ * as a whole moved: the reader's first question. */
+static void print_shift_warning(FILE *f, const struct run_result *r)
+{
+	double shift;
+	size_t shifted = format_timing_shift(r, &shift);
+	if (!shifted || fabs(shift) < FORMAT_SHIFT_NOTABLE)
+		return;
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		if (s->verdict == VERDICT_FAIL && s->cls == METRIC_TIMING) {
+			fprintf(f, "  note: the %zu compared timing series moved by a median of "
+				"%+.1f%% since the baseline: when every kernel moves at once, the "
+				"machine's state (its load, its neighbours) is the likelier cause; "
+				"`gate ab` measures both builds in the same rounds\n", shifted,
+				100 * shift);
+			return;
+		}
+	}
 }
 
 static void print_summary(FILE *f, const struct style *st, const struct run_result *r)
@@ -613,6 +639,8 @@ static void print_failures(FILE *f, const struct style *st, const struct run_res
 		if (first_heap_failure(r, i))
 			print_site_changes(f, r, s->kernel, s->variant, s->params, 1);
 	}
+	if (any)
+		print_shift_warning(f, r);
 	print_other_site_changes(f, st, r);
 }
 
