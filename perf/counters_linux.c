@@ -33,6 +33,7 @@
 #include <linux/perf_event.h>
 
 #include "counters.h"
+#include "sched_wait.h"
 
 enum linux_mode { LINUX_GROUPS, LINUX_SINGLE, LINUX_POSIX };
 enum { LINUX_SOFTWARE, LINUX_HARDWARE, LINUX_TRACE, LINUX_GROUP_COUNT };
@@ -363,6 +364,10 @@ static enum linux_mode linux_choose_mode(uint32_t want)
 	return LINUX_SINGLE;
 }
 
+/* The snapshot word of the run-queue wait (sched_wait.h): past every
+ * perf layout (at most 48 words). */
+#define LINUX_SCHED_WAIT_WORD (COUNTERS_SNAPSHOT_WORDS - 1)
+
 static uint32_t linux_decode_groups(const struct counters_snapshot *s,
 				    struct counter_raw *raw)
 {
@@ -410,11 +415,15 @@ static uint32_t linux_decode(const struct counters_snapshot *s, struct counter_r
 		failed = linux_decode_groups(s, raw);
 	else
 		linux_decode_single(s, raw);
+	raw[COUNTER_SCHED_WAIT_NS].value = s->words[LINUX_SCHED_WAIT_WORD];
 	return failed;
 }
 
 static void linux_read(struct counters_snapshot *s)
 {
+	if ((lx.setup.open & COUNTER_BIT(COUNTER_SCHED_WAIT_NS)) &&
+	    sched_wait_read(&s->words[LINUX_SCHED_WAIT_WORD]))
+		s->failed |= COUNTER_BIT(COUNTER_SCHED_WAIT_NS);
 	if (lx.mode == LINUX_POSIX) {
 		posix_counters_read(s);
 	} else if (lx.mode == LINUX_GROUPS) {
@@ -496,6 +505,14 @@ int counters_open(uint32_t want)
 			scaled |= COUNTER_BIT(lx.events[e].def->counter);
 		open |= scaled;
 	}
+	if (want & COUNTER_BIT(COUNTER_SCHED_WAIT_NS)) {
+		int err = sched_wait_open();
+		if (err == 0)
+			open |= COUNTER_BIT(COUNTER_SCHED_WAIT_NS);
+		else
+			snprintf(lx.reason[COUNTER_SCHED_WAIT_NS], LINUX_REASON_SIZE,
+				 "/proc/thread-self/schedstat: %s", strerror(-err));
+	}
 	counter_setup_init(&lx.setup, open & (want | COUNTER_BIT(COUNTER_WALL_NS)), scaled);
 	linux_calibrate();
 	return 0;
@@ -535,5 +552,6 @@ int counters_cpu_count(void)
 void counters_close(void)
 {
 	linux_close_all();
+	sched_wait_close();
 	lx.setup.open = 0;
 }

@@ -29,6 +29,9 @@ static const struct {
 	[COUNTER_SYS_MREMAP] = { "sys_mremap", GATE_NEAR, "count" },
 	[COUNTER_SYS_MADVISE] = { "sys_madvise", GATE_NEAR, "count" },
 	[COUNTER_SYS_FUTEX] = { "sys_futex", GATE_TIMING, "count" },
+	/* what other tasks took from the region: the gate decides with it
+	 * whether a timing sample was disturbed (gates/decide/interference.h) */
+	[COUNTER_SCHED_WAIT_NS] = { "sched_wait_ns", GATE_TIMING, "ns" },
 };
 
 /* Overhead not measured yet; never a real minimum of an empty region. */

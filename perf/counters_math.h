@@ -38,6 +38,8 @@ enum counter_id {
 	COUNTER_SYS_MREMAP,     /* syscalls:sys_enter_mremap */
 	COUNTER_SYS_MADVISE,    /* syscalls:sys_enter_madvise */
 	COUNTER_SYS_FUTEX,      /* syscalls:sys_enter_futex */
+	COUNTER_SCHED_WAIT_NS,  /* ns the region's threads waited on a run queue
+				 * (sched_wait.h): interference, never gated */
 	COUNTER_COUNT
 };
 

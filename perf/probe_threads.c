@@ -14,6 +14,7 @@
 
 #include "allocgate/probe.h"
 #include "probe_internal.h"
+#include "sched_wait.h"
 
 /* The start line: each thread arrives and waits until GO is set; the
  * region's thread sets it once all have arrived. Under valgrind the
@@ -51,7 +52,12 @@ static void *run_from_start_line(void *arg)
 			sched_yield();
 	}
 	probe_cost_wait_end();
-	return s->worker(s->job);
+	void *ret = s->worker(s->job);
+	/* its run-queue wait ends with it: the region's reading adds it (not
+	 * under the cost pass, which would count the reading's instructions) */
+	if (!probe_cost_pass_running())
+		sched_wait_thread_done();
+	return ret;
 }
 
 int gate_parallel_region(const char *name, void *(*worker)(void *), void *jobs,

@@ -127,47 +127,18 @@ static int confirm_group(const struct group *g, struct rng *rng, void *ctx)
 static void compare(struct run_state *st)
 {
 	struct session *s = &st->s;
-	int same = 1;
-	char why[512] = "";
+	struct comparability c;
+	memset(&c, 0, sizeof c);
+	c.same_hardware = true;
 	if (st->have_base) {
-		same = platform_same_hardware(&st->base.ctx, &s->r.ctx, why, sizeof why);
-		if (!same) {
-			char note[700];
-			snprintf(note, sizeof note, "hardware changed since the baseline (%s): timing "
-				 "not compared; rerun with --update-baseline", why);
-			s->r.baseline_note = strdup(note);
-		}
+		comparable_decide(&st->base.ctx, &s->r.ctx, &c);
+		s->r.baseline_note = comparable_note(&c, s->r.sites_recorded &&
+						    !st->base.sites_recorded);
 	}
-	if (st->have_base && s->r.ctx.cost_tool && *s->r.ctx.cost_tool &&
-	    !platform_same_cost_key(&st->base.ctx, &s->r.ctx, why, sizeof why)) {
-		char note[1400];
-		snprintf(note, sizeof note, "%s%scost key changed since the baseline (%s): cost not "
-			 "compared; rerun with --update-baseline", s->r.baseline_note ?
-			 s->r.baseline_note : "", s->r.baseline_note ? "\n" : "", why);
-		free(s->r.baseline_note);
-		s->r.baseline_note = strdup(note);
-	}
-	if (st->have_base && platform_software_diff(&st->base.ctx, &s->r.ctx, why, sizeof why)) {
-		/* not a verdict: what a person should know when reading one */
-		char note[1200];
-		snprintf(note, sizeof note, "%s%ssoftware differs from the baseline's: %s",
-			 s->r.baseline_note ? s->r.baseline_note : "",
-			 s->r.baseline_note ? "\n" : "", why);
-		free(s->r.baseline_note);
-		s->r.baseline_note = strdup(note);
-	}
-	if (st->have_base && s->r.sites_recorded && !st->base.sites_recorded) {
-		char note[1400];
-		snprintf(note, sizeof note, "%s%sthe baseline records no allocation sites (written by "
-			 "an older version): sites not compared; rerun with --update-baseline",
-			 s->r.baseline_note ? s->r.baseline_note : "", s->r.baseline_note ? "\n" : "");
-		free(s->r.baseline_note);
-		s->r.baseline_note = strdup(note);
-	}
-	compare_run(&s->r, st->have_base ? &st->base : NULL, &s->r.policy, same);
+	compare_run_with(&s->r, st->have_base ? &st->base : NULL, &s->r.policy, &c);
 	if (st->have_base && sites_compare(&s->r, &st->base))
 		message_error("comparing allocation sites: out of memory");
-	if (st->have_base && same)
+	if (st->have_base && c.same_hardware)
 		s->sample_failures += confirm_suspects(s->kernels, s->kernel_count, s->o.tier,
 						       s->o.seed, &s->r, confirm_group, st);
 }

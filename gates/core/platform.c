@@ -143,20 +143,6 @@ int platform_software_diff(const struct context *from, const struct context *to,
 	return count;
 }
 
-int platform_same_cost_key(const struct context *a, const struct context *b,
-			   char *why, size_t why_size)
-{
-	int count = 0;
-	if (why_size)
-		why[0] = '\0';
-	diff_field("libc", a->libc, b->libc, why, why_size, &count);
-	diff_field("libc version", a->libc_version, b->libc_version, why, why_size, &count);
-	diff_field("valgrind", a->cost_tool, b->cost_tool, why, why_size, &count);
-	diff_field("allocator", a->allocator, b->allocator, why, why_size, &count);
-	diff_field("CPU under valgrind", a->cost_cpu, b->cost_cpu, why, why_size, &count);
-	return count == 0;
-}
-
 void platform_set(char **field, const char *value, int *failed)
 {
 	free(*field);

@@ -27,13 +27,6 @@ int platform_key(const char *os, const char *arch, const char *libc,
 int platform_same_hardware(const struct context *a, const struct context *b,
 			   char *why, size_t why_size);
 
-/* Whether the cost pass's counts of two contexts can be compared: the
- * software that decides them is the same (libc and its version, valgrind,
- * the allocator, the CPU valgrind presents to glibc's ifunc selection),
- * whatever the CPU model or core count. When not, WHY says what differs. */
-int platform_same_cost_key(const struct context *a, const struct context *b,
-			   char *why, size_t why_size);
-
 /* Writes to WHY what differs in the software part of two contexts (libc
  * version, kernel release, THP, ASLR, malloc tunables, kernel environment,
  * pinning, compiler), e.g. "libc 2.36 -> 2.37; THP madvise -> always", and

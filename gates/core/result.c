@@ -109,6 +109,7 @@ static void series_free(struct series *s)
 	free(s->metric);
 	free(s->unit);
 	free(s->samples);
+	free(s->disturbed);
 	free(s->note);
 	free(s->file);
 	free(s->kernel_digest);
@@ -260,6 +261,7 @@ void result_context_free(struct context *c)
 		&c->cflags, &c->counters, &c->env, &c->tier, &c->commit,
 		&c->gate_version, &c->started_at, &c->tunables, &c->aslr, &c->pinning,
 		&c->allocator, &c->best_of, &c->cost_tool, &c->cost_cpu,
+		&c->cost_diagnostics, &c->cost_libc, &c->cost_tunables, &c->cost_ifuncs,
 	};
 	size_t i;
 
@@ -314,7 +316,8 @@ int result_metric_is_scheduling(const char *name)
 {
 	const char *base = strrchr(name, '.');
 	base = base ? base + 1 : name;
-	return !strcmp(base, "ctx_switches") || !strcmp(base, "cpu_migrations");
+	return !strcmp(base, "ctx_switches") || !strcmp(base, "cpu_migrations") ||
+	       !strcmp(base, "sched_wait_ns");
 }
 
 int result_metric_is_allocation_count(const char *name)

@@ -60,6 +60,11 @@ struct series {
 	double tolerance;         /* relative change this comparison allows, NaN if none */
 	bool advisory;            /* timing whose drift is too large to gate: shown, never
 				   * failing (compare.c; the note says why) */
+	bool *disturbed;          /* timing: per sample, whether other tasks took the CPU
+				   * from it (decide/interference.h); NULL when unknown */
+	size_t disturbed_len;     /* entries of disturbed (samples may be added later) */
+	size_t disturbed_count;   /* samples disturbed */
+	double disturbed_share;   /* their median share of the region taken by others */
 
 	double median;
 	bool has_baseline;
@@ -141,8 +146,16 @@ struct context {
 	char *best_of;        /* "K (--best-of)" or "per parameter set" */
 	char *allocator;      /* --allocator: "glibc" (the default) or the name/path preloaded */
 	char *cost_tool;      /* the cost pass's valgrind ("valgrind-3.19.0"), "" when off */
-	char *cost_cpu;       /* the CPU valgrind presents, as glibc's ifuncs see it
-			       * (cost_pass.h), or "off: WHY" */
+	char *cost_cpu;       /* the key lines of the CPU valgrind presents, as glibc's
+			       * ifuncs see it: a digest and summary (core/cost_key.h),
+			       * or "off: WHY" */
+	char *cost_diagnostics; /* ld.so --list-diagnostics under valgrind: its CPU and
+				 * version lines, whole (NULL in older files) */
+	char *cost_libc;      /* the libc and loader builds the cost samples ran with:
+			       * "libc.so.6 fnv1a64-elf:...; ld-linux-x86-64.so.2 ..." */
+	char *cost_tunables;  /* the GLIBC_TUNABLES the cost pass pins (cost_pass.h) */
+	char *cost_ifuncs;    /* glibc's ifunc variants the cost samples ran, sorted,
+			       * comma-separated ("" without libc's debug symbols) */
 };
 
 struct run_result {
@@ -178,9 +191,9 @@ const char *result_exit_verdict(int exit_code);
  * so its rounds are not independent samples (docs/counters.md). */
 int result_metric_is_counted(const char *name);
 
-/* Whether metric NAME ([REGION.]ctx_switches or cpu_migrations) counts
- * what the scheduler did: how often the threads waited, were preempted or
- * moved. That follows the host's load and how much the threads overlap,
+/* Whether metric NAME ([REGION.]ctx_switches, cpu_migrations or
+ * sched_wait_ns) counts what the scheduler did: how often the threads
+ * waited, were preempted or moved, how long they waited to run. That follows the host's load and how much the threads overlap,
  * not the code alone: on the 2-core VM refcount_mutex threads_5's context
  * switches rose 2.7x within an hour of unchanged runs (docs/noise.md).
  * Shown, never tested against the baseline; a kernel gates contention

@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decide/comparable.h"
 #include "decide/compare.h"
-#include "core/platform.h"
+#include "decide/interference.h"
 #include "decide/stats.h"
 #include "sample/cost_dump.h"
 
@@ -25,11 +26,12 @@ static void set_note3(struct series *s, const char *fmt, double a, double b, dou
 	s->note = strdup(buf);
 }
 
+/* The finite samples of S that no other task disturbed, into OUT. */
 static size_t finite_values(const struct series *s, double *out)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < s->sample_count; i++)
-		if (isfinite(s->samples[i]))
+		if (isfinite(s->samples[i]) && !interference_sample_disturbed(s, i))
 			out[n++] = s->samples[i];
 	return n;
 }
@@ -199,6 +201,16 @@ static int compare_timing(struct series *s, const struct series *b, const struct
 	s->drift = compare_batch_drift(b);
 	s->tolerance = isfinite(s->drift) ? fmax(pol->min_effect, pol->drift_factor * s->drift)
 					  : pol->min_effect;
+	if (interference_too_few(nx, s->disturbed_count)) {
+		char note[300];
+		snprintf(note, sizeof note, "the machine was busy: %zu of %zu samples disturbed (other "
+			 "tasks took a median %.0f%% of the region from them): timing not decided",
+			 s->disturbed_count, s->sample_count, 100 * s->disturbed_share);
+		s->verdict = VERDICT_INCONCLUSIVE;
+		free(s->note);
+		s->note = strdup(note);
+		goto out;
+	}
 	const char *why = not_comparable(s, b, pol, x, nx, y, ny);
 	if (!why && stats_ratio_ci(x, nx, y, ny, 0.95, &s->change, &s->ci_low, &s->ci_high))
 		why = "no 95% interval for these samples";
@@ -343,15 +355,27 @@ static void compare_one(struct series *s, const struct series *b, const struct r
 void compare_run(struct run_result *cur, const struct run_result *base,
 		 const struct run_policy *pol, bool same_hardware)
 {
+	struct comparability c;
+	memset(&c, 0, sizeof c);
+	if (base)
+		comparable_decide(&base->ctx, &cur->ctx, &c);
+	c.same_hardware = same_hardware;
+	compare_run_with(cur, base, pol, &c);
+}
+
+void compare_run_with(struct run_result *cur, const struct run_result *base,
+		      const struct run_policy *pol, const struct comparability *c)
+{
 	int *timed = calloc(cur->series_count + 1, sizeof *timed);
-	char why[600], cost_note[700];
+	char cost_note[1200];
 	const char *cost_changed = NULL;
+	bool same_hardware = c->same_hardware;
 	if (!timed)
 		return;
-	if (base && cur->ctx.cost_tool && *cur->ctx.cost_tool &&
-	    !platform_same_cost_key(&base->ctx, &cur->ctx, why, sizeof why)) {
+	interference_mark(cur);
+	if (base && *c->cost_why) {
 		snprintf(cost_note, sizeof cost_note, "cost key changed since the baseline (%s): "
-			 "cost not compared", why);
+			 "cost not compared", c->cost_why);
 		cost_changed = cost_note;
 	}
 	for (size_t i = 0; i < cur->series_count; i++) {

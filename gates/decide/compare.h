@@ -3,7 +3,7 @@
  * exact:  median against baseline median, relative tolerance (default 1%).
  * cost:   the cost pass's counts (cost_*): against the baseline's median,
  *         tolerance from the spread of its cost samples (POLICY_COST_*),
- *         compared whenever the cost key matches (platform_same_cost_key),
+ *         compared whenever the cost key matches (comparable.h),
  *         whatever the hardware.
  * near:   median against the baseline's median plus its own spread plus a
  *         relative tolerance (default 10%) and an absolute floor.
@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include "core/policy.h"
 #include "core/result.h"
+#include "decide/comparable.h"
 
 /* Every threshold (tolerances, floors, the drift factor, alpha, the
  * minimum effect) comes from the run policy passed in (core/policy.h, whose
@@ -60,5 +61,10 @@ double compare_batch_drift(const struct series *s);
  * (kernel, params) that CUR ran, are added to CUR's problems. */
 void compare_run(struct run_result *cur, const struct run_result *base,
 		 const struct run_policy *pol, bool same_hardware);
+
+/* compare_run with what is comparable decided by the caller
+ * (comparable_decide, once per run): C's same_hardware and cost key. */
+void compare_run_with(struct run_result *cur, const struct run_result *base,
+		      const struct run_policy *pol, const struct comparability *c);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "decide/expect_eval.h"
 #include "decide/expr.h"
+#include "decide/interference.h"
 #include "decide/stats.h"
 #include "sample/groups.h"
 
@@ -14,6 +15,7 @@ struct lookup_ctx {
 	const struct run_result *r;
 	const char *kernel, *params;
 	size_t round;
+	bool disturbed;        /* a value of this round was left out: disturbed */
 	char missing[160];     /* first reference without a value */
 };
 
@@ -28,6 +30,10 @@ static int lookup(const struct expr_ref *ref, void *arg, double *value)
 	const struct series *s = find(c, ref);
 	if (!s || c->round >= s->sample_count || isnan(s->samples[c->round]))
 		return -1;
+	if (interference_sample_disturbed(s, c->round)) {
+		c->disturbed = true;
+		return -1;
+	}
 	*value = s->samples[c->round];
 	return 0;
 }
@@ -54,6 +60,13 @@ static int explain_missing(const struct run_result *r, const char *ref, char *bu
 			snprintf(buf, size, "%s unavailable on this machine: %s", ref, p->reason);
 			return 1;
 		}
+	}
+	/* a run without the cost pass (--no-cost, no valgrind, a sanitizer
+	 * build): its context says why */
+	if (!strncmp(metric, "cost_", 5) && !(r->ctx.cost_tool && *r->ctx.cost_tool)) {
+		snprintf(buf, size, "no measurement named %s: the cost pass did not run (%s)", ref,
+			 r->ctx.cost_cpu ? r->ctx.cost_cpu : "off");
+		return 1;
 	}
 	const char *family = !strncmp(metric, "heap_", 5) ? "heap_* (counted build)"
 			     : !strncmp(metric, "proc_", 5) ? "proc_* (interposer)" : NULL;
@@ -88,18 +101,23 @@ static enum verdict decide(enum expr_compare op, double lo, double hi, double pi
 	return VERDICT_ERROR;
 }
 
-/* Per-round lhs and rhs; returns the number of usable rounds. */
+/* Per-round lhs and rhs; returns the number of usable rounds, and in
+ * *DISTURBED those left out because a value was disturbed. */
 static size_t collect(const struct expr *x, struct lookup_ctx *c, size_t rounds,
-		      double *lhs, double *rhs)
+		      double *lhs, double *rhs, size_t *disturbed)
 {
 	size_t n = 0;
+	*disturbed = 0;
 	for (c->round = 0; c->round < rounds; c->round++) {
+		c->disturbed = false;
 		double l = expr_eval_side(x->lhs, lookup, c);
 		double rv = expr_eval_side(x->rhs, lookup, c);
 		if (isfinite(l) && isfinite(rv)) {
 			lhs[n] = l;
 			rhs[n] = rv;
 			n++;
+		} else if (c->disturbed) {
+			(*disturbed)++;
 		}
 	}
 	return n;
@@ -162,7 +180,8 @@ int expect_evaluate(const struct kernel_info *k, const struct kernel_expect *e,
 		out->note = strdup(msg);
 		return 0;
 	}
-	struct lookup_ctx c = { r, k->name, params, 0, "" };
+	struct lookup_ctx c = { r, k->name, params, 0, false, "" };
+	size_t disturbed = 0;
 	size_t rounds = max_rounds(r, k->name, params);
 	double *lhs = calloc(rounds + 1, sizeof *lhs), *rhs = calloc(rounds + 1, sizeof *rhs);
 	if (!lhs || !rhs) {
@@ -171,7 +190,17 @@ int expect_evaluate(const struct kernel_info *k, const struct kernel_expect *e,
 		out->verdict = explain_missing(r, c.missing, msg, sizeof msg) ? VERDICT_SKIPPED
 									       : VERDICT_ERROR;
 		out->note = strdup(msg);
-	} else if ((out->rounds = collect(&x, &c, rounds, lhs, rhs)) < 2) {
+	} else if ((out->rounds = collect(&x, &c, rounds, lhs, rhs, &disturbed)),
+		   interference_too_few(out->rounds, disturbed)) {
+		snprintf(msg, sizeof msg, "the machine was busy: %zu of %zu rounds disturbed (other "
+			 "tasks took the CPU from a timing sample): not decided", disturbed,
+			 disturbed + out->rounds);
+		out->verdict = VERDICT_INCONCLUSIVE;
+		out->note = strdup(msg);
+		if (out->rounds >= 2)
+			estimate(out, &x, lhs, rhs, out->rounds, level);
+		out->verdict = VERDICT_INCONCLUSIVE;
+	} else if (out->rounds < 2) {
 		out->verdict = VERDICT_ERROR;
 		out->note = strdup("fewer than 2 rounds with every referenced value (samples failed)");
 	} else {
@@ -197,6 +226,7 @@ int expect_eval_skip(const struct kernel_info *k, const struct kernel_expect *e,
 void expect_check_kernels(const struct kernel_info *kernels, size_t count, unsigned tier,
 			  const struct condition_target *t, struct run_result *r)
 {
+	interference_mark(r);
 	for (size_t k = 0; k < count; k++) {
 		const struct kernel_info *ki = &kernels[k];
 		for (size_t e = 0; e < ki->expect_count; e++) {

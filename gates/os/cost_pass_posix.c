@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/cost_key.h"
 #include "core/digest.h"
 #include "sample/cost_dump.h"
 #include "sample/cost_pass.h"
@@ -67,9 +68,10 @@ static char *run_for_output(char **argv, char *const *env)
 	return text;
 }
 
-/* The dynamic loader this gate runs with (the kernels' too): the first
- * mapping of /proc/self/maps whose file name starts with "ld-". */
-static int loader_path(char *out, size_t size)
+/* The path of the first mapping of /proc/self/maps whose file name starts
+ * with PREFIX and names a shared object ("ld-", "libc.so"): the loader and
+ * libc this gate runs with, the kernels' too. 0 or -ENOENT. */
+static int mapped_path(const char *prefix, char *out, size_t size)
 {
 	FILE *f = fopen("/proc/self/maps", "r");
 	char line[4608];
@@ -80,7 +82,7 @@ static int loader_path(char *out, size_t size)
 			continue;
 		path[strcspn(path, "\n")] = '\0';
 		base = strrchr(path, '/') + 1;
-		if (!strncmp(base, "ld-", 3) && strstr(base, ".so")) {
+		if (!strncmp(base, prefix, strlen(prefix)) && strstr(base, ".so")) {
 			snprintf(out, size, "%s", path);
 			ret = 0;
 		}
@@ -90,39 +92,34 @@ static int loader_path(char *out, size_t size)
 	return ret;
 }
 
-/* Digest and summary of the "cpu_features" lines of ld.so's diagnostics
- * (glibc 2.33+): what decides glibc's ifunc variants (memcpy, strlen, ...)
- * and its copy thresholds, as valgrind's virtual CPU presents them. */
-static void cpu_summary(const char *diag, char *out, size_t size)
+/* "libc.so.6 fnv1a64-elf:...; ld-linux-x86-64.so.2 fnv1a64-elf:..." into
+ * OUT: the builds whose code the cost samples run (digest.h: the loaded
+ * part of each, so the same build digests the same on every machine). */
+static void libc_builds(const char *loader, char *out, size_t size)
 {
-	uint64_t h = DIGEST_FNV1A64_OFFSET;
-	char model[32] = "?", isa[32] = "?";
-	size_t lines = 0;
-	for (const char *p = diag; *p;) {
-		size_t len = strcspn(p, "\n");
-		const char *f = strstr(p, "cpu_features.");
-		if (f && f < p + len) {
-			h = digest_fnv1a64(h, p, len + 1);
-			lines++;
-			if (!strncmp(f, "cpu_features.basic.model=", 25))
-				snprintf(model, sizeof model, "%.*s", (int)(p + len - f - 25), f + 25);
-			if (!strncmp(f, "cpu_features.isa_1=", 19))
-				snprintf(isa, sizeof isa, "%.*s", (int)(p + len - f - 19), f + 19);
-		}
-		p += len + (p[len] == '\n');
-	}
-	if (!lines)
-		snprintf(out, size, "unknown (ld.so --list-diagnostics printed no cpu_features)");
-	else
-		snprintf(out, size, "fnv1a64:%016llx (model %s, isa_1 %s, %zu lines)",
-			 (unsigned long long)h, model, isa, lines);
+	char libc[4096], d1[64] = "unknown", d2[64] = "unknown";
+	int have_libc = mapped_path("libc.so", libc, sizeof libc) == 0;
+	if (have_libc)
+		digest_executable(libc, d1, sizeof d1);
+	digest_executable(loader, d2, sizeof d2);
+	snprintf(out, size, "%s %s; %s %s", have_libc ? strrchr(libc, '/') + 1 : "libc",
+		 d1, strrchr(loader, '/') ? strrchr(loader, '/') + 1 : loader, d2);
+}
+
+/* Sets *FIELD to a copy of VALUE; returns 0 or -ENOMEM. */
+static int set_field(char **field, const char *value)
+{
+	free(*field);
+	*field = strdup(value ? value : "");
+	return *field ? 0 : -ENOMEM;
 }
 
 int cost_pass_context(struct context *ctx, char *const *env)
 {
-	char tool[4096], loader[4096], cpu[256] = "";
+	char tool[4096], loader[4096] = "", cpu[256] = "", libc[600] = "";
+	char tunables[2048], *cost_env[256];
 	const char *why = cost_pass_unavailable();
-	char *version = NULL;
+	char *version = NULL, *lines = NULL;
 	if (why) {
 		snprintf(cpu, sizeof cpu, "off: %s", why);
 	} else {
@@ -132,22 +129,29 @@ int cost_pass_context(struct context *ctx, char *const *env)
 		if (version)
 			version[strcspn(version, "\n")] = '\0';
 		char *dargv[] = { tool, "--tool=none", "-q", loader, "--list-diagnostics", NULL };
-		/* the kernels' environment: GLIBC_TUNABLES=glibc.cpu.hwcaps=... changes
-		 * the features glibc uses */
-		char *diag = loader_path(loader, sizeof loader) ? NULL : run_for_output(dargv, env);
-		if (diag)
-			cpu_summary(diag, cpu, sizeof cpu);
+		/* the cost samples' environment: GLIBC_TUNABLES=glibc.cpu.hwcaps=...
+		 * changes the features glibc uses */
+		cost_pass_env(env, cost_env, 256, tunables, sizeof tunables);
+		char *diag = mapped_path("ld-", loader, sizeof loader) ? NULL
+								    : run_for_output(dargv, cost_env);
+		lines = diag ? cost_key_cpu_lines(diag) : NULL;
+		if (lines)
+			cost_key_summary(lines, cpu, sizeof cpu);
 		else
 			snprintf(cpu, sizeof cpu, "unknown (ld.so --list-diagnostics did not run "
 				 "under valgrind)");
+		if (*loader)
+			libc_builds(loader, libc, sizeof libc);
 		free(diag);
 	}
-	free(ctx->cost_tool);
-	free(ctx->cost_cpu);
-	ctx->cost_tool = strdup(version ? version : "");
-	ctx->cost_cpu = strdup(cpu);
+	int ret = set_field(&ctx->cost_tool, version);
+	ret = ret ? ret : set_field(&ctx->cost_cpu, cpu);
+	ret = ret ? ret : set_field(&ctx->cost_libc, libc);
+	ret = ret ? ret : set_field(&ctx->cost_tunables, why ? "" : COST_TUNABLES);
+	free(ctx->cost_diagnostics);
+	ctx->cost_diagnostics = lines;
 	free(version);
-	return ctx->cost_tool && ctx->cost_cpu ? 0 : -ENOMEM;
+	return ret;
 }
 
 /* Reads PATH whole into a NUL-terminated buffer; NULL on failure. */
@@ -264,6 +268,7 @@ static int read_dumps(struct cost_job *job, const char *dir)
 		if (!text)
 			break;
 		ret = cost_parse_dump(text, &d, job->why, sizeof job->why);
+		ret = ret ? ret : cost_dump_ifuncs(text, &job->ifuncs);
 		free(text);
 		if (!ret && cost_label_has(d.label, "") >= 0) {
 			rs->dump = &d;
@@ -304,14 +309,32 @@ static void remove_dir(const char *dir)
 	rmdir(dir);
 }
 
+/* A symbolic link to KERNEL in DIR whose path is COST_ARGV0_LENGTH
+ * characters long ("DIR/kkk...k"), into LINK. 0, or -1 when DIR is too
+ * long or the link cannot be made (the kernel's own path is used). */
+static int kernel_link(const char *kernel, const char *dir, char *link, size_t size)
+{
+	char target[4096];
+	size_t len = strlen(dir);
+	if (!realpath(kernel, target) || len + 2 >= COST_ARGV0_LENGTH || size <= COST_ARGV0_LENGTH)
+		return -1;
+	memcpy(link, dir, len);
+	link[len] = '/';
+	memset(link + len + 1, 'k', COST_ARGV0_LENGTH - len - 1);
+	link[COST_ARGV0_LENGTH] = '\0';
+	return symlink(target, link);
+}
+
 static void run_job(struct cost_job *job)
 {
-	char tool[4096], dir[4096], out_file[4200], out_arg[4300];
+	char tool[4096], dir[4096], out_file[4200], out_arg[4300], link[COST_ARGV0_LENGTH + 1];
 	char *argv[COST_PREFIX_MAX + 64];
 	const char *tmp = getenv("TMPDIR");
 	struct spawn_output out;
+	char tunables[2048], *env[256];
 	memset(&job->rec, 0, sizeof job->rec);
 	job->why[0] = '\0';
+	job->ifuncs = NULL;
 	if (find_valgrind(tool, sizeof tool)) {
 		snprintf(job->why, sizeof job->why, "valgrind is not installed");
 		job->ret = -ENOENT;
@@ -326,10 +349,15 @@ static void run_job(struct cost_job *job)
 	}
 	snprintf(out_file, sizeof out_file, "%s/cg.out", dir);
 	size_t n = cost_prefix(tool, out_file, out_arg, sizeof out_arg, argv);
-	for (size_t k = 0; job->argv[k] && n + 1 < sizeof argv / sizeof *argv; k++)
+	if (kernel_link(job->argv[0], dir, link, sizeof link) == 0)
+		argv[n++] = link;
+	else
+		argv[n++] = job->argv[0];
+	for (size_t k = 1; job->argv[k] && n + 1 < sizeof argv / sizeof *argv; k++)
 		argv[n++] = job->argv[k];
 	argv[n] = NULL;
-	job->ret = spawn_run(argv, job->env, job->timeout_seconds, &out);
+	cost_pass_env(job->env, env, sizeof env / sizeof *env, tunables, sizeof tunables);
+	job->ret = spawn_run(argv, env, job->timeout_seconds, &out);
 	if (job->ret) {
 		snprintf(job->why, sizeof job->why, "runner: %s", strerror(-job->ret));
 	} else if (out.status != SPAWN_EXITED || out.exit_code != 0) {

@@ -81,6 +81,11 @@ static void child_exec(char *const argv[], char *const env[], int out_fd, int er
 	int devnull = open("/dev/null", O_RDONLY);
 	if (devnull >= 0)
 		dup2(devnull, STDIN_FILENO);
+	if (env && env[0] && !strcmp(env[0], SPAWN_ENV_CLEAR)) {
+		static char *none[] = { NULL };
+		environ = none;   /* clearenv(3) is not on macOS */
+		env++;
+	}
 	for (size_t i = 0; env && env[i]; i++)
 		putenv(env[i]);
 	execv(argv[0], argv);

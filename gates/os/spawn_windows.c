@@ -143,15 +143,17 @@ static char *environment_block(char *const env[], int *failed)
 	*failed = 0;
 	if (!env || !env[0])
 		return NULL;
+	int clear = !strcmp(env[0], SPAWN_ENV_CLEAR);   /* ENV alone (spawn.h) */
+	env += clear;
 	parent = GetEnvironmentStringsA();
-	for (const char *e = parent; e && *e; e += strlen(e) + 1)
+	for (const char *e = parent; !clear && e && *e; e += strlen(e) + 1)
 		count++;
 	while (env[extra])
 		extra++;
 	list = malloc((count + extra) * sizeof *list);
 	*failed = !list;
 	count = 0;
-	for (char *e = parent; list && e && *e; e += strlen(e) + 1) {
+	for (char *e = clear ? NULL : parent; list && e && *e; e += strlen(e) + 1) {
 		int replaced = 0;
 		for (size_t i = 0; i < extra && !replaced; i++)
 			replaced = same_key(e, env[i]);

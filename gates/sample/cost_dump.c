@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cost_key.h"
 #include "sample/cost_dump.h"
 
 static const char *const cost_event_names[COST_EVENTS] = {
@@ -266,4 +267,17 @@ uint64_t cost_estimated_cycles(const uint64_t *e)
 	uint64_t l1_hits = accesses > l1_misses ? accesses - l1_misses : 0;
 	uint64_t ll_hits = l1_misses > ram ? l1_misses - ram : 0;
 	return l1_hits + 5 * ll_hits + 35 * ram;
+}
+
+int cost_dump_ifuncs(const char *text, char **set)
+{
+	for (const char *p = text; *p;) {
+		const char *end = line_end(p);
+		const char *name = !strncmp(p, "fn=", 3) ? p + 3 : !strncmp(p, "cfn=", 4) ? p + 4 : NULL;
+		if (name && cost_key_is_ifunc_variant(name, (size_t)(end - name)) &&
+		    cost_key_set_add(set, name, (size_t)(end - name)))
+			return -ENOMEM;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
 }

@@ -78,4 +78,9 @@ int cost_metric(const char *name);
 /* The entry point's name in metric names: "malloc", "calloc", ... */
 const char *cost_entry_name(enum cost_entry e);
 
+/* Adds the ifunc variants that TEXT (a dump with uncompressed names) ran,
+ * its "fn=" and "cfn=" names of glibc's variants, to the set *SET
+ * (core/cost_key.h). Returns 0 or -ENOMEM. */
+int cost_dump_ifuncs(const char *text, char **set);
+
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/cost_key.h"
 #include "sample/backend.h"
 #include "sample/cost_pass.h"
 #include "sample/record.h"
@@ -73,6 +74,13 @@ void runner_cost_pass(const struct runner_side *sides, const size_t *item_side,
 		int failed = 0;
 		for (int rep = 0; rep < runs && !failed; rep++) {
 			failed = mine[rep].ret != 0;
+			/* the variants that ran, for the cost key (core/cost_key.h) */
+			for (const char *f = mine[rep].ifuncs; !failed && f && *f;) {
+				size_t len = strcspn(f, ",");
+				if (cost_key_set_add(&sd->r->ctx.cost_ifuncs, f, len))
+					failed = 1;
+				f += len + (f[len] == ',');
+			}
 			/* a kernel without the markers (an old build, gate ab's side A):
 			 * no cost series, said once, not a failed sample */
 			if (mine[rep].ret == -ENODATA)
@@ -89,8 +97,10 @@ void runner_cost_pass(const struct runner_side *sides, const size_t *item_side,
 		}
 	}
 out:
-	for (size_t i = 0; jobs && i < count; i++)
+	for (size_t i = 0; jobs && i < count; i++) {
 		record_free(&jobs[i].rec);
+		free(jobs[i].ifuncs);
+	}
 	free(jobs);
 	free(argvs);
 	free(seeds);

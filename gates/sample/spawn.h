@@ -30,8 +30,13 @@ struct spawn_output {
 
 #define SPAWN_OUTPUT_MAX (1u << 20)
 
+/* As ENV's first entry: the child gets ENV's assignments alone, not this
+ * process's environment (the cost pass's fixed environment). */
+#define SPAWN_ENV_CLEAR "-"
+
 /* Runs ARGV (argv[0] is a path) with the extra environment assignments
- * ENV ("KEY=VALUE", NULL-terminated, may be NULL), kills it after
+ * ENV ("KEY=VALUE", NULL-terminated, may be NULL; SPAWN_ENV_CLEAR first:
+ * those alone), kills it after
  * TIMEOUT_SECONDS, and fills OUT. Returns 0 (whatever the child did) or a
  * negative errno when the runner itself failed (no memory, no pipe). */
 int spawn_run(char *const argv[], char *const env[], double timeout_seconds,

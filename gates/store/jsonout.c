@@ -42,6 +42,10 @@ const struct jsonout_field jsonout_context_fields[] = {
 	FIELD(best_of, JSONOUT_STRING),
 	FIELD(cost_tool, JSONOUT_STRING),
 	FIELD(cost_cpu, JSONOUT_STRING),
+	FIELD(cost_libc, JSONOUT_STRING),
+	FIELD(cost_tunables, JSONOUT_STRING),
+	FIELD(cost_ifuncs, JSONOUT_STRING),
+	FIELD(cost_diagnostics, JSONOUT_STRING),
 };
 const size_t jsonout_context_field_count =
 	sizeof(jsonout_context_fields) / sizeof(jsonout_context_fields[0]);

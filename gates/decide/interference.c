@@ -1,0 +1,104 @@
+/* interference.c: disturbed timing samples (interference.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decide/interference.h"
+#include "decide/stats.h"
+
+double interference_excess_ns(double wait_ns, double run_ns, double threads, int cores)
+{
+	double c = cores > 0 ? cores : 1;
+	double own = threads > c ? (threads - c) * run_ns / c : 0;
+	double excess = wait_ns - own;
+	return excess > 0 ? excess : 0;
+}
+
+bool interference_too_few(size_t usable, size_t disturbed)
+{
+	return disturbed > 0 && (usable < 3 || usable < disturbed);
+}
+
+/* The series of R like S but for METRIC in the same region ("free.wall_ns"
+ * -> "free.METRIC"); NULL when there is none. */
+static const struct series *sibling(const struct run_result *r, const struct series *s,
+				    const char *metric)
+{
+	char name[256];
+	const char *dot = strrchr(s->metric, '.');
+	if (dot)
+		snprintf(name, sizeof name, "%.*s.%s", (int)(dot - s->metric), s->metric, metric);
+	else
+		snprintf(name, sizeof name, "%s", metric);
+	return result_find_series(r, s->kernel, s->variant, s->params, name);
+}
+
+/* Value I of S, NaN when S has none. */
+static double at(const struct series *s, size_t i)
+{
+	return s && i < s->sample_count ? s->samples[i] : NAN;
+}
+
+/* The cores the kernels ran on: one when pinned (--pin-cpu). */
+static int cores_of(const struct context *ctx)
+{
+	if (ctx->pinning && strncmp(ctx->pinning, "none", 4))
+		return 1;
+	return ctx->cpu_count > 0 ? ctx->cpu_count : 1;
+}
+
+/* Marks the samples of timing series S of R. */
+static int mark(struct run_result *r, struct series *s)
+{
+	const struct series *wait = sibling(r, s, "sched_wait_ns");
+	const struct series *wall = sibling(r, s, "wall_ns");
+	const struct series *run = sibling(r, s, "task_clock_ns");
+	const struct series *threads = result_find_series(r, s->kernel, s->variant, s->params,
+							  "threads");
+	if (!run)
+		run = sibling(r, s, "cpu_ns");
+	free(s->disturbed);
+	s->disturbed = NULL;
+	s->disturbed_len = s->disturbed_count = 0;
+	s->disturbed_share = NAN;
+	if (!wait || !wall || s->sample_count == 0)
+		return 0;
+	s->disturbed = calloc(s->sample_count, sizeof *s->disturbed);
+	double *shares = calloc(s->sample_count, sizeof *shares);
+	if (!s->disturbed || !shares) {
+		free(shares);
+		return -ENOMEM;
+	}
+	s->disturbed_len = s->sample_count;
+	for (size_t i = 0; i < s->sample_count; i++) {
+		double w = at(wall, i), n = at(threads, i);
+		double excess = interference_excess_ns(at(wait, i), isnan(at(run, i)) ? w : at(run, i),
+						       isfinite(n) && n > 1 ? n : 1, cores_of(&r->ctx));
+		if (isfinite(w) && w > 0 && excess >= INTERFERENCE_FLOOR_NS &&
+		    excess >= INTERFERENCE_SHARE * w) {
+			s->disturbed[i] = true;
+			shares[s->disturbed_count++] = excess / w;
+		}
+	}
+	if (s->disturbed_count)
+		s->disturbed_share = stats_median(shares, s->disturbed_count);
+	free(shares);
+	return 0;
+}
+
+int interference_mark(struct run_result *r)
+{
+	for (size_t i = 0; i < r->series_count; i++) {
+		struct series *s = &r->series[i];
+		if (s->cls == METRIC_TIMING && mark(r, s))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+bool interference_sample_disturbed(const struct series *s, size_t i)
+{
+	return s->disturbed && i < s->disturbed_len && s->disturbed[i];
+}

@@ -1,0 +1,46 @@
+/* interference.h: whether other tasks disturbed a timing sample
+ * (docs/counters.md, "Interference").
+ *
+ * A region reports how long its threads waited on a run queue
+ * (sched_wait_ns, Linux) beside its CPU time (task_clock_ns, or cpu_ns)
+ * and wall time. With N threads on C cores and no other task, a thread
+ * waits only while every core runs another of the region's threads: with
+ * N <= C never, with N > C at most (N - C) x run / C ns in all. The wait
+ * beyond that is what other tasks took from the region. A sample is
+ * disturbed when that excess is at least INTERFERENCE_SHARE of its wall
+ * time and INTERFERENCE_FLOOR_NS: its timing is left out of every timing
+ * verdict (against the baseline, or a claim), and a verdict left with too
+ * few undisturbed samples is inconclusive, with the figure, never a
+ * failure. Counts and cost are never affected. */
+#ifndef GATE_INTERFERENCE_H
+#define GATE_INTERFERENCE_H
+
+#include <stdbool.h>
+#include "core/result.h"
+
+/* The share of a region's wall time that other tasks may take before its
+ * sample counts as disturbed, and the least wait that can (a timer tick's
+ * wake-up of a kernel thread takes some microseconds). */
+#define INTERFERENCE_SHARE 0.05
+#define INTERFERENCE_FLOOR_NS 50000.0
+
+/* The run-queue wait not explained by the region's own THREADS threads on
+ * CORES cores: WAIT_NS beyond (THREADS - CORES) x RUN_NS / CORES; 0 when
+ * none. */
+double interference_excess_ns(double wait_ns, double run_ns, double threads, int cores);
+
+/* Sets the disturbed flags of every timing series of R (series.disturbed,
+ * .disturbed_count, .disturbed_share) from the run-queue wait its region
+ * reported in the same round. Series of a machine that reports no wait
+ * keep none. Returns 0 or -ENOMEM. */
+int interference_mark(struct run_result *r);
+
+/* Whether sample I of S was disturbed. */
+bool interference_sample_disturbed(const struct series *s, size_t i);
+
+/* Whether a verdict resting on USABLE of TOTAL samples or rounds, DISTURBED
+ * of which were left out, has too few to decide: fewer than half of them,
+ * or fewer than 3. */
+bool interference_too_few(size_t usable, size_t disturbed);
+
+#endif

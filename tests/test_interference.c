@@ -1,0 +1,139 @@
+/* test_interference.c: gates/decide/interference.c, timing samples that
+ * other tasks disturbed, and how compare.c and expect_eval.c leave them out
+ * (interference.h). Every figure is worked out by hand. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/result.h"
+#include "decide/compare.h"
+#include "decide/expect_eval.h"
+#include "decide/interference.h"
+
+#define ROUNDS 9
+
+static struct run_result cur, base;
+static struct run_policy pol;
+
+static void setup(void)
+{
+	memset(&cur, 0, sizeof cur);
+	memset(&base, 0, sizeof base);
+	policy_defaults(&pol);
+	cur.ctx.cpu_count = base.ctx.cpu_count = 2;
+}
+
+static void teardown(void)
+{
+	result_free(&cur);
+	result_free(&base);
+}
+
+TestSuite(interference, .init = setup, .fini = teardown);
+
+Test(interference, own_threads_explain_their_wait)
+{
+	/* one thread on two cores: every wait is another task's */
+	cr_expect_eq(interference_excess_ns(120e3, 1e6, 1, 2), 120e3);
+	/* eight threads on two cores ran 2 ms of CPU: up to 6 x 2 / 2 = 6 ms of
+	 * wait is their own */
+	cr_expect_eq(interference_excess_ns(6e6, 2e6, 8, 2), 0);
+	cr_expect_eq(interference_excess_ns(14e6, 2e6, 8, 2), 8e6);
+	cr_expect_eq(interference_excess_ns(0, 1e6, 1, 0), 0);
+}
+
+Test(interference, too_few_to_decide)
+{
+	cr_expect(!interference_too_few(9, 0));
+	cr_expect(!interference_too_few(5, 4));
+	cr_expect(interference_too_few(4, 5));
+	cr_expect(interference_too_few(2, 1), "fewer than 3 left");
+	cr_expect(!interference_too_few(1, 0), "nothing was left out");
+}
+
+static void add(struct run_result *r, const char *variant, const char *metric,
+		const double *values, double factor)
+{
+	struct series *s = result_add_series(r, "k", variant, "p", metric, "ns", METRIC_TIMING);
+	cr_assert_not_null(s);
+	for (size_t i = 0; i < ROUNDS; i++)
+		cr_assert_eq(result_series_append(s, values[i] * factor), 0);
+}
+
+static const double wall[ROUNDS] = { 1e6, 1.02e6, 0.98e6, 1.01e6, 0.99e6, 1.03e6, 0.97e6,
+				     1e6, 1.01e6 };
+
+/* Variant V with wall times WALL x FACTOR, its CPU time the same and the
+ * run-queue waits WAIT (ns). */
+static void variant(struct run_result *r, const char *v, double factor, const double *wait)
+{
+	add(r, v, "wall_ns", wall, factor);
+	add(r, v, "task_clock_ns", wall, factor);
+	if (wait)
+		add(r, v, "sched_wait_ns", wait, 1);
+}
+
+Test(interference, marks_the_disturbed_rounds)
+{
+	/* walls of about 2 ms: 40 us (under the 50 us floor), 80 us (under 5%
+	 * of 2 ms), 2 ms */
+	const double wait[ROUNDS] = { 0, 40e3, 80e3, 2e6, 0, 0, 0, 0, 2e6 };
+	variant(&cur, "a", 2, wait);
+	cr_assert_eq(interference_mark(&cur), 0);
+	const struct series *s = result_find_series(&cur, "k", "a", "p", "wall_ns");
+	cr_assert_eq(s->disturbed_count, 2);
+	for (size_t i = 0; i < ROUNDS; i++)
+		cr_expect_eq(interference_sample_disturbed(s, i), i == 3 || i == 8, "round %zu", i);
+	/* 2 ms taken from 2.02 ms twice: the median share */
+	cr_expect(fabs(s->disturbed_share - 2e6 / 2.02e6) < 1e-9, "%g", s->disturbed_share);
+	/* counts and machines without the figure are never marked */
+	const struct series *w = result_find_series(&cur, "k", "a", "p", "sched_wait_ns");
+	cr_expect_eq(w->disturbed_count, 2, "the wait itself is timing too");
+}
+
+Test(interference, no_wait_figure_no_marks)
+{
+	variant(&cur, "a", 1, NULL);
+	cr_assert_eq(interference_mark(&cur), 0);
+	cr_expect_null(result_find_series(&cur, "k", "a", "p", "wall_ns")->disturbed);
+}
+
+Test(interference, a_busy_machine_is_inconclusive_not_a_regression)
+{
+	const double busy[ROUNDS] = { 3e6, 3e6, 3e6, 3e6, 3e6, 0, 0, 0, 0 };
+	variant(&base, "a", 1, NULL);
+	/* twice as slow in every round: a regression if it were measured quietly */
+	variant(&cur, "a", 2, busy);
+	compare_run(&cur, &base, &pol, true);
+	const struct series *s = result_find_series(&cur, "k", "a", "p", "wall_ns");
+	cr_expect_eq(s->verdict, VERDICT_INCONCLUSIVE);
+	cr_assert_not_null(s->note);
+	cr_expect(strstr(s->note, "the machine was busy: 5 of 9 samples disturbed"), "%s", s->note);
+}
+
+Test(interference, undisturbed_rounds_still_decide)
+{
+	const double some[ROUNDS] = { 3e6, 3e6, 0, 0, 0, 0, 0, 0, 0 };
+	variant(&base, "a", 1, NULL);
+	variant(&cur, "a", 2, some);
+	compare_run(&cur, &base, &pol, true);
+	const struct series *s = result_find_series(&cur, "k", "a", "p", "wall_ns");
+	cr_expect_eq(s->verdict, VERDICT_FAIL, "seven quiet rounds, all twice as slow");
+}
+
+Test(interference, a_claim_on_disturbed_rounds_is_inconclusive)
+{
+	const double busy[ROUNDS] = { 0, 3e6, 3e6, 3e6, 3e6, 3e6, 0, 0, 0 };
+	struct kernel_info k = { .name = "k" };
+	struct kernel_expect e = { .file = "kernels/k.c", .line = 7,
+				   .expr = "a.wall_ns < 0.5 * b.wall_ns" };
+	variant(&cur, "a", 1, busy);
+	variant(&cur, "b", 1, NULL);
+	cr_assert_eq(interference_mark(&cur), 0);
+	cr_assert_eq(expect_evaluate(&k, &e, "p", 0.95, &cur), 0);
+	const struct expect_result *x = &cur.expects[0];
+	cr_expect_eq(x->verdict, VERDICT_INCONCLUSIVE, "a = b would fail it");
+	cr_assert_not_null(x->note);
+	cr_expect(strstr(x->note, "the machine was busy: 5 of 9 rounds disturbed"), "%s", x->note);
+}
