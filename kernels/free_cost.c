@@ -196,11 +196,13 @@ static const struct gate_expect free_expects[] = {
 	GATE_EXPECT_UNDER_AT("crt", "n_10k,n_100k,n_1m",
 			  "random_order.free.wall_ns > 0.8 * random_order.alloc.wall_ns"),
 	/* glibc: malloc of a fresh heap pays a page fault per 4 KiB, so free
-	 * starts far lower (9% at 1K) and rises past malloc between 100K (89%)
-	 * and 1M (140%) blocks, to 200% at 5M. The margins are glibc's
+	 * starts far lower (9% at 1K) and rises past malloc by 1M blocks (140%
+	 * on an Intel Xeon VM), to 200% at 5M. Where between 1K and 1M it
+	 * crosses follows the machine's caches: at 100K free cost 0.46-0.69x
+	 * malloc on the Intel VM and 0.11-0.32x on an AMD EPYC VM (docs/
+	 * kernels.md), so no claim is made at 100K. The margins are glibc's
 	 * (ptmalloc's chunk headers, its brk heap): claims about glibc. */
 	GATE_EXPECT_UNDER_AT("glibc", "n_1k", "random_order.free.wall_ns < 0.2 * random_order.alloc.wall_ns"),
-	GATE_EXPECT_UNDER_AT("glibc", "n_100k", "random_order.free.wall_ns > 0.4 * random_order.alloc.wall_ns"),
 	GATE_EXPECT_UNDER_AT("glibc", "n_5m", "random_order.free.wall_ns > 1.3 * random_order.alloc.wall_ns"),
 	/* glibc: the rise is the random order's, not free()'s: in allocation
 	 * order free stays at 10-56% of malloc at every N, and the random order
@@ -209,6 +211,11 @@ static const struct gate_expect free_expects[] = {
 	GATE_EXPECT_UNDER("glibc", "alloc_order.free.wall_ns < 0.8 * alloc_order.alloc.wall_ns"),
 	GATE_EXPECT_UNDER_AT("glibc", "n_100k,n_1m,n_2m,n_3m,n_4m,n_5m",
 			  "random_order.free.wall_ns > 1.25 * alloc_order.free.wall_ns"),
+	/* the misses themselves, in the cost pass's fixed simulated cache: at
+	 * 100K blocks the random order's free misses the first-level cache
+	 * 4.5x as often as the allocation order's, on every machine */
+	GATE_EXPECT_UNDER_AT("glibc", "n_100k,n_1m,n_2m,n_3m,n_4m,n_5m",
+			  "random_order.free.cost_l1_misses > 3 * alloc_order.free.cost_l1_misses"),
 	{ NULL, NULL, NULL, NULL, 0 },
 };
 

@@ -232,6 +232,9 @@ static const struct gate_expect resize_expects[] = {
 	 * 256 KiB (glibc: 8-12x), >= 50x at the seed's sizes (glibc: 105x at
 	 * 2 MB, 630x at 32 MB; seed: 10,000x and more). */
 	GATE_EXPECT("realloc_shrink.wall_ns < 0.25 * copy_shrink.wall_ns"),
+	/* the same finding in the cost pass, which no other task and no CPU
+	 * model moves (0.00063x at 256 KiB on every machine measured) */
+	GATE_EXPECT("realloc_shrink.cost_instructions < 0.25 * copy_shrink.cost_instructions"),
 	GATE_EXPECT_AT("2MB_1KB,32MB_16KB", "realloc_shrink.wall_ns < 0.02 * copy_shrink.wall_ns"),
 	GATE_EXPECT("realloc_shrink.realloc_moved == 0"),
 	/* (b) Keeping the data while growing: realloc >= 2x cheaper than
@@ -248,13 +251,19 @@ static const struct gate_expect resize_expects[] = {
 	 * docs/kernels.md). */
 	GATE_EXPECT_UNDER("crt", "realloc_grow.wall_ns > 10 * lossful_grow.wall_ns"),
 	GATE_EXPECT_UNDER("glibc", "realloc_grow.wall_ns < lossful_grow.wall_ns"),
-	/* (d) Shrinking: the seed found realloc 40x cheaper than free+malloc;
-	 * on glibc free+malloc carves from the brk heap without a system call
-	 * and realloc pays an mremap() per page given back: 1.5-1.9x slower.
-	 * jemalloc, mimalloc and tcmalloc shrink in place without a system
-	 * call, like the seed's runtime (gate matrix, docs/kernels.md). */
+	/* (d) Shrinking: the seed found realloc 40x cheaper than free+malloc.
+	 * On glibc a block above the mmap threshold gives back one mremap()
+	 * per page (32 at 256 KiB), while free+malloc carves from the brk heap
+	 * with two calls in all. Which of the two is faster follows the
+	 * machine's cost of a system call against a page fault: realloc
+	 * 1.7-1.9x slower on an Intel Xeon VM, 0.66-0.69x on an AMD EPYC VM
+	 * (docs/kernels.md), so glibc's claim is the calls, which hold on
+	 * both. jemalloc, mimalloc and tcmalloc shrink in place without a
+	 * system call, like the seed's runtime (gate matrix). */
 	GATE_EXPECT_UNDER("crt", "realloc_shrink.wall_ns < 0.1 * lossful_shrink.wall_ns"),
-	GATE_EXPECT_UNDER("glibc", "realloc_shrink.wall_ns > lossful_shrink.wall_ns"),
+	GATE_EXPECT_UNDER("glibc", "realloc_shrink.sys_mremap > 8 * (lossful_shrink.sys_mremap + "
+				   "lossful_shrink.sys_munmap + lossful_shrink.sys_mmap + "
+				   "lossful_shrink.sys_brk)"),
 	{ NULL, NULL, NULL, NULL, 0 },
 };
 
