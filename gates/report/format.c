@@ -244,3 +244,18 @@ size_t format_timing_shift(const struct run_result *r, double *median)
 	free(v);
 	return n;
 }
+
+void format_interference(const struct run_result *r, size_t *disturbed, size_t *samples)
+{
+	const char *name = "wall_ns";
+	*disturbed = *samples = 0;
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		size_t len = strlen(s->metric), n = strlen(name);
+		if (!s->disturbed || len < n || strcmp(s->metric + len - n, name) ||
+		    (len > n && s->metric[len - n - 1] != '.'))
+			continue;
+		*disturbed += s->disturbed_count;
+		*samples += s->disturbed_len;
+	}
+}

@@ -84,6 +84,11 @@ void format_counts(const struct run_result *r, size_t *series, size_t *expects,
 #define FORMAT_SHIFT_NOTABLE 0.10
 size_t format_timing_shift(const struct run_result *r, double *median);
 
+/* How many of R's timing samples other tasks disturbed (decide/
+ * interference.h), counted over its wall_ns series, into *DISTURBED, of
+ * *SAMPLES in all. */
+void format_interference(const struct run_result *r, size_t *disturbed, size_t *samples);
+
 /* "PASS", "FAIL", "UNMEASURED" or "ERROR" for the run's exit code. */
 const char *format_exit_word(int exit_code);
 

@@ -64,6 +64,12 @@ static void print_summary(FILE *f, const struct run_result *r)
 		fprintf(f, "\n> The %zu compared timing series moved by a median of %+.1f%% since "
 			"the baseline: when every kernel moves at once, the machine's state is the "
 			"likelier cause.\n", shifted, 100 * shift);
+	size_t disturbed, samples;
+	format_interference(r, &disturbed, &samples);
+	if (disturbed)
+		fprintf(f, "\n> %zu of %zu timing samples were disturbed (other tasks kept their "
+			"threads waiting to run) and left out of timing verdicts.\n", disturbed,
+			samples);
 	if (r->baseline_note) {
 		fputs("\n> ", f);
 		md(f, r->baseline_note);

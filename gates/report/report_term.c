@@ -516,6 +516,12 @@ static void print_method(FILE *f, const struct style *st, const struct run_resul
 	if (shifted)
 		fprintf(f, "%smachine: the %zu compared timing series moved by a median of "
 			"%+.1f%% since the baseline.%s\n", st->dim, shifted, 100 * shift, st->off);
+	size_t disturbed, samples;
+	format_interference(r, &disturbed, &samples);
+	if (disturbed)
+		fprintf(f, "%sinterference: %zu of %zu timing samples disturbed (other tasks kept "
+			"their threads waiting to run), left out of timing verdicts.%s\n", st->dim,
+			disturbed, samples, st->off);
 }
 
 /* Under "what broke", when a timing series failed while the run's timing
