@@ -192,3 +192,25 @@ Test(report_term, a_steady_machine_gets_its_figure_but_no_warning)
 	free(out);
 	result_free(&r);
 }
+
+Test(report_term, disturbed_samples_are_counted_over_the_wall_time_series)
+{
+	struct run_result r;
+	fixture_build(&r);
+	r.series[0].p_value = 0.001;   /* the legend is printed */
+	const char *metrics[] = { "wall_ns", "free.wall_ns", "task_clock_ns" };
+	for (size_t m = 0; m < 3; m++) {
+		struct series *s = result_add_series(&r, "k", "v", "p", metrics[m], "ns",
+						     METRIC_TIMING);
+		cr_assert_not_null(s);
+		s->disturbed = calloc(9, sizeof *s->disturbed);
+		s->disturbed_len = 9;
+		s->disturbed[2] = s->disturbed[5] = true;
+		s->disturbed_count = 2;
+	}
+	char *out = fixture_render(render, &r, NULL);
+	/* wall_ns and free.wall_ns: 4 of 18; task_clock_ns is the same samples */
+	cr_expect(strstr(out, "interference: 4 of 18 timing samples disturbed"), "%s", out);
+	free(out);
+	result_free(&r);
+}
