@@ -137,3 +137,19 @@ Test(interference, a_claim_on_disturbed_rounds_is_inconclusive)
 	cr_assert_not_null(x->note);
 	cr_expect(strstr(x->note, "the machine was busy: 5 of 9 rounds disturbed"), "%s", x->note);
 }
+
+Test(interference, a_baseline_forgets_disturbed_samples)
+{
+	const double some[ROUNDS] = { 3e6, 0, 0, 0, 0, 0, 0, 3e6, 0 };
+	const double most[ROUNDS] = { 3e6, 3e6, 3e6, 3e6, 3e6, 3e6, 3e6, 0, 0 };
+	variant(&cur, "a", 1, some);
+	variant(&cur, "b", 1, most);
+	cr_assert_eq(interference_mark(&cur), 0);
+	/* a's wall and task clock lose two samples each; b would keep two, so
+	 * it keeps all; the waits themselves are timing series too */
+	cr_expect_eq(interference_forget(&cur), 6);
+	const struct series *a = result_find_series(&cur, "k", "a", "p", "wall_ns");
+	cr_expect(isnan(a->samples[0]) && isnan(a->samples[7]) && isfinite(a->samples[1]));
+	const struct series *b = result_find_series(&cur, "k", "b", "p", "wall_ns");
+	cr_expect(isfinite(b->samples[0]));
+}

@@ -13,6 +13,7 @@
 #include "core/platform.h"
 #include "decide/compare.h"
 #include "decide/confirm.h"
+#include "decide/interference.h"
 #include "decide/sites.h"
 #include "sample/cost_dump.h"
 #include "sample/runner.h"
@@ -189,6 +190,10 @@ int run_main(int argc, char **argv, const char *self_dir)
 	compare(&st);
 	ret = session_report(s, st.have_base ? &st.base : NULL);
 	if (s->o.update_baseline) {
+		size_t forgotten = interference_forget(&s->r);
+		if (forgotten)
+			printf("gate: %zu disturbed timing samples left out of the baseline "
+			       "(docs/counters.md, \"Interference\")\n", forgotten);
 		int u = update_baseline(&s->r, st.have_base ? &st.base : NULL, st.baseline_path,
 					s->sample_failures);
 		if (u)

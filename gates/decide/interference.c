@@ -102,3 +102,22 @@ bool interference_sample_disturbed(const struct series *s, size_t i)
 {
 	return s->disturbed && i < s->disturbed_len && s->disturbed[i];
 }
+
+size_t interference_forget(struct run_result *r)
+{
+	size_t forgotten = 0;
+	for (size_t i = 0; i < r->series_count; i++) {
+		struct series *s = &r->series[i];
+		size_t finite = 0;
+		for (size_t k = 0; k < s->sample_count; k++)
+			finite += isfinite(s->samples[k]) && !interference_sample_disturbed(s, k);
+		if (!s->disturbed_count || finite < 3)
+			continue;
+		for (size_t k = 0; k < s->sample_count; k++)
+			if (interference_sample_disturbed(s, k) && isfinite(s->samples[k])) {
+				s->samples[k] = NAN;
+				forgotten++;
+			}
+	}
+	return forgotten;
+}

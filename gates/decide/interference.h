@@ -43,4 +43,9 @@ bool interference_sample_disturbed(const struct series *s, size_t i);
  * or fewer than 3. */
 bool interference_too_few(size_t usable, size_t disturbed);
 
+/* Sets the disturbed samples of R's timing series to NaN (a baseline
+ * records the machine's quiet speed), except in a series that would keep
+ * fewer than 3. Returns how many samples it left out. */
+size_t interference_forget(struct run_result *r);
+
 #endif
