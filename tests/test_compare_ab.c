@@ -1,15 +1,19 @@
 /* test_compare_ab.c: gates/decide/compare_ab.c, B against A on paired rounds,
  * with hand-made samples: drift that hits both sides cancels, a shift that
- * hits B fails, a slower A is an improvement, counts compare exactly, and
- * a confirmation batch settles a timing regression. Nothing is timed. */
+ * hits B fails, a slower A is an improvement, counts compare exactly, a
+ * confirmation batch settles a timing regression, and a declared claim is
+ * decided from its verdict on each side (hold/hold, hold/fail, fail/hold,
+ * fail/fail), with the exit status that follows. Nothing is timed. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/session.h"
 #include "core/policy.h"
 #include "core/result.h"
 #include "decide/compare_ab.h"
+#include "decide/expect_eval.h"
 
 /* Adds series (toy, VARIANT, small, METRIC) of class CLS to R with the N
  * samples V scaled by FACTOR. */
@@ -329,4 +333,152 @@ Test(compare_ab, counted_pass_timing_series_are_not_tested)
 	cr_expect(strstr(b.series[0].note, "counted pass"), "%s", b.series[0].note);
 	result_free(&a);
 	result_free(&b);
+}
+
+/* ---- declared expectations (claims) on both sides ---- */
+
+/* Per-round ratios fast / slow: "fast.wall_ns < slow.wall_ns" holds on
+ * HOLDS (sorted 0.47 ... 0.55: median 0.50, interval [0.48, 0.53], the 2nd and 8th of 9
+ * at >= 95%), fails on FAILS (1.25 ... 4.0: median 2.0, [1.5, 3.0]), and is
+ * undecided on STRADDLES (0.8 ... 1.2: median 1.0). */
+#define CLAIM_ROUNDS 9
+static const double holds[CLAIM_ROUNDS] = { 0.50, 0.52, 0.48, 0.51, 0.49, 0.53, 0.47, 0.50, 0.55 };
+static const double fails[CLAIM_ROUNDS] = { 2.0, 2.5, 1.5, 3.0, 2.25, 1.75, 2.0, 4.0, 1.25 };
+static const double straddles[CLAIM_ROUNDS] = { 0.9, 1.1, 0.95, 1.05, 1.0, 0.8, 1.2, 0.85,
+						1.15 };
+
+/* One side: variants fast and slow of toy/small whose per-round ratio is
+ * RATIOS (slow drifts over the rounds, as a machine does), and the claim
+ * evaluated on that side's rounds alone. */
+static void claim_side(struct run_result *r, const double *ratios)
+{
+	static const struct kernel_expect claim = { "kernels/toy.c", 257, NULL, "small",
+						    "fast.wall_ns < slow.wall_ns" };
+	static struct kernel_info k;
+	double slow[CLAIM_ROUNDS];
+	k.name = "toy";
+	for (size_t i = 0; i < CLAIM_ROUNDS; i++)
+		slow[i] = drifting[i];
+	struct series *f = add(r, "fast", "wall_ns", METRIC_TIMING, slow, CLAIM_ROUNDS, 1.0);
+	for (size_t i = 0; i < CLAIM_ROUNDS; i++)
+		f->samples[i] *= ratios[i];
+	add(r, "slow", "wall_ns", METRIC_TIMING, slow, CLAIM_ROUNDS, 1.0);
+	cr_assert_eq(expect_evaluate(&k, &claim, "small", 0.95, r), 0);
+	cr_assert_eq(r->expect_count, 1);
+}
+
+/* The claim measured on A (RATIOS_A) and B (RATIOS_B), decided; the
+ * decision in *B (freed by the caller) and the exit status of that run. */
+static int claim_decided(const double *ratios_a, const double *ratios_b, struct run_result *b)
+{
+	struct run_result a = { 0 };
+	struct session s;
+	claim_side(&a, ratios_a);
+	claim_side(b, ratios_b);
+	compare_ab_expectations(b, &a);
+	result_free(&a);
+	memset(&s, 0, sizeof s);
+	s.r = *b;
+	return session_exit_code(&s);
+}
+
+Test(compare_ab, a_claim_that_holds_on_both_sides_passes)
+{
+	struct run_result b = { 0 };
+	int exit_code = claim_decided(holds, holds, &b);
+	const struct expect_result *e = &b.expects[0];
+	cr_expect_eq(e->verdict, VERDICT_PASS);
+	cr_expect(e->a.measured);
+	cr_expect_eq(e->a.verdict, VERDICT_PASS);
+	cr_expect_eq(e->b_verdict, VERDICT_PASS);
+	cr_expect_eq(exit_code, 0);
+	result_free(&b);
+}
+
+/* Held before, broken by the change: the change fails, as before this rule. */
+Test(compare_ab, a_claim_that_holds_on_a_and_fails_on_b_fails_the_change)
+{
+	struct run_result b = { 0 };
+	int exit_code = claim_decided(holds, fails, &b);
+	const struct expect_result *e = &b.expects[0];
+	cr_expect_eq(e->verdict, VERDICT_FAIL);
+	cr_expect_eq(e->a.verdict, VERDICT_PASS);
+	cr_expect_eq(e->b_verdict, VERDICT_FAIL);
+	cr_expect_float_eq(e->a.estimate, 0.50, 1e-12);
+	cr_expect_float_eq(e->estimate, 2.0, 1e-12);
+	cr_expect_eq(exit_code, 1);
+	result_free(&b);
+}
+
+Test(compare_ab, a_claim_that_fails_on_a_and_holds_on_b_is_an_improvement)
+{
+	struct run_result b = { 0 };
+	int exit_code = claim_decided(fails, holds, &b);
+	const struct expect_result *e = &b.expects[0];
+	cr_expect_eq(e->verdict, VERDICT_IMPROVED);
+	cr_expect_eq(e->a.verdict, VERDICT_FAIL);
+	cr_expect_eq(e->b_verdict, VERDICT_PASS);
+	cr_expect_eq(exit_code, 0);
+	result_free(&b);
+}
+
+/* False on this machine whatever the code (an A/A run on another CPU
+ * model): reported with both estimates, not a failure of the change. */
+Test(compare_ab, a_claim_that_fails_on_both_sides_fails_before_and_after_without_failing)
+{
+	struct run_result b = { 0 };
+	int exit_code = claim_decided(fails, fails, &b);
+	const struct expect_result *e = &b.expects[0];
+	cr_expect_eq(e->verdict, VERDICT_FAIL_BOTH);
+	cr_expect_str_eq(result_verdict_name(e->verdict), "fail_both");
+	cr_expect_eq(e->a.verdict, VERDICT_FAIL);
+	cr_expect_eq(e->b_verdict, VERDICT_FAIL);
+	/* both estimates with their intervals (the 2nd and 8th of 9 sorted) */
+	cr_expect_float_eq(e->a.estimate, 2.0, 1e-12);
+	cr_expect_float_eq(e->a.ci_low, 1.5, 1e-12);
+	cr_expect_float_eq(e->a.ci_high, 3.0, 1e-12);
+	cr_expect_eq(e->a.rounds, CLAIM_ROUNDS);
+	cr_expect_float_eq(e->estimate, 2.0, 1e-12);
+	cr_expect_eq(exit_code, 0);
+	result_free(&b);
+}
+
+Test(compare_ab, a_claim_inconclusive_on_either_side_stays_inconclusive)
+{
+	const double *cases[][2] = { { straddles, fails }, { fails, straddles },
+				     { holds, straddles }, { straddles, holds } };
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct run_result b = { 0 };
+		int exit_code = claim_decided(cases[i][0], cases[i][1], &b);
+		cr_expect_eq(b.expects[0].verdict, VERDICT_INCONCLUSIVE, "case %zu", i);
+		cr_expect_eq(exit_code, 0, "case %zu", i);
+		result_free(&b);
+	}
+}
+
+/* A claim that only B declares (new in the change) is decided by B alone. */
+Test(compare_ab, a_claim_only_b_declares_keeps_b_verdict)
+{
+	struct run_result a = { 0 }, b = { 0 };
+	claim_side(&b, fails);
+	compare_ab_expectations(&b, &a);
+	cr_expect_eq(b.expects[0].verdict, VERDICT_FAIL);
+	cr_expect_not(b.expects[0].a.measured);
+	result_free(&a);
+	result_free(&b);
+}
+
+Test(compare_ab, claim_decision_table)
+{
+	cr_expect_eq(compare_ab_claim(VERDICT_PASS, VERDICT_PASS), VERDICT_PASS);
+	cr_expect_eq(compare_ab_claim(VERDICT_PASS, VERDICT_FAIL), VERDICT_FAIL);
+	cr_expect_eq(compare_ab_claim(VERDICT_FAIL, VERDICT_PASS), VERDICT_IMPROVED);
+	cr_expect_eq(compare_ab_claim(VERDICT_FAIL, VERDICT_FAIL), VERDICT_FAIL_BOTH);
+	cr_expect_eq(compare_ab_claim(VERDICT_INCONCLUSIVE, VERDICT_FAIL), VERDICT_INCONCLUSIVE);
+	cr_expect_eq(compare_ab_claim(VERDICT_PASS, VERDICT_INCONCLUSIVE), VERDICT_INCONCLUSIVE);
+	/* B could not be checked: B's; A could not be checked: B's */
+	cr_expect_eq(compare_ab_claim(VERDICT_FAIL, VERDICT_ERROR), VERDICT_ERROR);
+	cr_expect_eq(compare_ab_claim(VERDICT_FAIL, VERDICT_SKIPPED), VERDICT_SKIPPED);
+	cr_expect_eq(compare_ab_claim(VERDICT_ERROR, VERDICT_FAIL), VERDICT_FAIL);
+	cr_expect_eq(compare_ab_claim(VERDICT_SKIPPED, VERDICT_PASS), VERDICT_PASS);
 }

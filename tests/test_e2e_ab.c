@@ -239,3 +239,75 @@ Test(e2e_ab, crash_on_side_a_is_reported_as_a)
 	cr_expect(strstr(out.out, "killed by signal 11"), "%s", out.out);
 	spawn_output_free(&out);
 }
+
+/* Runs `gate ab` on tests/kernels/claims.c's full tier (one exact claim
+ * false under tests/preload/moving_realloc.c, which moves every realloc)
+ * with ARGS; returns its exit status, fills OUT and the claim's verdicts
+ * from JSON (its verdict, A's, B's own). */
+static int gate_ab_claims(struct spawn_output *out, const char *json, char *verdict,
+			  char *a_verdict, char *b_verdict, size_t size, ...)
+{
+	char *argv[E2E_ARGV_MAX] = { gate_path, "ab", "--kernel-dir", kernel_dir, "--kernel",
+				     "claims", "--full", "--no-color", "--best-of", "1",
+				     "--no-cost", "--json", (char *)json };
+	va_list ap;
+	va_start(ap, size);
+	int code = e2e_spawn(argv, 13, ap, NULL, 300, out);
+	va_end(ap);
+	int line = e2e_line_of("tests/kernels/claims.c",
+			       "GATE_EXPECT_UNDER_AT(\"glibc|libmoving_realloc\"");
+	json_error_t err;
+	json_t *root = json_load_file(json, 0, &err), *e, *claim = NULL;
+	cr_assert(root, "%s: %s\n%s\n%s", json, err.text, out->out, out->err);
+	size_t i;
+	json_array_foreach(json_object_get(root, "expectations"), i, e)
+		if (json_integer_value(json_object_get(e, "line")) == line)
+			claim = e;
+	cr_assert(claim, "no expectation at claims.c:%d", line);
+	snprintf(verdict, size, "%s", json_string_value(json_object_get(claim, "verdict")));
+	snprintf(a_verdict, size, "%s", json_string_value(json_object_get(
+		json_object_get(claim, "a"), "verdict")));
+	snprintf(b_verdict, size, "%s", json_string_value(json_object_get(claim, "b_verdict")));
+	json_decref(root);
+	return code;
+}
+
+/* A claim false on both sides (here: the same allocator on both, as an
+ * A/A run on a machine where the claim is false): reported as failing
+ * before and after with both estimates, and the run passes. */
+Test(e2e_ab, a_claim_false_on_both_sides_does_not_fail_the_change)
+{
+	struct spawn_output out;
+	char json[300], moving[600], v[32], a[32], b[32];
+	const char *bd = getenv("GATE_BUILD_DIR");
+	snprintf(moving, sizeof moving, "%s/tests/preload/libmoving_realloc.so", bd ? bd : "build");
+	snprintf(json, sizeof json, "%s/both.json", tmpdir);
+	int code = gate_ab_claims(&out, json, v, a, b, sizeof v, "--a-allocator", moving,
+				  "--b-allocator", moving, NULL);
+	cr_expect_eq(code, 0, "exit %d\n%s\n%s", code, out.out, out.err);
+	cr_expect_str_eq(v, "fail_both");
+	cr_expect_str_eq(a, "fail");
+	cr_expect_str_eq(b, "fail");
+	cr_expect(strstr(out.out, "claims that fail before and after"), "%s", out.out);
+	cr_expect(strstr(out.out, "(A fails, lhs-rhs 8 [8, 8], 19 rounds; B fails, lhs-rhs 8 "
+			 "[8, 8], 19 rounds)"), "%s", out.out);
+	spawn_output_free(&out);
+}
+
+/* The same claim held on A (glibc shrinks in place) and broken on B: a
+ * failure of the change. */
+Test(e2e_ab, a_claim_broken_on_b_fails_the_change)
+{
+	struct spawn_output out;
+	char json[300], moving[600], v[32], a[32], b[32];
+	const char *bd = getenv("GATE_BUILD_DIR");
+	snprintf(moving, sizeof moving, "%s/tests/preload/libmoving_realloc.so", bd ? bd : "build");
+	snprintf(json, sizeof json, "%s/broken.json", tmpdir);
+	int code = gate_ab_claims(&out, json, v, a, b, sizeof v, "--b-allocator", moving, NULL);
+	cr_expect_eq(code, 1, "exit %d\n%s\n%s", code, out.out, out.err);
+	cr_expect_str_eq(v, "fail");
+	cr_expect_str_eq(a, "pass");
+	cr_expect_str_eq(b, "fail");
+	cr_expect(strstr(out.out, "expectation violated by the change on strict"), "%s", out.out);
+	spawn_output_free(&out);
+}

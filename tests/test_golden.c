@@ -195,6 +195,62 @@ Test(golden, hand_built_result)
 	result_free(&r);
 }
 
+/* Adds to R expectation LINE of toy/small: EXPR decided VERDICT from its
+ * verdict on A (A_VERDICT, A's figures around A_ESTIMATE) and on B
+ * (B_VERDICT, B's figures around B_ESTIMATE), as compare_ab.c decides. */
+static void add_claim(struct run_result *r, int line, const char *expr, enum verdict verdict,
+		      enum verdict a_verdict, double a_estimate, enum verdict b_verdict,
+		      double b_estimate)
+{
+	struct expect_result *e = result_add_expect(r);
+	cr_assert_not_null(e);
+	e->kernel = strdup("toy");
+	e->params = strdup("small");
+	e->file = strdup("tests/kernels/toy.c");
+	e->line = line;
+	e->expr = strdup(expr);
+	e->rounds = 31;
+	e->ratio = true;
+	e->estimate = b_estimate;
+	e->ci_low = b_estimate * 0.9;
+	e->ci_high = b_estimate * 1.1;
+	e->confidence = 0.97;
+	e->b_verdict = b_verdict;
+	e->verdict = verdict;
+	e->a = (struct expect_side){ true, a_verdict, 31, a_estimate, a_estimate * 0.9,
+				     a_estimate * 1.1 };
+}
+
+/* gate ab's decisions on declared claims (compare_ab.h): one that fails
+ * before and after (not failing the change), one the change broke, one
+ * that holds now; every renderer names them with both sides' figures, and
+ * the JSON carries side A and loads back into the same renderings. */
+Test(golden, hand_built_ab_claims)
+{
+	struct run_result r, back;
+	char path[] = "/tmp/allocgate-golden-XXXXXX", err[1024];
+	fixture_build(&r);
+	r.comparison = strdup("A/B: B (kernels b) against A (kernels a)");
+	r.policy.min_effect = 0.03;
+	add_claim(&r, 257, "single.wall_ns < 0.5 * twice.wall_ns", VERDICT_FAIL_BOTH, VERDICT_FAIL,
+		  1.31, VERDICT_FAIL, 1.29);
+	add_claim(&r, 258, "single.wall_ns < 0.9 * twice.wall_ns", VERDICT_FAIL, VERDICT_PASS, 0.6,
+		  VERDICT_FAIL, 1.4);
+	add_claim(&r, 259, "single.wall_ns < 2 * twice.wall_ns", VERDICT_IMPROVED, VERDICT_FAIL,
+		  1.2, VERDICT_PASS, 0.7);
+	check_renderings("fixture-ab-claims", &r);
+	check_json("fixture-ab-claims.json.out", &r);
+	int fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	close(fd);
+	cr_assert_eq(report_json_write(path, &r, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(results_load(path, &back, err, sizeof err), 0, "%s", err);
+	remove(path);
+	check_renderings("fixture-ab-claims", &back);
+	result_free(&back);
+	result_free(&r);
+}
+
 struct diff_args {
 	const struct diff *d;
 	const struct run_result *a, *b;

@@ -1,8 +1,10 @@
 /* test_report_term.c: gates/report/report_term.c, the terminal report rendered
  * from a hand-built result (tests/report_fixture.h): the failing series by
  * file and line, the method legend naming the test, the correction and
- * where the tolerance comes from, and the count of advisory timing series. */
+ * where the tolerance comes from, the count of advisory timing series, and
+ * each params block listing its own expectations once. */
 #include "report/report_term.h"
+#include "decide/confirm.h"
 #include "report_fixture.h"
 
 static struct report_term_options opts;
@@ -211,6 +213,135 @@ Test(report_term, disturbed_samples_are_counted_over_the_wall_time_series)
 	char *out = fixture_render(render, &r, NULL);
 	/* wall_ns and free.wall_ns: 4 of 18; task_clock_ns is the same samples */
 	cr_expect(strstr(out, "interference: 4 of 18 timing samples disturbed"), "%s", out);
+	free(out);
+	result_free(&r);
+}
+
+/* free_cost's three parameter sets as a default run fills them: series
+ * added in run order (n_1k, n_10k, n_100k), expectations appended in
+ * declaration order, n_100k's timing regressions settled by a
+ * confirmation batch (decide/confirm.c), then sorted for the report, which
+ * prints the groups n_100k, n_10k, n_1k. Each params block must list its
+ * own expectations (by kernel and params) exactly once, and no other's. */
+
+static const struct {
+	const char *params;
+	int line;
+} block_claims[] = {
+	{ "n_1k", 190 }, { "n_1k", 202 }, { "n_10k", 209 }, { "n_1k", 209 },
+	{ "n_100k", 203 }, { "n_100k", 209 }, { "n_100k", 210 },
+};
+#define BLOCK_CLAIMS (sizeof block_claims / sizeof block_claims[0])
+
+static void blocks_build(struct run_result *r)
+{
+	static const char *const params[] = { "n_1k", "n_10k", "n_100k" };
+	memset(r, 0, sizeof *r);
+	r->ctx.platform_key = strdup("linux-x86_64-glibc");
+	r->baseline_path = strdup("baselines/linux-x86_64-glibc.json");
+	policy_defaults(&r->policy);
+	for (size_t p = 0; p < 3; p++)
+		for (int v = 0; v < 2; v++) {
+			struct series *s = result_add_series(r, "free_cost", v ? "random_order"
+							     : "alloc_order", params[p],
+							     "free.wall_ns", "ns", METRIC_TIMING);
+			cr_assert_not_null(s);
+			result_series_append(s, 1e6);
+			s->median = 1e6;
+			s->has_baseline = true;
+			s->baseline_median = p == 2 ? 0.5e6 : 1e6;
+			s->change = p == 2 ? 1.0 : 0.0;
+			s->tolerance = 0.25;
+			s->verdict = p == 2 ? VERDICT_FAIL : VERDICT_PASS;
+		}
+	for (size_t i = 0; i < BLOCK_CLAIMS; i++) {
+		struct expect_result *e = result_add_expect(r);
+		cr_assert_not_null(e);
+		e->kernel = strdup("free_cost");
+		e->params = strdup(block_claims[i].params);
+		e->file = strdup("kernels/free_cost.c");
+		e->line = block_claims[i].line;
+		e->expr = strdup("random_order.free.wall_ns < alloc_order.free.wall_ns");
+		e->rounds = 15;
+		e->ratio = true;
+		/* each its own figure, so a line printed in another block shows */
+		e->estimate = 0.51 + 0.01 * (double)i;
+		e->ci_low = e->estimate - 0.005;
+		e->ci_high = e->estimate + 0.005;
+		e->verdict = VERDICT_FAIL;
+	}
+}
+
+/* The text of the block "params NAME" in OUT, up to the next block or
+ * the end of the kernel's groups; a new string. */
+static char *block_of(const char *out, const char *name)
+{
+	char head[64];
+	snprintf(head, sizeof head, "  params %s\n", name);
+	const char *start = strstr(out, head);
+	cr_assert_not_null(start, "no block %s in %s", name, out);
+	start += strlen(head);
+	const char *end = strstr(start, "  params ");
+	const char *blank = strstr(start, "\n\n");
+	if (!end || (blank && blank < end))
+		end = blank ? blank + 1 : start + strlen(start);
+	return strndup(start, (size_t)(end - start));
+}
+
+static size_t occurrences(const char *text, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = text; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+static void expect_own_blocks(const char *out)
+{
+	static const char *const params[] = { "n_1k", "n_10k", "n_100k" };
+	for (size_t p = 0; p < 3; p++) {
+		char *block = block_of(out, params[p]);
+		for (size_t i = 0; i < BLOCK_CLAIMS; i++) {
+			char where[64], figure[32];
+			snprintf(where, sizeof where, "kernels/free_cost.c:%d ", block_claims[i].line);
+			snprintf(figure, sizeof figure, "lhs/rhs %.2f", 0.51 + 0.01 * (double)i);
+			size_t want = !strcmp(block_claims[i].params, params[p]);
+			cr_expect_eq(occurrences(block, figure), want, "block %s, %s%s: %zu times, "
+				     "want %zu:\n%s", params[p], where, figure, occurrences(block, figure),
+				     want, block);
+			if (want)
+				cr_expect(strstr(block, where), "block %s lacks %s:\n%s", params[p],
+					  where, block);
+		}
+		free(block);
+	}
+}
+
+Test(report_term, each_params_block_lists_its_own_expectations_once)
+{
+	struct run_result r, again;
+	blocks_build(&r);
+	/* the confirmation batch of n_100k, as run_cmd.c's confirm_group
+	 * settles it: the regressions held */
+	memset(&again, 0, sizeof again);
+	for (int v = 0; v < 2; v++) {
+		struct series *s = result_add_series(&again, "free_cost", v ? "random_order"
+						     : "alloc_order", "n_100k", "free.wall_ns",
+						     "ns", METRIC_TIMING);
+		cr_assert_not_null(s);
+		s->change = 0.9;
+		s->verdict = VERDICT_FAIL;
+	}
+	confirm_settle(&r, &again, "free_cost", "n_100k");
+	result_free(&again);
+	result_sort(&r);
+	r.exit_code = 1;
+	char *out = fixture_render(render, &r, NULL);
+	expect_own_blocks(out);
+	free(out);
+	opts.details = true;
+	out = fixture_render(render, &r, NULL);
+	expect_own_blocks(out);
 	free(out);
 	result_free(&r);
 }

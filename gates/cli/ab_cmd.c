@@ -13,7 +13,9 @@
 #include "core/message.h"
 #include "decide/compare_ab.h"
 #include "decide/confirm.h"
+#include "decide/expect_eval.h"
 #include "decide/sites.h"
+#include "sample/allocator.h"
 #include "sample/runner.h"
 #include "sample/shard.h"
 #include "store/atomic_file.h"
@@ -174,6 +176,27 @@ static void take_problems_of_a(struct run_result *b, const struct run_result *a)
 	}
 }
 
+/* The declared expectations evaluated on each side alone (B's on B's
+ * rounds, A's on A's, where A's allocator is the target), then decided
+ * together (compare_ab.h: a claim that fails on both sides is not the
+ * change's failure). */
+static void check_expectations(struct ab_state *st)
+{
+	struct session *s = &st->s;
+	struct context a_ctx;
+	memset(&a_ctx, 0, sizeof a_ctx);
+	a_ctx.libc = s->r.ctx.libc;   /* borrowed: allocator_context names the default by it */
+	session_check_expectations(s);
+	if (allocator_context(&a_ctx, st->a_options.allocator)) {
+		message_error("side A's expectations: out of memory");
+		return;
+	}
+	struct condition_target t = { s->r.ctx.os, a_ctx.allocator, s->r.ctx.cpu_count };
+	expect_check_kernels(st->a_kernels, st->a_count, s->o.tier, &t, &st->a);
+	free(a_ctx.allocator);
+	compare_ab_expectations(&s->r, &st->a);
+}
+
 /* One suspected group measured again on both sides and settled by the
  * pooled rule of compare_ab_settle. */
 static int confirm_group(const struct group *g, struct rng *rng, void *ctx)
@@ -219,7 +242,7 @@ int ab_main(int argc, char **argv, const char *self_dir)
 	shard_apply(s->kernels, s->kernel_count, s->o.tier, s->o.shard_index, s->o.shard_count);
 	take_samples(&st);
 	take_problems_of_a(&s->r, &st.a);
-	session_check_expectations(s);
+	check_expectations(&st);
 	compare_ab_run(&s->r, &st.a, &s->r.policy);
 	if (sites_compare(&s->r, &st.a))
 		message_error("comparing allocation sites: out of memory");

@@ -17,6 +17,7 @@ static const char *const verdict_names[] = {
 	[VERDICT_FAIL] = "fail",
 	[VERDICT_INCONCLUSIVE] = "inconclusive",
 	[VERDICT_IMPROVED] = "improved",
+	[VERDICT_FAIL_BOTH] = "fail_both",
 	[VERDICT_NEW] = "new",
 	[VERDICT_SKIPPED] = "skipped",
 	[VERDICT_ERROR] = "error",
@@ -196,7 +197,8 @@ struct expect_result *result_add_expect(struct run_result *r)
 	memset(e, 0, sizeof(*e));
 	/* "error" until the evaluator says otherwise: never a silent pass. */
 	e->estimate = e->ci_low = e->ci_high = e->confidence = NAN;
-	e->verdict = VERDICT_ERROR;
+	e->verdict = e->b_verdict = e->a.verdict = VERDICT_ERROR;
+	e->a.estimate = e->a.ci_low = e->a.ci_high = NAN;
 	e->gated = true;
 	return e;
 }

@@ -19,7 +19,10 @@ enum verdict {
 	VERDICT_PASS,         /* checked, holds */
 	VERDICT_FAIL,         /* checked, broken: regression or violated expectation */
 	VERDICT_INCONCLUSIVE, /* checked, the interval straddles the threshold */
-	VERDICT_IMPROVED,     /* baseline comparison: significantly better */
+	VERDICT_IMPROVED,     /* baseline comparison: significantly better; gate ab: a
+			       * claim that fails on A and holds on B */
+	VERDICT_FAIL_BOTH,    /* gate ab: a claim that fails on A and on B: it fails
+			       * before and after, not by the change (compare_ab.h) */
 	VERDICT_NEW,          /* no baseline entry for this series */
 	VERDICT_SKIPPED,      /* not compared (hardware changed, too few samples, ...) */
 	VERDICT_ERROR,        /* could not be checked (kernel crashed, bad record, ...) */
@@ -80,6 +83,15 @@ struct series {
 	char *note;               /* why, for a person; may be NULL */
 };
 
+/* gate ab: a declared expectation as evaluated on side A alone. */
+struct expect_side {
+	bool measured;            /* false outside gate ab, or when A does not declare it */
+	enum verdict verdict;     /* the claim's own verdict on A */
+	size_t rounds;
+	double estimate;          /* median over A's rounds (lhs / rhs or lhs - rhs, as B's) */
+	double ci_low, ci_high;
+};
+
 /* One declared expectation evaluated on one parameter set. */
 struct expect_result {
 	char *kernel, *params, *file, *expr;
@@ -92,7 +104,9 @@ struct expect_result {
 	double estimate;          /* median over rounds */
 	double ci_low, ci_high;   /* distribution-free interval of the median */
 	double confidence;        /* coverage of that interval, 0..1 */
-	enum verdict verdict;
+	enum verdict verdict;     /* gate ab: the decision of both sides (compare_ab.h) */
+	enum verdict b_verdict;   /* gate ab: the claim's own verdict on B, when a.measured */
+	struct expect_side a;     /* gate ab: the claim on side A; the figures above are B's */
 	char *note;
 };
 

@@ -236,3 +236,52 @@ void compare_ab_settle(struct run_result *b, const struct run_result *a,
 			s->verdict = VERDICT_INCONCLUSIVE;
 	}
 }
+
+enum verdict compare_ab_claim(enum verdict a, enum verdict b)
+{
+	int a_decided = a == VERDICT_PASS || a == VERDICT_FAIL || a == VERDICT_INCONCLUSIVE;
+	int b_decided = b == VERDICT_PASS || b == VERDICT_FAIL || b == VERDICT_INCONCLUSIVE;
+	if (!a_decided || !b_decided)
+		return b;
+	if (a == VERDICT_INCONCLUSIVE || b == VERDICT_INCONCLUSIVE)
+		return VERDICT_INCONCLUSIVE;
+	if (a == VERDICT_PASS)
+		return b;   /* pass, or fail: the change broke it */
+	return b == VERDICT_PASS ? VERDICT_IMPROVED : VERDICT_FAIL_BOTH;
+}
+
+static int same_text(const char *x, const char *y)
+{
+	return (!x && !y) || (x && y && !strcmp(x, y));
+}
+
+/* A's evaluation of the claim E of B, NULL when A has none. */
+static const struct expect_result *find_claim(const struct run_result *a,
+					      const struct expect_result *e)
+{
+	for (size_t i = 0; i < a->expect_count; i++) {
+		const struct expect_result *x = &a->expects[i];
+		if (same_text(x->kernel, e->kernel) && same_text(x->params, e->params) &&
+		    same_text(x->expr, e->expr) && same_text(x->conditions, e->conditions))
+			return x;
+	}
+	return NULL;
+}
+
+void compare_ab_expectations(struct run_result *b, const struct run_result *a)
+{
+	for (size_t i = 0; i < b->expect_count; i++) {
+		struct expect_result *e = &b->expects[i];
+		const struct expect_result *x = find_claim(a, e);
+		if (!e->gated || !x)
+			continue;
+		e->a.measured = true;
+		e->a.verdict = x->verdict;
+		e->a.rounds = x->rounds;
+		e->a.estimate = x->estimate;
+		e->a.ci_low = x->ci_low;
+		e->a.ci_high = x->ci_high;
+		e->b_verdict = e->verdict;
+		e->verdict = compare_ab_claim(x->verdict, e->verdict);
+	}
+}

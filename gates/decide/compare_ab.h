@@ -17,6 +17,14 @@
 #include "core/policy.h"
 #include "core/result.h"
 
+/* A declared expectation (a claim) is evaluated on each side alone
+ * (expect_eval.h: the per-round values of that side's own variants), and
+ * the two verdicts make the decision: holds on both, pass; holds on A and
+ * fails on B, fail (the change broke it); fails on A and holds on B,
+ * improved; fails on both, fail_both ("fails before and after": false on
+ * this machine whatever the change, reported with both estimates, not a
+ * failure of the change); inconclusive on either side, inconclusive. */
+
 /* Fewer usable rounds than this and a timing series is not compared. */
 #define COMPARE_AB_MIN_PAIRS 5
 
@@ -48,5 +56,16 @@ void compare_ab_run(struct run_result *b, const struct run_result *a,
 void compare_ab_settle(struct run_result *b, const struct run_result *a,
 		       const struct run_result *b2, const struct run_result *a2,
 		       const char *kernel, const char *params, const struct run_policy *pol);
+
+/* The decision on one claim from its verdict on side A and on side B (the
+ * table above). A verdict other than pass, fail or inconclusive on B
+ * (error, skipped) is B's; on A it leaves B's verdict as it is. */
+enum verdict compare_ab_claim(enum verdict a, enum verdict b);
+
+/* Decides every gated expectation of B that A evaluated too (same kernel,
+ * params, expression and conditions): records A's figures in its side A,
+ * B's own verdict in b_verdict, and the decision in verdict. An
+ * expectation only B declares keeps B's verdict. */
+void compare_ab_expectations(struct run_result *b, const struct run_result *a);
 
 #endif

@@ -27,8 +27,8 @@ void format_value(double v, const char *unit, char *buf, size_t size)
 void format_verdict_upper(enum verdict v, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s", result_verdict_name(v));
-	for (char *c = buf; *c; c++)
-		*c = (char)(*c - 32 * (*c >= 'a' && *c <= 'z'));   /* ASCII, any locale */
+	for (char *c = buf; *c; c++)   /* ASCII, any locale; fail_both: "FAIL BOTH" */
+		*c = *c == '_' ? ' ' : (char)(*c - 32 * (*c >= 'a' && *c <= 'z'));
 }
 
 static const char *series_word(enum verdict v)
@@ -57,15 +57,42 @@ void format_series(const struct series *s, char *buf, size_t size)
 		 s->note ? s->note : "");
 }
 
-static const char *expect_word(enum verdict v)
+static const char *expect_word(const struct expect_result *e)
 {
-	switch (v) {
-	case VERDICT_FAIL: return "expectation violated";
-	case VERDICT_PASS: return "expectation holds";
+	switch (e->verdict) {
+	case VERDICT_FAIL:
+		return e->a.measured ? "expectation violated by the change (holds on A, fails on B)"
+				     : "expectation violated";
+	case VERDICT_FAIL_BOTH:
+		return "expectation fails before and after (on A and on B: not a failure of the "
+		       "change)";
+	case VERDICT_IMPROVED: return "expectation holds now (fails on A, holds on B)";
+	case VERDICT_PASS: return e->a.measured ? "expectation holds on A and B" : "expectation holds";
 	case VERDICT_INCONCLUSIVE: return "expectation inconclusive";
 	case VERDICT_SKIPPED: return "expectation skipped";
 	default: return "expectation could not be checked";
 	}
+}
+
+/* What a claim's own verdict on one side says ("holds", "fails"). */
+static const char *side_word(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_PASS: return "holds";
+	case VERDICT_FAIL: return "fails";
+	case VERDICT_INCONCLUSIVE: return "inconclusive";
+	case VERDICT_SKIPPED: return "skipped";
+	default: return "could not be checked";
+	}
+}
+
+void format_expect_sides(const struct expect_result *e, char *buf, size_t size)
+{
+	const char *q = e->ratio ? "lhs/rhs" : "lhs-rhs";
+	snprintf(buf, size, "A %s, %s %.4g [%.4g, %.4g], %zu rounds; B %s, %s %.4g [%.4g, %.4g], "
+		 "%zu rounds", side_word(e->a.verdict), q, e->a.estimate, e->a.ci_low,
+		 e->a.ci_high, e->a.rounds, side_word(e->b_verdict), q, e->estimate, e->ci_low,
+		 e->ci_high, e->rounds);
 }
 
 void format_expect_declared(const struct expect_result *e, char *buf, size_t size)
@@ -111,8 +138,15 @@ void format_expect(const struct expect_result *e, const char *allocator, char *b
 			 e->ci_high, e->rounds, e->note ? "; " : "", e->note ? e->note : "");
 		return;
 	}
+	if (e->a.measured) {
+		char sides[400];
+		format_expect_sides(e, sides, sizeof sides);
+		snprintf(buf, size, "%s on %s: %s (%s)%s%s", expect_word(e), e->params, e->expr,
+			 sides, e->note ? "; " : "", e->note ? e->note : "");
+		return;
+	}
 	snprintf(buf, size, "%s on %s: %s (estimate %.4g, interval [%.4g, %.4g], %zu rounds)%s%s",
-		 expect_word(e->verdict), e->params, e->expr, e->estimate, e->ci_low, e->ci_high,
+		 expect_word(e), e->params, e->expr, e->estimate, e->ci_low, e->ci_high,
 		 e->rounds, e->note ? "; " : "", e->note ? e->note : "");
 }
 

@@ -27,11 +27,18 @@ void format_verdict_upper(enum verdict v, char *buf, size_t size);
 void format_series(const struct series *s, char *buf, size_t size);
 
 /* "expectation violated on small: EXPR (estimate 1.497, interval [1.476,
- * 1.52], 15 rounds); NOTE" (or "holds", "inconclusive", ...) into BUF; for
+ * 1.52], 15 rounds); NOTE" (or "holds", "inconclusive", ...) into BUF; of
+ * gate ab, with the words of the decision ("expectation fails before and
+ * after (...)") and both sides' figures (format_expect_sides); for
  * an expectation that is not gated, "information on small: EXPR: holds
  * under ALLOCATOR too (declared for glibc, not gated) (estimate ...)".
  * ALLOCATOR: the run's (its context's), NULL when unknown. */
 void format_expect(const struct expect_result *e, const char *allocator, char *buf, size_t size);
+
+/* gate ab: both sides of claim E (its side A measured): "A fails, lhs/rhs
+ * 1.31 [1.22, 1.4], 31 rounds; B fails, lhs/rhs 1.29 [1.2, 1.38], 31
+ * rounds" into BUF. */
+void format_expect_sides(const struct expect_result *e, char *buf, size_t size);
 
 /* What a not-gated expectation says under ALLOCATOR: "holds under
  * jemalloc too (declared for glibc, not gated)", "does not hold under ...",

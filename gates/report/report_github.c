@@ -51,15 +51,22 @@ static size_t expectations(FILE *f, const struct run_result *r)
 	for (size_t i = 0; i < r->expect_count; i++) {
 		const struct expect_result *e = &r->expects[i];
 		/* not gated (declared for another allocator): no annotation */
+		/* gate ab: a claim that fails before and after is a warning (not
+		 * the change's), one that holds now a notice */
 		const char *level = !e->gated ? NULL
-				    : e->verdict == VERDICT_INCONCLUSIVE ? "warning"
+				    : e->verdict == VERDICT_INCONCLUSIVE ||
+				      e->verdict == VERDICT_FAIL_BOTH ? "warning"
+				    : e->verdict == VERDICT_IMPROVED ? "notice"
 				    : e->verdict == VERDICT_FAIL || e->verdict == VERDICT_ERROR
 					    ? "error" : NULL;
 		if (!level)
 			continue;
 		format_expect(e, r->ctx.allocator, text, sizeof text);
 		snprintf(title, sizeof title, "allocgate: %s/%s expectation %s", e->kernel, e->params,
-			 e->verdict == VERDICT_FAIL ? "violated" : result_verdict_name(e->verdict));
+			 e->verdict == VERDICT_FAIL ? "violated"
+			 : e->verdict == VERDICT_FAIL_BOTH ? "fails before and after"
+			 : e->verdict == VERDICT_IMPROVED ? "holds now"
+			 : result_verdict_name(e->verdict));
 		command(f, level, e->file, e->line, title, text);
 		n++;
 	}

@@ -10,6 +10,25 @@
 #include "store/sites_json.h"
 
 
+/* gate ab: claim E on side A ("a") and on B alone ("b_verdict"), added to
+ * OBJ when side A was measured; returns nonzero on no memory. */
+static int expectation_sides(json_t *obj, const struct expect_result *e)
+{
+	if (!e->a.measured)
+		return 0;
+	json_t *a = json_object();
+	if (!a)
+		return 1;
+	int bad = json_object_set_new(a, "verdict", json_string(result_verdict_name(e->a.verdict)));
+	bad |= json_object_set_new(a, "rounds", json_integer((json_int_t)e->a.rounds));
+	bad |= json_object_set_new(a, "estimate", jsonout_number(e->a.estimate));
+	bad |= json_object_set_new(a, "ci_low", jsonout_number(e->a.ci_low));
+	bad |= json_object_set_new(a, "ci_high", jsonout_number(e->a.ci_high));
+	bad |= json_object_set_new(obj, "a", a);
+	bad |= json_object_set_new(obj, "b_verdict", json_string(result_verdict_name(e->b_verdict)));
+	return bad;
+}
+
 static json_t *expectation(const struct expect_result *e)
 {
 	json_t *obj = json_object();
@@ -32,6 +51,7 @@ static json_t *expectation(const struct expect_result *e)
 	bad |= json_object_set_new(obj, "confidence", jsonout_number(e->confidence));
 	bad |= json_object_set_new(obj, "verdict", json_string(result_verdict_name(e->verdict)));
 	bad |= json_object_set_new(obj, "note", jsonout_string(e->note));
+	bad |= expectation_sides(obj, e);
 	if (bad) {
 		json_decref(obj);
 		return NULL;

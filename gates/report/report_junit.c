@@ -46,7 +46,8 @@ struct tally {
 };
 
 /* How a verdict appears: as a failure, an error, a skipped case (not
- * compared, new, inconclusive: visible, not failing) or a passing one. */
+ * compared, new, inconclusive, a claim that fails before and after:
+ * visible, not failing) or a passing one. */
 static const char *outcome_tag(enum verdict v)
 {
 	switch (v) {
@@ -57,6 +58,7 @@ static const char *outcome_tag(enum verdict v)
 	case VERDICT_SKIPPED:
 	case VERDICT_NEW:
 	case VERDICT_INCONCLUSIVE:
+	case VERDICT_FAIL_BOTH:   /* gate ab: fails before and after, not the change's */
 		return "skipped";
 	default:
 		return NULL;

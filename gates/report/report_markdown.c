@@ -54,6 +54,9 @@ static void print_summary(FILE *f, const struct run_result *r)
 		r->expect_count - information, ev[VERDICT_PASS], ev[VERDICT_FAIL],
 		ev[VERDICT_INCONCLUSIVE], ev[VERDICT_IMPROVED], ev[VERDICT_NEW], ev[VERDICT_SKIPPED],
 		ev[VERDICT_ERROR]);
+	if (ev[VERDICT_FAIL_BOTH])
+		fprintf(f, "%zu expectations fail before and after (on A and on B): not failures "
+			"of this change (listed below).\n\n", ev[VERDICT_FAIL_BOTH]);
 	if (information)
 		fprintf(f, "%zu expectations declared for other allocators were measured as "
 			"information, not gated (listed below).\n\n", information);
@@ -77,8 +80,10 @@ static void print_summary(FILE *f, const struct run_result *r)
 	}
 }
 
-/* A list of the expectations and series whose verdict is V, under TITLE. */
-static void print_list(FILE *f, const struct run_result *r, enum verdict v, const char *title)
+/* A list of the expectations whose verdict is V, and with SERIES the
+ * series too, under TITLE. */
+static void print_list(FILE *f, const struct run_result *r, enum verdict v, const char *title,
+		       int series)
 {
 	char text[2048];
 	int any = 0;
@@ -95,7 +100,7 @@ static void print_list(FILE *f, const struct run_result *r, enum verdict v, cons
 		md(f, text);
 		fputc('\n', f);
 	}
-	for (size_t i = 0; v != VERDICT_ERROR && i < r->series_count; i++) {
+	for (size_t i = 0; series && v != VERDICT_ERROR && i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
 		if (s->verdict != v)
 			continue;
@@ -232,11 +237,14 @@ void report_markdown_print(FILE *f, const struct run_result *r, const void *arg)
 {
 	(void)arg;
 	print_summary(f, r);
-	print_list(f, r, VERDICT_FAIL, "What broke");
+	print_list(f, r, VERDICT_FAIL, "What broke", 1);
 	print_site_changes(f, r, 1, NULL);
-	print_list(f, r, VERDICT_INCONCLUSIVE, "Inconclusive");
+	print_list(f, r, VERDICT_FAIL_BOTH, "Fails before and after (on A and on B: not a failure "
+		   "of the change)", 0);
+	print_list(f, r, VERDICT_IMPROVED, "Claims that hold now (failed on A)", 0);
+	print_list(f, r, VERDICT_INCONCLUSIVE, "Inconclusive", 1);
 	print_advisory(f, r);
-	print_list(f, r, VERDICT_ERROR, "Expectations that could not be checked");
+	print_list(f, r, VERDICT_ERROR, "Expectations that could not be checked", 1);
 	print_problems(f, r);
 	print_site_changes(f, r, 0, "Allocation sites that changed (no count regressed)");
 	print_information(f, r);

@@ -31,6 +31,7 @@ static const char *verdict_color(const struct style *st, enum verdict v)
 	case VERDICT_ERROR:
 		return st->red;
 	case VERDICT_INCONCLUSIVE:
+	case VERDICT_FAIL_BOTH:
 		return st->yellow;
 	case VERDICT_IMPROVED:
 		return st->green;
@@ -119,10 +120,14 @@ static void print_expect(FILE *f, const struct style *st, const struct run_resul
 		format_expect_info(e, r->ctx.allocator, info, sizeof info);
 		fprintf(f, "    %-12s %s\n", "", info);
 	}
-	if (isfinite(e->estimate))
+	if (e->a.measured) {
+		format_expect_sides(e, info, sizeof info);
+		fprintf(f, "    %-12s %s\n", "", info);
+	} else if (isfinite(e->estimate)) {
 		fprintf(f, "    %-12s %s %.4g, %.0f%% interval [%.4g, %.4g], %zu rounds\n", "",
 			e->ratio ? "ratio lhs/rhs" : "difference lhs-rhs", e->estimate,
 			100 * e->confidence, e->ci_low, e->ci_high, e->rounds);
+	}
 	if (e->note)
 		fprintf(f, "    %-12s %s%s%s\n", "", st->dim, e->note, st->off);
 }
@@ -357,13 +362,18 @@ static void print_information(FILE *f, const struct style *st, const struct run_
 
 static void print_expect_line(FILE *f, const struct style *st, const struct expect_result *e)
 {
-	char upper[16], estimate[120] = "";
+	char upper[16], estimate[420] = "";
 	if (!e->gated)
 		return;   /* print_information's line */
 	format_verdict_upper(e->verdict, upper, sizeof upper);
-	if (isfinite(e->estimate))
+	if (e->a.measured) {
+		char sides[400];
+		format_expect_sides(e, sides, sizeof sides);
+		snprintf(estimate, sizeof estimate, "  (%s)", sides);
+	} else if (isfinite(e->estimate)) {
 		snprintf(estimate, sizeof estimate, "  (%s %.4g [%.4g, %.4g])",
 			 e->ratio ? "lhs/rhs" : "lhs-rhs", e->estimate, e->ci_low, e->ci_high);
+	}
 	fprintf(f, "    %s%-12s%s %s:%d  %s%s\n", verdict_color(st, e->verdict), upper, st->off,
 		e->file, e->line, e->expr, estimate);
 	if (e->note && e->verdict != VERDICT_PASS)
@@ -549,9 +559,17 @@ static void print_summary(FILE *f, const struct style *st, const struct run_resu
 {
 	size_t sv[VERDICT_ERROR + 1], ev[VERDICT_ERROR + 1], information, failures;
 	format_counts(r, sv, ev, &information, &failures);
-	char info[64] = "";
+	char info[160] = "";
+	size_t n = 0;
+	/* gate ab's decisions on claims, named only where there are some */
+	if (ev[VERDICT_IMPROVED])
+		n += (size_t)snprintf(info + n, sizeof info - n, ", %zu improved (failing on A, "
+				      "holding on B)", ev[VERDICT_IMPROVED]);
+	if (ev[VERDICT_FAIL_BOTH])
+		n += (size_t)snprintf(info + n, sizeof info - n, ", %zu failing before and after "
+				      "(not failing the change)", ev[VERDICT_FAIL_BOTH]);
 	if (information)
-		snprintf(info, sizeof info, ", %zu not gated (information)", information);
+		snprintf(info + n, sizeof info - n, ", %zu not gated (information)", information);
 	const char *word = format_exit_word(r->exit_code);
 	fprintf(f, "\n%s%s%s: %zu series (%zu regressed, %zu improved, %zu inconclusive, %zu new, "
 		"%zu not compared); %zu expectations (%zu pass, %zu fail, %zu inconclusive, %zu "
@@ -616,6 +634,41 @@ static void print_other_site_changes(FILE *f, const struct style *st, const stru
 	}
 }
 
+/* One line of "what broke" for violated expectation E; of gate ab with
+ * both sides' figures (it held on A). */
+static void print_failed_claim(FILE *f, const struct expect_result *e)
+{
+	char sides[400];
+	if (!e->a.measured) {
+		fprintf(f, "  %s:%d: expectation violated on %s: %s (estimate %.4g, interval "
+			"[%.4g, %.4g])\n", e->file, e->line, e->params, e->expr, e->estimate,
+			e->ci_low, e->ci_high);
+		return;
+	}
+	format_expect_sides(e, sides, sizeof sides);
+	fprintf(f, "  %s:%d: expectation violated by the change on %s: %s (%s)\n", e->file, e->line,
+		e->params, e->expr, sides);
+}
+
+/* gate ab: the claims of verdict V (fail_both, improved) under TITLE,
+ * each with both sides' figures. */
+static void print_claims(FILE *f, const struct style *st, const struct run_result *r,
+			 enum verdict v, const char *title)
+{
+	char sides[400];
+	int any = 0;
+	for (size_t i = 0; i < r->expect_count; i++) {
+		const struct expect_result *e = &r->expects[i];
+		if (e->verdict != v || !e->gated)
+			continue;
+		if (!any++)
+			fprintf(f, "\n%s%s%s\n", st->bold, title, st->off);
+		format_expect_sides(e, sides, sizeof sides);
+		fprintf(f, "  %s:%d: %s on %s: %s (%s)\n", e->file, e->line, e->kernel, e->params,
+			e->expr, sides);
+	}
+}
+
 static void print_failures(FILE *f, const struct style *st, const struct run_result *r)
 {
 	int any = 0;
@@ -625,9 +678,7 @@ static void print_failures(FILE *f, const struct style *st, const struct run_res
 			continue;
 		if (!any++)
 			fprintf(f, "\n%swhat broke%s\n", st->bold, st->off);
-		fprintf(f, "  %s:%d: expectation violated on %s: %s (estimate %.4g, interval "
-			"[%.4g, %.4g])\n", e->file, e->line, e->params, e->expr, e->estimate,
-			e->ci_low, e->ci_high);
+		print_failed_claim(f, e);
 	}
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
@@ -647,6 +698,9 @@ static void print_failures(FILE *f, const struct style *st, const struct run_res
 	}
 	if (any)
 		print_shift_warning(f, r);
+	print_claims(f, st, r, VERDICT_FAIL_BOTH, "claims that fail before and after (on A and "
+		     "on B: false on this machine whatever the change; not failing it)");
+	print_claims(f, st, r, VERDICT_IMPROVED, "claims that hold now (failed on A, hold on B)");
 	print_other_site_changes(f, st, r);
 }
 

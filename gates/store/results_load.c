@@ -97,8 +97,8 @@ static int verdict(const struct rl *l, const json_t *obj, const char *where, enu
 	if (!v)
 		return fail(l, "%s.verdict: missing", where);
 	if (!json_is_string(v) || results_verdict_parse(json_string_value(v), out))
-		return fail(l, "%s.verdict: expected pass, fail, inconclusive, improved, new, "
-			    "skipped or error", where);
+		return fail(l, "%s.verdict: expected pass, fail, inconclusive, improved, "
+			    "fail_both, new, skipped or error", where);
 	return 0;
 }
 
@@ -156,6 +156,32 @@ static int series_fields(const struct rl *l, const json_t *obj, const char *w, s
 	return 0;
 }
 
+/* gate ab's side A of expectation W ("a", "b_verdict"), when present. */
+static int expect_sides(const struct rl *l, const json_t *obj, const char *w,
+			struct expect_result *e)
+{
+	const json_t *a = json_object_get(obj, "a"), *b = json_object_get(obj, "b_verdict");
+	long long rounds;
+	char where[96];
+	int rc;
+	if (!a && !b)
+		return 0;
+	snprintf(where, sizeof where, "%s.a", w);
+	if (!json_is_object(a))
+		return fail(l, "%s: expected an object with b_verdict", where);
+	if (!json_is_string(b) || results_verdict_parse(json_string_value(b), &e->b_verdict))
+		return fail(l, "%s.b_verdict: expected a verdict with a", w);
+	if ((rc = integer(l, a, where, "rounds", 1, 0, 1LL << 40, &rounds)) ||
+	    (rc = number(l, a, where, "estimate", &e->a.estimate)) ||
+	    (rc = number(l, a, where, "ci_low", &e->a.ci_low)) ||
+	    (rc = number(l, a, where, "ci_high", &e->a.ci_high)) ||
+	    (rc = verdict(l, a, where, &e->a.verdict)))
+		return rc;
+	e->a.rounds = (size_t)rounds;
+	e->a.measured = true;
+	return 0;
+}
+
 static int one_expect(const struct rl *l, const json_t *obj, const char *w,
 		      struct expect_result *e)
 {
@@ -176,7 +202,7 @@ static int one_expect(const struct rl *l, const json_t *obj, const char *w,
 	    (rc = number(l, obj, w, "confidence", &e->confidence)) ||
 	    (rc = string(l, obj, w, "note", 0, &e->note)) ||
 	    (rc = string(l, obj, w, "conditions", 0, &e->conditions)) ||
-	    (rc = verdict(l, obj, w, &e->verdict)))
+	    (rc = verdict(l, obj, w, &e->verdict)) || (rc = expect_sides(l, obj, w, e)))
 		return rc;
 	if (!json_is_boolean(ratio))
 		return fail(l, "%s.ratio: expected true or false", w);
