@@ -8,6 +8,7 @@
 
 #include "core/result.h"
 #include "decide/compare.h"
+#include "decide/compare_ab.h"
 #include "decide/expect_eval.h"
 #include "decide/interference.h"
 
@@ -152,4 +153,20 @@ Test(interference, a_baseline_forgets_disturbed_samples)
 	cr_expect(isnan(a->samples[0]) && isnan(a->samples[7]) && isfinite(a->samples[1]));
 	const struct series *b = result_find_series(&cur, "k", "b", "p", "wall_ns");
 	cr_expect(isfinite(b->samples[0]));
+}
+
+Test(interference, gate_ab_leaves_out_rounds_disturbed_on_either_side)
+{
+	const double a_busy[ROUNDS] = { 3e6, 3e6, 3e6, 0, 0, 0, 0, 0, 0 };
+	const double b_busy[ROUNDS] = { 0, 0, 0, 3e6, 3e6, 0, 0, 0, 0 };
+	/* base plays A, cur plays B, twice as slow */
+	variant(&base, "a", 1, a_busy);
+	variant(&cur, "a", 2, b_busy);
+	cr_assert_eq(interference_mark(&base), 0);
+	cr_assert_eq(interference_mark(&cur), 0);
+	compare_ab_run(&cur, &base, &pol);
+	const struct series *s = result_find_series(&cur, "k", "a", "p", "wall_ns");
+	cr_expect_eq(s->verdict, VERDICT_INCONCLUSIVE);
+	cr_assert_not_null(s->note);
+	cr_expect(strstr(s->note, "5 of 9 rounds disturbed"), "%s", s->note);
 }

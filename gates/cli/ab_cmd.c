@@ -12,6 +12,7 @@
 #include "cli/session.h"
 #include "core/message.h"
 #include "decide/compare_ab.h"
+#include "decide/interference.h"
 #include "decide/confirm.h"
 #include "decide/expect_eval.h"
 #include "decide/sites.h"
@@ -243,6 +244,8 @@ int ab_main(int argc, char **argv, const char *self_dir)
 	take_samples(&st);
 	take_problems_of_a(&s->r, &st.a);
 	check_expectations(&st);
+	interference_mark(&s->r);
+	interference_mark(&st.a);
 	compare_ab_run(&s->r, &st.a, &s->r.policy);
 	if (sites_compare(&s->r, &st.a))
 		message_error("comparing allocation sites: out of memory");

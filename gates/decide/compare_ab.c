@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "decide/compare_ab.h"
+#include "decide/interference.h"
 #include "decide/compare.h"
 #include "decide/stats.h"
 
@@ -82,9 +83,33 @@ static const char *not_comparable(const struct series *s, const struct series *x
 static int compare_timing(struct series *s, const struct series *x, const struct run_policy *pol)
 {
 	struct ab_paired pr = { 0 };
-	int ok = compare_ab_paired(s->samples, x->samples, paired_rounds(s, x), &pr) == 0;
-	const char *why = not_comparable(s, x, pol, &pr, ok);
+	size_t n = paired_rounds(s, x), disturbed = 0;
+	double *bv = calloc(n + 1, sizeof *bv), *av = calloc(n + 1, sizeof *av);
+	if (!bv || !av) {
+		free(bv);
+		free(av);
+		return 0;
+	}
+	/* a round in which other tasks disturbed either side is left out */
+	for (size_t i = 0; i < n; i++) {
+		int out = interference_sample_disturbed(s, i) || interference_sample_disturbed(x, i);
+		bv[i] = out ? NAN : s->samples[i];
+		av[i] = out ? NAN : x->samples[i];
+		disturbed += (size_t)out;
+	}
+	int ok = compare_ab_paired(bv, av, n, &pr) == 0;
+	free(bv);
+	free(av);
 	s->tolerance = pol->min_effect;
+	if (interference_too_few(pr.pairs, disturbed)) {
+		char note[200];
+		snprintf(note, sizeof note, "the machine was busy: %zu of %zu rounds disturbed on "
+			 "one side or both: timing not decided", disturbed, n);
+		s->verdict = VERDICT_INCONCLUSIVE;
+		set_note(s, note);
+		return 0;
+	}
+	const char *why = not_comparable(s, x, pol, &pr, ok);
 	if (why) {
 		s->verdict = VERDICT_SKIPPED;
 		set_note(s, why);
