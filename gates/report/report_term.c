@@ -501,6 +501,12 @@ static void print_method(FILE *f, const struct style *st, const struct run_resul
 		fprintf(f, "\n%s%zu timing series advisory: their drift (the baseline's batches and "
 			"earlier recordings) is too large to gate them; shown, never failing.%s\n",
 			st->dim, advisory, st->off);
+	size_t disturbed, samples;
+	format_interference(r, &disturbed, &samples);
+	if (disturbed)
+		fprintf(f, "\n%sinterference: %zu of %zu timing samples disturbed (other tasks kept "
+			"their threads waiting to run), left out of timing verdicts.%s\n", st->dim,
+			disturbed, samples, st->off);
 	if (!timed)
 		return;
 	char numbers[200];
@@ -526,12 +532,6 @@ static void print_method(FILE *f, const struct style *st, const struct run_resul
 	if (shifted)
 		fprintf(f, "%smachine: the %zu compared timing series moved by a median of "
 			"%+.1f%% since the baseline.%s\n", st->dim, shifted, 100 * shift, st->off);
-	size_t disturbed, samples;
-	format_interference(r, &disturbed, &samples);
-	if (disturbed)
-		fprintf(f, "%sinterference: %zu of %zu timing samples disturbed (other tasks kept "
-			"their threads waiting to run), left out of timing verdicts.%s\n", st->dim,
-			disturbed, samples, st->off);
 }
 
 /* Under "what broke", when a timing series failed while the run's timing
