@@ -15,13 +15,22 @@ regression gate whose timing cannot be compared:
            how many failed, and on what.
   time     one run of the tier with the cost pass and one without.
 
-  python3 ci/costbench.py detect [--mode relabelled|same|ab] [--trials 20]
+  python3 ci/costbench.py detect [--mode relabelled|same|given|ab] [--trials 20]
                                  [--tier quick|default] [--changes a,b,...]
-  python3 ci/costbench.py false  [--mode relabelled|same] [--runs 100]
+  python3 ci/costbench.py false  [--mode relabelled|same|given|ab] [--runs 100]
                                  [--tier quick|default]
   python3 ci/costbench.py time   [--tier quick|default]
 
 --kernels a,b runs only those seed kernels (the toy changes are unaffected).
+--mode given --baseline-dir DIR compares against the baselines in DIR (a
+copy: nothing is written there), e.g. one recorded on another CPU model
+(../shared/machines/<model>); the toy changes need a baseline of their own
+and are skipped there. --mode ab runs `gate ab` with both sides the same
+build (false alarms: an A/A run) or B's environment changed (detection).
+--load loop keeps a shell loop busy on the last CPU beside every run (a
+busy neighbour); --load gate runs `gate run --quick` over and over beside
+it (a second gate on the same machine). Each run's line counts its
+inconclusive verdicts too: they are allowed, never failing.
 
 The changes: tcache (glibc.malloc.tcache_count=0), arena
 (glibc.malloc.arena_max=1), mmap (glibc.malloc.mmap_threshold=4096),
@@ -57,8 +66,12 @@ CHANGES = {
     "perturb": ("MALLOC_PERTURB_=165", False),
     "jemalloc": ("LD_PRELOAD=%s/libjemalloc.so.2" % LIBDIR, False),
     "mimalloc": ("LD_PRELOAD=%s/libmimalloc.so.2" % LIBDIR, False),
+    # realloc always moving the block: a preloaded shim (tests/preload)
+    "moving": ("LD_PRELOAD=%s/tests/preload/libmoving_realloc.so" % BUILD, False),
     "toy1": ("TOY_SLOWDOWN_PERCENT=1", True),
     "toy3": ("TOY_SLOWDOWN_PERCENT=3", True),
+    # one extra malloc/free per operation of the toy
+    "toyalloc": ("TOY_EXTRA_ALLOC=1", True),
 }
 
 
@@ -98,12 +111,16 @@ def run(cmd, json_path):
                 classes.add(metric_class(s))
             elif s.get("verdict") == "improved":
                 classes.add("improved " + metric_class(s))
+        inconclusive = sum(s.get("verdict") == "inconclusive" for s in result.get("series", []))
         for e in result.get("expectations", []):
             # a claim declared for another allocator is information: its
             # "fail" fails nothing (docs/kernels.md, "Conditions")
             if e.get("verdict") == "fail" and e.get("gated", True):
                 classes.add("expectation")
                 FAILED_EXPECTATIONS.append("%s:%s" % (e.get("file"), e.get("line")))
+            inconclusive += e.get("verdict") == "inconclusive" and e.get("gated", True)
+        if inconclusive:
+            classes.add("inconclusive:%d" % inconclusive)
     except (OSError, ValueError):
         classes.add("no result")
     return p.returncode, classes
@@ -131,11 +148,44 @@ def record(tmp, tier, toy):
     return same, relabelled
 
 
+def given(tmp, source):
+    """A copy of the baselines in SOURCE (--mode given): nothing is written
+    to SOURCE. Returns the directory, twice (as record's pair)."""
+    d = os.path.join(tmp, "given")
+    os.makedirs(d, exist_ok=True)
+    for name in os.listdir(source):
+        if name.endswith(".json"):
+            shutil.copy(os.path.join(source, name), d)
+    return d, d
+
+
+class Neighbour:
+    """--load: a busy loop on the last CPU, or a second gate, beside the runs."""
+
+    def __init__(self, kind):
+        self.kind, self.proc = kind, None
+
+    def __enter__(self):
+        cpu = str((os.cpu_count() or 1) - 1)
+        if self.kind == "loop":
+            self.proc = subprocess.Popen(["taskset", "-c", cpu, "sh", "-c", "while :; do :; done"],
+                                         start_new_session=True)
+        elif self.kind == "gate":
+            loop = "while :; do '%s' run --quick --no-color >/dev/null 2>&1; done" % GATE
+            self.proc = subprocess.Popen(["sh", "-c", loop], start_new_session=True)
+        return self
+
+    def __exit__(self, *exc):
+        if self.proc:
+            os.killpg(self.proc.pid, 9)
+            self.proc.wait()
+
+
 def gate_cmd(mode, dirs, tier, env, toy, json_path):
     if mode == "ab":
         cmd = [GATE, "ab", "--no-color", "--json", json_path] + tier_flags(tier)
         return cmd + scope(toy) + (["--b-env", env] if env else [])
-    d = dirs[0] if mode == "same" else dirs[1]
+    d = dirs[0] if mode in ("same", "given") else dirs[1]
     cmd = [GATE, "run", "--baseline-dir", d, "--no-color", "--json", json_path]
     return cmd + tier_flags(tier) + scope(toy) + (["--env", env] if env else [])
 
@@ -148,34 +198,47 @@ def detect(args, tmp):
     print("%-10s %-8s %s" % ("change", "caught", "failing (and improved) metric classes (runs)"))
     for name in names:
         env, toy = CHANGES[name]
-        if toy not in dirs and args.mode != "ab":
+        if toy and args.mode == "given":
+            print("%-10s skipped: the toy has no baseline in %s" % (name, args.baseline_dir))
+            continue
+        if toy not in dirs and args.mode == "given":
+            dirs[toy] = given(tmp, args.baseline_dir)
+        elif toy not in dirs and args.mode != "ab":
             dirs[toy] = record(tmp, args.tier, toy)
         caught, by = 0, {}
-        for _ in range(args.trials):
-            path = os.path.join(tmp, "r.json")
-            code, classes = run(gate_cmd(args.mode, dirs.get(toy), args.tier, env, toy, path),
-                                path)
-            caught += code == 1
-            for c in classes:
-                by[c] = by.get(c, 0) + 1
+        # the baselines are recorded quietly; the neighbour joins the runs
+        with Neighbour(args.load):
+            for _ in range(args.trials):
+                path = os.path.join(tmp, "r.json")
+                code, classes = run(gate_cmd(args.mode, dirs.get(toy), args.tier, env, toy,
+                                             path), path)
+                caught += code == 1
+                for c in classes:
+                    by[c] = by.get(c, 0) + 1
         print("%-10s %2d of %-2d %s" % (name, caught, args.trials,
                                         ", ".join("%s %d" % kv for kv in sorted(by.items()))))
         sys.stdout.flush()
 
 
 def false_alarms(args, tmp):
-    dirs = record(tmp, args.tier, False)
+    if args.mode == "given":
+        dirs = given(tmp, args.baseline_dir)
+    elif args.mode == "ab":
+        dirs = None
+    else:
+        dirs = record(tmp, args.tier, False)
     failing, by, codes = 0, {}, {}
-    for i in range(args.runs):
-        path = os.path.join(tmp, "r.json")
-        code, classes = run(gate_cmd(args.mode, dirs, args.tier, None, False, path), path)
-        # one line a run, so that a series cut short still says what it saw
-        print("run %d: exit %d %s" % (i + 1, code, " ".join(sorted(classes)) or "-"))
-        sys.stdout.flush()
-        failing += code != 0
-        codes[code] = codes.get(code, 0) + 1
-        for c in classes:
-            by[c] = by.get(c, 0) + 1
+    with Neighbour(args.load):
+        for i in range(args.runs):
+            path = os.path.join(tmp, "r.json")
+            code, classes = run(gate_cmd(args.mode, dirs, args.tier, None, False, path), path)
+            # one line a run, so that a series cut short still says what it saw
+            print("run %d: exit %d %s" % (i + 1, code, " ".join(sorted(classes)) or "-"))
+            sys.stdout.flush()
+            failing += code != 0
+            codes[code] = codes.get(code, 0) + 1
+            for c in classes:
+                by[c] = by.get(c, 0) + 1
     print("false alarms: mode %s, %s tier, kernels %s, %d unchanged runs: %d failing; "
           "exit codes %s; failing metric classes %s" % (
               args.mode, args.tier, ",".join(KERNELS) or "all", args.runs, failing,
@@ -196,7 +259,9 @@ def timed(args, tmp):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("what", choices=["detect", "false", "time"])
-    p.add_argument("--mode", choices=["relabelled", "same", "ab"], default="relabelled")
+    p.add_argument("--mode", choices=["relabelled", "same", "given", "ab"], default="relabelled")
+    p.add_argument("--baseline-dir", help="with --mode given: the baselines to compare against")
+    p.add_argument("--load", choices=["none", "loop", "gate"], default="none")
     p.add_argument("--trials", type=int, default=20)
     p.add_argument("--runs", type=int, default=100)
     p.add_argument("--tier", choices=["quick", "default"], default="quick")
@@ -209,10 +274,11 @@ def main():
     for name in args.changes.split(","):
         if name and name not in CHANGES:
             sys.exit("ci/costbench.py: unknown change %s (known: %s)" % (name, ",".join(CHANGES)))
-    if args.what == "false" and args.mode == "ab":
-        sys.exit("ci/costbench.py: false alarms of gate ab: ci/selftest.py --suite-runs N")
+    if args.mode == "given" and not (args.baseline_dir and os.path.isdir(args.baseline_dir)):
+        sys.exit("ci/costbench.py: --mode given needs --baseline-dir DIR")
     tmp = tempfile.mkdtemp(prefix="allocgate-costbench-")
     start = time.time()
+    print("load: %s; %s" % (args.load, time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())))
     try:
         {"detect": detect, "false": false_alarms, "time": timed}[args.what](args, tmp)
     finally:
