@@ -7,9 +7,9 @@
  * lines of the CPU valgrind presents (core/cost_key.h) and the ifunc
  * variants that ran; whatever the CPU model. A difference outside the key
  * (a CPUID word a host passes through) is a note, and cost is compared.
- * A baseline of an older version, which records none of the CPU lines,
- * the builds or the variants, is compared on what it records, said in a
- * note. */
+ * A baseline of an older version, whose cost samples ran in the gate's
+ * own environment with lazy binding inside the regions, is not compared
+ * (the note says so). */
 #ifndef GATE_COMPARABLE_H
 #define GATE_COMPARABLE_H
 
