@@ -205,11 +205,14 @@ static const struct gate_expect free_expects[] = {
 	GATE_EXPECT_UNDER_AT("glibc", "n_1k", "random_order.free.wall_ns < 0.2 * random_order.alloc.wall_ns"),
 	GATE_EXPECT_UNDER_AT("glibc", "n_5m", "random_order.free.wall_ns > 1.3 * random_order.alloc.wall_ns"),
 	/* glibc: the rise is the random order's, not free()'s: in allocation
-	 * order free stays at 10-56% of malloc at every N, and the random order
-	 * costs 2-5x more from 100K blocks on (cache and TLB misses on chunk
-	 * headers scattered over the heap). */
+	 * order free stays at 10-60% of malloc at every N, and the random order
+	 * costs 2-5x more from 1M blocks on (cache and TLB misses on chunk
+	 * headers scattered over the heap). At 100K blocks how much more
+	 * follows the machine's caches: 2.6x on an Intel Xeon VM, 1.6-2.1x and
+	 * 1.15-1.35x on two AMD EPYC VMs (docs/kernels.md), so the timing claim
+	 * starts at 1M and the cost pass carries 100K (below). */
 	GATE_EXPECT_UNDER("glibc", "alloc_order.free.wall_ns < 0.8 * alloc_order.alloc.wall_ns"),
-	GATE_EXPECT_UNDER_AT("glibc", "n_100k,n_1m,n_2m,n_3m,n_4m,n_5m",
+	GATE_EXPECT_UNDER_AT("glibc", "n_1m,n_2m,n_3m,n_4m,n_5m",
 			  "random_order.free.wall_ns > 1.25 * alloc_order.free.wall_ns"),
 	/* the misses themselves, in the cost pass's fixed simulated cache: at
 	 * 100K blocks the random order's free misses the first-level cache

@@ -331,9 +331,13 @@ static const struct gate_expect ref_expects[] = {
 	GATE_EXPECT_AT("threads_8", "strdup_free.bytes_allocated == 5600000"),
 	GATE_EXPECT_AT("threads_5", "strdup_free.allocs == 500000"),
 	GATE_EXPECT_AT("threads_2", "strdup_free.allocs == 200000"),
-	/* A contended mutex is slower than an atomic count: seed 2.2x, here
-	 * 3.6-3.8x at every thread count. */
-	GATE_EXPECT("refcount_mutex.wall_ns > 1.5 * refcount_atomic.wall_ns"),
+	/* A contended mutex is slower than an atomic count: seed 2.2x; 3.2-3.8x
+	 * on an Intel Xeon VM and 2.2-2.8x on an AMD EPYC VM at 100,000
+	 * operations per thread. At 10,000 (threads_8_10k, a region of 2-5 ms)
+	 * the AMD VM's rounds ran from 1.4x to 2.6x, too close to the margin
+	 * for a timing claim: the cost pass carries it there (below). */
+	GATE_EXPECT_AT("threads_2,threads_5,threads_8",
+		       "refcount_mutex.wall_ns > 1.5 * refcount_atomic.wall_ns"),
 	/* in the cost pass: a lock and an unlock against one atomic add, 17x
 	 * the instructions at every thread count, whatever the load */
 	GATE_EXPECT("refcount_mutex.cost_instructions > 1.5 * refcount_atomic.cost_instructions"),
