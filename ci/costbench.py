@@ -58,6 +58,7 @@ TOY_KERNELS = os.path.join(BUILD, "tests", "kernels")
 LIBDIR = "/usr/lib/x86_64-linux-gnu"
 
 FAILED_EXPECTATIONS = []   # file:line of every failing expectation, in run order
+FAILED_SERIES = []         # kernel/variant/params metric change of every failing series
 
 CHANGES = {
     "tcache": ("GLIBC_TUNABLES=glibc.malloc.tcache_count=0", False),
@@ -109,6 +110,9 @@ def run(cmd, json_path):
         for s in result.get("series", []):
             if s.get("verdict") == "fail":
                 classes.add(metric_class(s))
+                FAILED_SERIES.append("%s/%s/%s %s %+.1f%%" % (
+                    s.get("kernel"), s.get("variant"), s.get("params"), s.get("metric"),
+                    100 * (s.get("change") or 0)))
             elif s.get("verdict") == "improved":
                 classes.add("improved " + metric_class(s))
         inconclusive = sum(s.get("verdict") == "inconclusive" for s in result.get("series", []))
@@ -233,7 +237,9 @@ def false_alarms(args, tmp):
             path = os.path.join(tmp, "r.json")
             code, classes = run(gate_cmd(args.mode, dirs, args.tier, None, False, path), path)
             # one line a run, so that a series cut short still says what it saw
-            print("run %d: exit %d %s" % (i + 1, code, " ".join(sorted(classes)) or "-"))
+            print("run %d: exit %d %s%s" % (i + 1, code, " ".join(sorted(classes)) or "-",
+                                            "".join("\n  failed: " + f for f in FAILED_SERIES)))
+            del FAILED_SERIES[:]
             sys.stdout.flush()
             failing += code != 0
             codes[code] = codes.get(code, 0) + 1

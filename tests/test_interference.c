@@ -3,6 +3,7 @@
  * (interference.h). Every figure is worked out by hand. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,4 +170,32 @@ Test(interference, gate_ab_leaves_out_rounds_disturbed_on_either_side)
 	cr_expect_eq(s->verdict, VERDICT_INCONCLUSIVE);
 	cr_assert_not_null(s->note);
 	cr_expect(strstr(s->note, "5 of 9 rounds disturbed"), "%s", s->note);
+}
+
+Test(interference, a_machine_that_slowed_as_a_whole_fails_only_the_outliers)
+{
+	char name[16];
+	pol.min_effect = 0.25;
+	/* eleven kernels 35% slower (the machine), one 60%, one 2x */
+	for (int v = 0; v < 13; v++) {
+		snprintf(name, sizeof name, "v%d", v);
+		add(&base, name, "wall_ns", wall, 1);
+		add(&cur, name, "wall_ns", wall, v == 11 ? 1.6 : v == 12 ? 2.0 : 1.35);
+	}
+	compare_run(&cur, &base, &pol, true);
+	size_t n;
+	double shift = compare_machine_shift(&cur, &n);
+	cr_expect_eq(n, 13);
+	cr_expect(fabs(shift - 0.35) < 1e-9, "%g", shift);
+	const struct series *same = result_find_series(&cur, "k", "v0", "p", "wall_ns");
+	const struct series *more = result_find_series(&cur, "k", "v11", "p", "wall_ns");
+	const struct series *twice = result_find_series(&cur, "k", "v12", "p", "wall_ns");
+	cr_expect_eq(same->verdict, VERDICT_INCONCLUSIVE);
+	cr_assert_not_null(same->note);
+	cr_expect(strstr(same->note, "the machine moved: the 13 compared timing series slowed by "
+				     "a median of +35.0%"), "%s", same->note);
+	/* 1.6 / 1.35 = 1.19: within the 25% tolerance of the machine's move */
+	cr_expect_eq(more->verdict, VERDICT_INCONCLUSIVE);
+	/* 2.0 / 1.35 = 1.48: a regression beyond the machine's */
+	cr_expect_eq(twice->verdict, VERDICT_FAIL);
 }

@@ -288,6 +288,52 @@ static void decide_timing(struct run_result *cur, const struct run_policy *pol, 
 	free(adj);
 }
 
+double compare_machine_shift(const struct run_result *r, size_t *series)
+{
+	double *v = calloc(r->series_count + 1, sizeof *v), median = NAN;
+	size_t n = 0;
+	for (size_t i = 0; v && i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		if (s->cls == METRIC_TIMING && s->has_baseline && isfinite(s->change) &&
+		    !result_metric_is_scheduling(s->metric) &&
+		    (s->verdict == VERDICT_PASS || s->verdict == VERDICT_FAIL ||
+		     s->verdict == VERDICT_IMPROVED || s->verdict == VERDICT_INCONCLUSIVE))
+			v[n++] = s->change;
+	}
+	if (n >= COMPARE_SHIFT_MIN_SERIES)
+		median = stats_median(v, n);
+	free(v);
+	*series = n >= COMPARE_SHIFT_MIN_SERIES ? n : 0;
+	return median;
+}
+
+/* A timing failure of CUR that the machine's own move explains: when the
+ * run's compared timing series slowed by a median SHIFT > 0, a series
+ * fails only if it slowed past its tolerance beyond that; the others are
+ * inconclusive, with the figure. Never turns anything into a failure. */
+static void discount_machine_shift(struct run_result *cur)
+{
+	size_t n;
+	double shift = compare_machine_shift(cur, &n);
+	if (!n || !(shift >= COMPARE_SHIFT_NOTABLE))
+		return;
+	for (size_t i = 0; i < cur->series_count; i++) {
+		struct series *s = &cur->series[i];
+		if (s->cls != METRIC_TIMING || s->verdict != VERDICT_FAIL ||
+		    (1 + s->change) / (1 + shift) >= 1 + s->tolerance)
+			continue;
+		char note[400];
+		snprintf(note, sizeof note, "the machine moved: the %zu compared timing series slowed "
+			 "by a median of %+.1f%% since the baseline, and this one's %+.1f%% is within "
+			 "its %.0f%% tolerance of that (cost and counts decide; `gate ab` measures "
+			 "both builds in the same rounds)", n, 100 * shift, 100 * s->change,
+			 100 * s->tolerance);
+		s->verdict = VERDICT_INCONCLUSIVE;
+		free(s->note);
+		s->note = strdup(note);
+	}
+}
+
 static int group_ran(const struct run_result *cur, const struct series *b)
 {
 	for (size_t i = 0; i < cur->series_count; i++)
@@ -393,6 +439,7 @@ void compare_run_with(struct run_result *cur, const struct run_result *base,
 			    follows_changed_cores(cur, base, s), compare_threads(cur, s), &timed[i]);
 	}
 	decide_timing(cur, pol, timed);
+	discount_machine_shift(cur);
 	if (base)
 		report_missing(cur, base);
 	free(timed);
