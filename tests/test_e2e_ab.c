@@ -73,6 +73,7 @@ Test(e2e_ab, slowdown_in_b_fails_confirmed_at_the_variant_line)
 {
 	struct spawn_output out;
 	int code = gate_ab(&out, "--b-env", "TOY_SLOWDOWN_PERCENT=900", NULL);
+	e2e_skip_if_busy(out.out, "regression toy/single/small task_clock_ns");
 	cr_expect_eq(code, 1, "exit %d\n%s\n%s", code, out.out, out.err);
 	cr_expect(strstr(out.out, "tests/kernels/toy.c:"), "%s", out.out);
 	cr_expect(strstr(out.out, "regression toy/single/small task_clock_ns"), "%s", out.out);
@@ -102,7 +103,7 @@ Test(e2e_ab, a_a_run_agrees_on_every_count)
 	json_error_t err;
 	json_t *root = json_load_file(json, 0, &err), *s;
 	cr_assert(root, "%s: %s", json, err.text);
-	size_t i, timed = 0;
+	size_t i, timed = 0, busy = 0;
 	json_array_foreach(json_object_get(root, "series"), i, s) {
 		const char *cls = json_string_value(json_object_get(s, "class"));
 		const char *verdict = json_string_value(json_object_get(s, "verdict"));
@@ -115,12 +116,18 @@ Test(e2e_ab, a_a_run_agrees_on_every_count)
 		if (strcmp(verdict, "pass") && strcmp(verdict, "fail") &&
 		    strcmp(verdict, "inconclusive") && strcmp(verdict, "improved"))
 			continue;   /* skipped: too few events (context switches) */
+		const char *test = json_string_value(json_object_get(s, "test"));
+		const char *note = json_string_value(json_object_get(s, "note"));
+		if (!test && note && strstr(note, "the machine was busy")) {
+			busy++;     /* other work disturbed the rounds: nothing decided */
+			continue;
+		}
 		timed++;
-		cr_expect(strstr(json_string_value(json_object_get(s, "test")), "signed-rank"));
+		cr_expect(test && strstr(test, "signed-rank"), "%s", test ? test : "no test");
 		cr_expect(json_is_number(json_object_get(s, "ci_low")));
 		cr_expect(json_is_number(json_object_get(s, "p_value")));
 	}
-	cr_expect_geq(timed, 4, "wall and task clock of both variants");
+	cr_expect_geq(timed + busy, 4, "wall and task clock of both variants");
 	json_decref(root);
 	spawn_output_free(&out);
 }

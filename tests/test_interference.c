@@ -199,3 +199,17 @@ Test(interference, a_machine_that_slowed_as_a_whole_fails_only_the_outliers)
 	/* 2.0 / 1.35 = 1.48: a regression beyond the machine's */
 	cr_expect_eq(twice->verdict, VERDICT_FAIL);
 }
+
+Test(interference, a_round_in_which_others_took_the_machine_is_disturbed)
+{
+	/* 150 per mille is below the 20% mark, 500 above */
+	const double permille[ROUNDS] = { 0, 150, 500, 0, 0, 500, 0, 0, 0 };
+	variant(&cur, "a", 1, NULL);
+	add(&cur, "a", "others_cpu_permille", permille, 1);
+	cr_assert_eq(interference_mark(&cur), 0);
+	const struct series *s = result_find_series(&cur, "k", "a", "p", "wall_ns");
+	cr_expect_eq(s->disturbed_count, 2);
+	cr_expect(interference_sample_disturbed(s, 2) && interference_sample_disturbed(s, 5));
+	cr_expect(!interference_sample_disturbed(s, 1));
+	cr_expect(fabs(s->disturbed_share - 0.5) < 1e-12, "%g", s->disturbed_share);
+}

@@ -319,7 +319,7 @@ int result_metric_is_scheduling(const char *name)
 	const char *base = strrchr(name, '.');
 	base = base ? base + 1 : name;
 	return !strcmp(base, "ctx_switches") || !strcmp(base, "cpu_migrations") ||
-	       !strcmp(base, "sched_wait_ns");
+	       !strcmp(base, "sched_wait_ns") || !strcmp(base, "others_cpu_permille");
 }
 
 int result_metric_is_allocation_count(const char *name)

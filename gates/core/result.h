@@ -205,8 +205,8 @@ const char *result_exit_verdict(int exit_code);
  * so its rounds are not independent samples (docs/counters.md). */
 int result_metric_is_counted(const char *name);
 
-/* Whether metric NAME ([REGION.]ctx_switches, cpu_migrations or
- * sched_wait_ns) counts what the scheduler did: how often the threads
+/* Whether metric NAME ([REGION.]ctx_switches, cpu_migrations,
+ * sched_wait_ns or others_cpu_permille) counts what the scheduler did: how often the threads
  * waited, were preempted or moved, how long they waited to run. That follows the host's load and how much the threads overlap,
  * not the code alone: on the 2-core VM refcount_mutex threads_5's context
  * switches rose 2.7x within an hour of unchanged runs (docs/noise.md).

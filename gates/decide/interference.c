@@ -57,13 +57,17 @@ static int mark(struct run_result *r, struct series *s)
 	const struct series *run = sibling(r, s, "task_clock_ns");
 	const struct series *threads = result_find_series(r, s->kernel, s->variant, s->params,
 							  "threads");
+	const struct series *others = result_find_series(r, s->kernel, s->variant, s->params,
+							 "others_cpu_permille");
 	if (!run)
 		run = sibling(r, s, "cpu_ns");
 	free(s->disturbed);
 	s->disturbed = NULL;
 	s->disturbed_len = s->disturbed_count = 0;
 	s->disturbed_share = NAN;
-	if (!wait || !wall || s->sample_count == 0)
+	if ((!wait || !wall) && !others)
+		return 0;
+	if (s->sample_count == 0)
 		return 0;
 	s->disturbed = calloc(s->sample_count, sizeof *s->disturbed);
 	double *shares = calloc(s->sample_count, sizeof *shares);
@@ -73,13 +77,16 @@ static int mark(struct run_result *r, struct series *s)
 	}
 	s->disturbed_len = s->sample_count;
 	for (size_t i = 0; i < s->sample_count; i++) {
-		double w = at(wall, i), n = at(threads, i);
+		double w = at(wall, i), n = at(threads, i), busy = at(others, i) / 1000;
 		double excess = interference_excess_ns(at(wait, i), isnan(at(run, i)) ? w : at(run, i),
 						       isfinite(n) && n > 1 ? n : 1, cores_of(&r->ctx));
 		if (isfinite(w) && w > 0 && excess >= INTERFERENCE_FLOOR_NS &&
 		    excess >= INTERFERENCE_SHARE * w) {
 			s->disturbed[i] = true;
 			shares[s->disturbed_count++] = excess / w;
+		} else if (busy >= INTERFERENCE_MACHINE_SHARE) {
+			s->disturbed[i] = true;
+			shares[s->disturbed_count++] = busy;
 		}
 	}
 	if (s->disturbed_count)

@@ -6,9 +6,14 @@
  * and wall time. With N threads on C cores and no other task, a thread
  * waits only while every core runs another of the region's threads: with
  * N <= C never, with N > C at most (N - C) x run / C ns in all. The wait
- * beyond that is what other tasks took from the region. A sample is
- * disturbed when that excess is at least INTERFERENCE_SHARE of its wall
- * time and INTERFERENCE_FLOOR_NS: its timing is left out of every timing
+ * beyond that is what other tasks took from the region. And each sample
+ * carries the share of the machine's CPU time that other processes took
+ * during its round (others_cpu_permille, sample/machine_load.h): a
+ * neighbour on another core slows a kernel through the shared caches
+ * without making it wait. A sample is disturbed when the excess wait is at
+ * least INTERFERENCE_SHARE of its wall time and INTERFERENCE_FLOOR_NS, or
+ * when others took INTERFERENCE_MACHINE_SHARE of the machine during its
+ * round: its timing is left out of every timing
  * verdict (against the baseline, or a claim), and a verdict left with too
  * few undisturbed samples is inconclusive, with the figure, never a
  * failure. Counts and cost are never affected. */
@@ -23,6 +28,10 @@
  * wake-up of a kernel thread takes some microseconds). */
 #define INTERFERENCE_SHARE 0.05
 #define INTERFERENCE_FLOOR_NS 50000.0
+/* The share of the machine's CPU time (every core) that other processes
+ * may take during a round before its samples count as disturbed: a
+ * neighbour busy on one core of two takes half. */
+#define INTERFERENCE_MACHINE_SHARE 0.2
 
 /* The run-queue wait not explained by the region's own THREADS threads on
  * CORES cores: WAIT_NS beyond (THREADS - CORES) x RUN_NS / CORES; 0 when

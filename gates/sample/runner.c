@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "sample/machine_load.h"
 #include "sample/runner.h"
 #include "sample/backend.h"
 #include "sample/cost_pass.h"
@@ -129,6 +130,26 @@ static int run_sample(const struct kernel_info *k, size_t v, const struct kernel
 	return 0;
 }
 
+/* Puts the share of the machine's CPU time that other processes took
+ * during the round that began at BEFORE (machine_load.h) as a sample of
+ * each item of the round that was measured (its WALL finite): the decision
+ * layer leaves the timing of a busy round out (decide/interference.h). */
+static void put_round_load(const struct runner_side *sides, const size_t *item_side,
+			   const size_t *item_variant, const double *wall, size_t n,
+			   const struct machine_load *before, size_t round)
+{
+	struct machine_load after;
+	if (machine_load_read(&after))
+		return;
+	struct record_metric m = { "others_cpu_permille", "permille", METRIC_TIMING,
+				   machine_load_others_permille(before, &after) };
+	for (size_t i = 0; i < n; i++) {
+		const struct runner_side *sd = &sides[item_side[i]];
+		if (isfinite(wall[i]))
+			runner_put_sample(sd->r, sd->k, item_variant[i], sd->p->name, &m, round);
+	}
+}
+
 int runner_warmup_stable(const double *prev, const double *cur, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -185,6 +206,8 @@ int runner_run_sides(const struct runner_side *sides, size_t side_count,
 	int auto_warmup = o->warmup == RUNNER_WARMUP_AUTO, late = 0;
 	long warmup = auto_warmup ? RUNNER_WARMUP_MAX : o->warmup;
 	for (long round = -warmup; round < o->rounds; round++) {
+		struct machine_load load_before;
+		int load_ok = round >= 0 && machine_load_read(&load_before) == 0;
 		for (size_t i = 0; i < n; i++)
 			order[i] = i;
 		rng_shuffle(rng, order, n);
@@ -210,6 +233,9 @@ int runner_run_sides(const struct runner_side *sides, size_t side_count,
 				failed++;
 			}
 		}
+		if (load_ok)
+			put_round_load(sides, item_side, item_variant, wall, n, &load_before,
+				       first_round + (size_t)round);
 		/* --warmup auto: measure once two warm-up rounds in a row agree */
 		if (auto_warmup && round < -1 && round > -warmup &&
 		    runner_warmup_stable(prev_wall, wall, n))
