@@ -26,8 +26,11 @@ usage() {
 	exit 2
 }
 
+# fd 3: this script's stdout, also from a trap that runs while a command's
+# output is redirected into its log (run_in)
+exec 3>&1
 say() {
-	echo "bare-debian: $*"
+	echo "bare-debian: $*" >&3
 }
 
 while [ $# -gt 0 ]; do
@@ -90,7 +93,7 @@ cleanup() {
 	left=$(mounts_under "$dir")
 	if [ -n "$left" ]; then
 		say "still mounted, $dir NOT deleted:"
-		echo "$left" | sed 's/^/  /'
+		echo "$left" | sed 's/^/  /' >&3
 		dir=""
 		return 1
 	fi
@@ -132,7 +135,7 @@ setup() {
 # in a clean environment.
 in_root() {
 	# shellcheck disable=SC2086 # clean_env is the env command and its words
-	chroot "$dir/root" $clean_env /bin/sh -c "cd /root/allocgate && $1"
+	chroot "$dir/root" $clean_env /bin/sh -c "cd /root/allocgate && $1" 3>&-
 }
 
 # run_in SUITE COMMAND LOG: in_root COMMAND, its output into $dir/LOG;
