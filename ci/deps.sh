@@ -2,57 +2,90 @@
 # dependencies and installs the missing ones with apt-get when running as
 # root on Debian/Ubuntu; otherwise prints the exact command and fails.
 
-# Debian packages: what each is for.
-#   gcc, ninja-build, pkg-config, python3: the build (configure.py + ninja)
+# Debian packages: what each is for (`./gate` installs the first group,
+# `ci/test.sh` both; a bare Debian, debootstrap --variant=minbase, needs
+# them all: ci/bare-debian.sh checks that).
+#   gcc, libc6-dev, ninja-build, pkg-config, python3: the build
+#     (configure.py + ninja)
 #   libjansson-dev: baselines and results are JSON (required)
-#   libcriterion-dev: the test suite (only for ci/test.sh)
-#   libbpf-dev: optional BPF counters (not required)
+# and for the tests (ci/test.sh):
+#   libcriterion-dev: the test suite
+#   python3-junitparser: a real JUnit consumer (tests/test_junit_consumers.c)
+#   git, make, cmake, libglib2.0-dev: the example projects, built and gated
+#     as a user would (tests/e2e_project.sh: a git repository of their own,
+#     their Makefile and CMakeLists.txt, GLib's allocations counted); git
+#     also for ci/ab.sh's base revision (tests/test_e2e_ab.c)
+# optional, one line each when missing:
 #   valgrind: the cost pass on Linux (installed as root; otherwise one line
 #     says how, and the gate runs without it: docs/counters.md)
-#   mingw-w64, wine, dpkg-dev: optional, the Windows tests under wine
+#   libbpf-dev: BPF counters (configure.py turns them off without it)
+#   mingw-w64, wine, dpkg-dev: the Windows tests under wine
 #     (tests/test_windows_*.c, ci/mingw-jansson.sh); skipped without them
+
+# gate_has_pc NAME HEADER: 0 when library NAME is installed: pkg-config
+# where it exists, else its header (a bare system has no pkg-config yet,
+# and the first pass must still name every package).
+gate_has_pc() {
+	if command -v pkg-config >/dev/null 2>&1; then
+		pkg-config --exists "$1"
+	else
+		[ -f "/usr/include/$2" ]
+	fi
+}
+
+# gate_deps_missing [tests]: the Debian packages missing, space-separated.
 gate_deps_missing() {
 	missing=""
 	command -v python3 >/dev/null 2>&1 || missing="$missing python3"
 	command -v ninja >/dev/null 2>&1 || missing="$missing ninja-build"
 	command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
 	{ command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1; } || missing="$missing gcc libc6-dev"
-	if command -v pkg-config >/dev/null 2>&1; then
-		pkg-config --exists jansson || missing="$missing libjansson-dev"
-		if [ "${1:-}" = tests ]; then
-			pkg-config --exists criterion || missing="$missing libcriterion-dev"
-			# a real JUnit consumer for tests/test_junit_consumers.c
-			/usr/bin/python3 -c 'import junitparser' 2>/dev/null ||
-				missing="$missing python3-junitparser"
-			# the example projects' builds (tests/test_e2e_project.c):
-			# glib_strings links GLib, strbuf also builds with CMake
-			pkg-config --exists glib-2.0 || missing="$missing libglib2.0-dev"
-			command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
-		fi
-	else
-		missing="$missing libjansson-dev"
-		[ "${1:-}" = tests ] && missing="$missing libcriterion-dev"
-	fi
+	gate_has_pc jansson jansson.h || missing="$missing libjansson-dev"
+	[ "${1:-}" = tests ] || { echo "$missing"; return 0; }
+	gate_has_pc criterion criterion/criterion.h || missing="$missing libcriterion-dev"
+	# the test tries /usr/bin/python3 first, then the python3 on PATH
+	{ /usr/bin/python3 -c 'import junitparser' 2>/dev/null ||
+		python3 -c 'import junitparser' 2>/dev/null; } ||
+		missing="$missing python3-junitparser"
+	gate_has_pc glib-2.0 glib-2.0/glib.h || missing="$missing libglib2.0-dev"
+	command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
+	command -v make >/dev/null 2>&1 || missing="$missing make"
+	command -v git >/dev/null 2>&1 || missing="$missing git"
 	echo "$missing"
 }
 
-# gate_deps_ensure [tests]: 0 when everything is there (installing it if we may).
+# gate_apt_install PKGS...: apt-get install as root (apt-get update once
+# per shell); 0 when it worked, 1 with apt's output on stderr.
+gate_apt_install() {
+	log=$(mktemp)
+	if [ -z "${gate_apt_updated:-}" ]; then
+		apt-get update -qq >"$log" 2>&1 || { cat "$log" >&2; rm -f "$log"; return 1; }
+		gate_apt_updated=1
+	fi
+	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		"$@" >"$log" 2>&1; then
+		cat "$log" >&2
+		rm -f "$log"
+		return 1
+	fi
+	rm -f "$log"
+}
+
+# gate_deps_ensure [tests]: 0 when everything is there (installing it if we
+# may: as root with apt-get, at most two passes of install and recheck).
 gate_deps_ensure() {
 	missing=$(gate_deps_missing "${1:-}")
 	[ -z "$missing" ] && return 0
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-		echo "gate: installing$missing (apt-get)" >&2
-		log=$(mktemp)
-		if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y -qq --no-install-recommends $missing; } >"$log" 2>&1; then
-			cat "$log" >&2
-			rm -f "$log"
-			echo "gate: apt-get install$missing failed (output above)" >&2
-			return 1
-		fi
-		rm -f "$log"
-		missing=$(gate_deps_missing "${1:-}")
-		[ -z "$missing" ] && return 0
+		for _ in 1 2; do
+			echo "gate: installing$missing (apt-get)" >&2
+			if ! gate_apt_install $missing; then
+				echo "gate: apt-get install$missing failed (output above)" >&2
+				return 1
+			fi
+			missing=$(gate_deps_missing "${1:-}")
+			[ -z "$missing" ] && return 0
+		done
 	fi
 	echo "gate: missing build dependencies. Install them with:" >&2
 	echo "  sudo apt-get install$missing" >&2
@@ -67,10 +100,7 @@ gate_optional_ensure() {
 	command -v valgrind >/dev/null 2>&1 && [ -f /usr/include/valgrind/callgrind.h ] && return 0
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 		echo "gate: installing valgrind for the cost pass (apt-get)" >&2
-		if { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y -qq --no-install-recommends valgrind; } >/dev/null 2>&1; then
-			return 0
-		fi
+		gate_apt_install valgrind 2>/dev/null && return 0
 		echo "gate: apt-get install valgrind failed: the run has no cost pass" >&2
 		return 0
 	fi
@@ -108,9 +138,7 @@ gate_allocator_ensure() {
 	done
 	[ -n "$pkgs" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 || return 0
 	echo "gate: installing$pkgs (apt-get)" >&2
-	{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y -qq --no-install-recommends $pkgs; } >/dev/null 2>&1 ||
-		echo "gate: apt-get install$pkgs failed" >&2
+	gate_apt_install $pkgs 2>/dev/null || echo "gate: apt-get install$pkgs failed" >&2
 	return 0
 }
 

@@ -5,7 +5,10 @@
  * its reports and exits 4; no kernel process is left behind. Counts of
  * problems only: nothing here is timed. */
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,11 +70,31 @@ static int problems(const char *what, const char *text)
 	return n;
 }
 
-/* Whether a process named toy still runs (the suite runs one job: none
- * of another test's). */
+/* Whether a toy of this build still runs (kernels/toy or kernels-counted/toy
+ * under this suite's tests/, by /proc/PID/exe): the suite runs one job, so
+ * none of another test's, but another checkout's suite on the same machine
+ * runs toys of its own, which `pgrep -x toy` counted. */
 static int toy_left_running(void)
 {
-	return system("pgrep -x toy >/dev/null") == 0;
+	char prefix[PATH_MAX], link[64], exe[PATH_MAX];
+	cr_assert(realpath(kernel_dir, prefix), "%s: %s", kernel_dir, strerror(errno));
+	DIR *proc = opendir("/proc");
+	cr_assert(proc, "/proc: %s", strerror(errno));
+	size_t len = strlen(prefix);
+	int found = 0;
+	for (struct dirent *d; !found && (d = readdir(proc));) {
+		if (d->d_name[0] < '0' || d->d_name[0] > '9')
+			continue;
+		snprintf(link, sizeof link, "/proc/%s/exe", d->d_name);
+		ssize_t n = readlink(link, exe, sizeof exe - 1);
+		if (n <= 0)
+			continue;   /* gone, a zombie or not ours to read */
+		exe[n] = '\0';
+		size_t m = (size_t)n;
+		found = !strncmp(exe, prefix, len) && m > len + 4 && !strcmp(exe + m - 4, "/toy");
+	}
+	closedir(proc);
+	return found;
 }
 
 TestSuite(e2e_budget, .init = setup, .fini = e2e_cleanup, .timeout = 300);

@@ -62,6 +62,15 @@ static void usage(FILE *f)
 	      "is complete; 2 usage or bad input; 3 nothing measured; 4 samples failed.\n", f);
 }
 
+/* FLAG, an option of gate run that means nothing here: -1 after a message. */
+static int not_with_matrix(const char *flag)
+{
+	message_error("%s: not with gate matrix, which measures every allocator in the same "
+		      "rounds, gates nothing and reads or writes no baseline (--allocators LIST "
+		      "chooses the allocators; gate run --allocator NAME gates one)", flag);
+	return -1;
+}
+
 /* Options of gate run that mean nothing here. */
 static int check_options(const struct run_options *o)
 {
@@ -70,12 +79,7 @@ static int check_options(const struct run_options *o)
 			 : o->baseline_dir ? "--baseline-dir" : o->runs > 1 ? "--runs"
 			 : o->allocator ? "--allocator" : o->junit_path ? "--junit"
 			 : o->shard_count ? "--shard" : NULL;
-	if (!flag)
-		return 0;
-	message_error("%s: not with gate matrix, which measures every allocator in the same "
-		      "rounds, gates nothing and reads or writes no baseline (--allocators LIST "
-		      "chooses the allocators; gate run --allocator NAME gates one)", flag);
-	return -1;
+	return flag ? not_with_matrix(flag) : 0;
 }
 
 static int parse(struct matrix_state *st, int argc, char **argv)
@@ -99,6 +103,12 @@ static int parse(struct matrix_state *st, int argc, char **argv)
 			st->allocators = argv[++i];
 			st->allocators_given = true;
 			continue;
+		}
+		/* a usage error before run_options_parse looks for the library:
+		 * the same exit 2 whether or not that allocator is installed */
+		if (!strcmp(argv[i], "--allocator") || !strncmp(argv[i], "--allocator=", 12)) {
+			not_with_matrix("--allocator");
+			return CLI_BAD_USAGE;
 		}
 		st->rest[rest_count++] = argv[i];
 	}
