@@ -4,8 +4,8 @@
  * A cost sample is `valgrind --tool=callgrind --instr-atstart=no
  * --cache-sim=yes <fixed caches> --callgrind-out-file=DIR/cg.out KERNEL
  * ...` in a fresh temporary DIR; the probe's dumps are DIR/cg.out.1,
- * .2, ... (the final DIR/cg.out, written at exit, holds nothing counted).
- * Samples run on threads, each spawning its own valgrind: they are not
+ * .2, ... (the final DIR/cg.out, written at exit, holds nothing counted),
+ * which sample/cost_regions.c sums per region. Samples run on threads, each spawning its own valgrind: they are not
  * timed, so they may share the machine. */
 #include <dirent.h>
 #include <errno.h>
