@@ -1,37 +1,83 @@
-/* test_layers.c: the layers of gates/ (docs/architecture.md) as the
- * sources include them: every `#include "folder/file.h"` of a file in
- * gates/FOLDER/ names a folder its layer may use, so no decision or report
- * file reads the command line's options, no renderer but the terminal's
- * includes the terminal renderer, and no folder includes one above it. */
+/* test_layers.c: the layers of gates/ (docs/architecture.md, "The layers
+ * of gates/") as the sources include them: every `#include "folder/file.h"`
+ * of a file in gates/FOLDER/ names its own folder, a folder its layer may
+ * use, or one of the few headers it may use of a folder it may not (the
+ * renderers read decide/diff.h and decide/sites.h, the decisions what a
+ * kernel declared); so no decision or report file reads the command line's
+ * options, no renderer but the terminal's includes the terminal renderer,
+ * and no folder includes one above it. The OS differences stay in gates/os/
+ * (one file per OS, chosen by its name's suffix): no file elsewhere tests
+ * _WIN32 or carries an OS suffix, and gates/os/ has no header of its own. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-/* Folder -> the folders its files may include (besides its own). */
+/* Folder -> what its files may include besides their own folder: whole
+ * folders ("core") and single headers ("decide/diff.h"). */
 static const struct {
 	const char *folder;
 	const char *may_use;
 } layers[] = {
 	{ "cli", " report decide sample store core " },
-	{ "report", " decide store core " },
-	{ "decide", " sample core " },
+	{ "report", " decide/diff.h decide/sites.h store core " },
+	{ "decide", " sample/groups.h sample/kernel_info.h sample/cost_dump.h core " },
 	{ "sample", " core " },
 	{ "store", " core " },
 	{ "core", " " },
 	{ "os", " sample store core " },
 };
 
+#define LAYERS (sizeof layers / sizeof layers[0])
+
+/* The suffixes configure.py picks OS files by (OS_SUFFIXES). */
+static const char *const os_suffixes[] = { "_linux.c", "_posix.c", "_windows.c", "_darwin.c" };
+
 static const char *allowed(const char *folder)
 {
-	for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++)
+	for (size_t i = 0; i < LAYERS; i++)
 		if (!strcmp(layers[i].folder, folder))
 			return layers[i].may_use;
 	return NULL;
 }
 
-/* Calls CHECK on every quoted include of FILE (in gates/FOLDER). */
+/* Appends "PATH: WHAT" to BAD (BAD_SIZE bytes) while it fits. */
+static void note(char *bad, size_t bad_size, const char *path, const char *what)
+{
+	if (strlen(bad) + strlen(path) + strlen(what) + 4 < bad_size)
+		strcat(strcat(strcat(bad, path), ": "), what);
+}
+
+/* Whether MAY (" a b/c.h ") lists WORD whole. */
+static int lists(const char *may, const char *word)
+{
+	char padded[300];
+	snprintf(padded, sizeof padded, " %s ", word);
+	return may && strstr(may, padded) != NULL;
+}
+
+/* Whether the quoted include TARGET ("folder/file.h") of a file FILE in
+ * gates/FOLDER keeps the layers. */
+static int include_ok(const char *folder, const char *file, const char *target)
+{
+	char top[256];
+	const char *slash = strchr(target, '/');
+	if (!slash)
+		return 0;   /* includes name the folder (-Igates, -Iperf) */
+	snprintf(top, sizeof top, "%.*s", (int)(slash - target), target);
+	/* the terminal renderer's header: the terminal renderer and the CLI only */
+	if (!strcmp(target, "report/report_term.h") && strcmp(folder, "cli") &&
+	    strcmp(file, "report_term.c"))
+		return 0;
+	/* allocgate/: the kernel API of perf/ (-Iperf), below every layer */
+	return !strcmp(top, folder) || !strcmp(top, "allocgate") ||
+	       lists(allowed(folder), top) || lists(allowed(folder), target);
+}
+
+/* Checks every quoted include of gates/FOLDER/FILE, and that it names
+ * _WIN32 only in gates/os/; returns how many includes it has. */
 static size_t check_file(const char *folder, const char *file, char *bad, size_t bad_size)
 {
 	char path[512], line[1024];
@@ -41,44 +87,63 @@ static size_t check_file(const char *folder, const char *file, char *bad, size_t
 	cr_assert_not_null(f, "%s", path);
 	while (fgets(line, sizeof line, f)) {
 		char target[256];
-		if (sscanf(line, "#include \"%255[^\"]\"", target) != 1)
+		if (strstr(line, "_WIN32") && strcmp(folder, "os"))
+			note(bad, bad_size, path, line);
+		if (sscanf(line, " # include \"%255[^\"]\"", target) != 1)
 			continue;
 		includes++;
-		char *slash = strchr(target, '/');
-		if (!slash)
-			continue;   /* perf/'s internal headers: -Iperf */
-		*slash = '\0';
-		char word[300];
-		snprintf(word, sizeof word, " %s ", target);
-		const char *may = allowed(folder);
-		/* allocgate/: the kernel API of perf/ (-Iperf), below every layer */
-		int ok = !strcmp(target, folder) || !strcmp(target, "allocgate") ||
-			 (may && strstr(may, word));
-		/* the terminal renderer's header: the terminal renderer and the CLI only */
-		if (!strcmp(slash + 1, "report_term.h") && strcmp(folder, "cli") &&
-		    strcmp(file, "report_term.c"))
-			ok = 0;
-		if (!ok && strlen(bad) + strlen(path) + strlen(line) + 4 < bad_size)
-			strcat(strcat(strcat(bad, path), ": "), line);
+		if (!include_ok(folder, file, target))
+			note(bad, bad_size, path, line);
 	}
 	fclose(f);
 	return includes;
+}
+
+/* Whether NAME ends in one of configure.py's OS suffixes. */
+static int has_os_suffix(const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; i < sizeof os_suffixes / sizeof os_suffixes[0]; i++) {
+		size_t s = strlen(os_suffixes[i]);
+		if (n > s && !strcmp(name + n - s, os_suffixes[i]))
+			return 1;
+	}
+	return 0;
+}
+
+/* Where gates/FOLDER/NAME is misplaced: a header in os/, a file of os/
+ * without an OS suffix, or one with it elsewhere; NULL when it is not. */
+static const char *misplaced(const char *folder, const char *name)
+{
+	int in_os = !strcmp(folder, "os");
+	if (in_os && name[strlen(name) - 1] == 'h')
+		return "a header in gates/os/ (contracts live in the layer they serve)\n";
+	if (in_os && !has_os_suffix(name))
+		return "no OS suffix (configure.py would build it on every OS)\n";
+	if (!in_os && has_os_suffix(name))
+		return "an OS file outside gates/os/\n";
+	return NULL;
+}
+
+/* Whether NAME is a C source or header. */
+static int is_source(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 2 && name[n - 2] == '.' && (name[n - 1] == 'c' || name[n - 1] == 'h');
 }
 
 Test(layers, every_include_names_a_layer_below)
 {
 	char bad[8192] = "";
 	size_t files = 0, includes = 0;
-	for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++) {
+	for (size_t i = 0; i < LAYERS; i++) {
 		char dir[256];
 		snprintf(dir, sizeof dir, "gates/%s", layers[i].folder);
 		DIR *d = opendir(dir);
 		cr_assert_not_null(d, "%s (run from the repository root)", dir);
 		struct dirent *e;
 		while ((e = readdir(d))) {
-			size_t n = strlen(e->d_name);
-			if (n < 3 || e->d_name[n - 2] != '.' || (e->d_name[n - 1] != 'c' &&
-								 e->d_name[n - 1] != 'h'))
+			if (!is_source(e->d_name))
 				continue;
 			includes += check_file(layers[i].folder, e->d_name, bad, sizeof bad);
 			files++;
@@ -87,22 +152,53 @@ Test(layers, every_include_names_a_layer_below)
 	}
 	cr_expect_gt(files, 100, "only %zu files under gates/*/", files);
 	cr_expect_gt(includes, 200, "only %zu includes", includes);
-	cr_expect_str_empty(bad, "includes across the layers (docs/architecture.md):\n%s", bad);
+	cr_expect_str_empty(bad, "includes across the layers, or _WIN32 outside gates/os/ "
+			    "(docs/architecture.md):\n%s", bad);
 }
 
-Test(layers, no_source_outside_the_folders)
+Test(layers, os_files_are_in_gates_os_and_named_by_their_os)
+{
+	char bad[4096] = "";
+	size_t os_files = 0;
+	for (size_t i = 0; i < LAYERS; i++) {
+		char dir[256], path[512];
+		snprintf(dir, sizeof dir, "gates/%s", layers[i].folder);
+		DIR *d = opendir(dir);
+		cr_assert_not_null(d, "%s (run from the repository root)", dir);
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			if (!is_source(e->d_name))
+				continue;
+			const char *why = misplaced(layers[i].folder, e->d_name);
+			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+			if (why)
+				note(bad, sizeof bad, path, why);
+			os_files += !strcmp(layers[i].folder, "os");
+		}
+		closedir(d);
+	}
+	cr_expect_gt(os_files, 10, "only %zu files in gates/os/", os_files);
+	cr_expect_str_empty(bad, "%s", bad);
+}
+
+Test(layers, every_folder_is_a_layer)
 {
 	DIR *d = opendir("gates");
 	cr_assert_not_null(d);
 	struct dirent *e;
 	char stray[2048] = "";
 	while ((e = readdir(d))) {
+		char path[512];
+		struct stat st;
 		size_t n = strlen(e->d_name);
-		if (n > 2 && e->d_name[n - 2] == '.' && (e->d_name[n - 1] == 'c' ||
-							 e->d_name[n - 1] == 'h') &&
+		snprintf(path, sizeof path, "gates/%s", e->d_name);
+		int folder = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+		if (e->d_name[0] != '.' && (is_source(e->d_name) || (folder && !allowed(e->d_name))) &&
 		    strlen(stray) + n + 2 < sizeof stray)
 			strcat(strcat(stray, e->d_name), " ");
 	}
 	closedir(d);
-	cr_expect_str_empty(stray, "sources directly in gates/ (put them in a layer): %s", stray);
+	cr_expect_str_empty(stray, "in gates/ but not a layer of test_layers.c (put sources "
+			    "in a layer; a new layer needs its row here and in "
+			    "docs/architecture.md): %s", stray);
 }

@@ -1,6 +1,7 @@
 /* test_spawn.c: the environment control of gates/os/spawn_posix.c, seen from
  * inside the child: --pin-cpu's affinity, --no-aslr's personality and
- * --no-thp's prctl, read back from /proc/self/status by the child itself. */
+ * --no-thp's prctl, read back from /proc/self/status by the child itself;
+ * and spawn_describe's lines (gates/sample/spawn.c and its OS part). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -47,4 +48,18 @@ Test(spawn, pin_cpu_reaches_the_child)
 	spawn_configure(0, 0, 0);
 	child_status("^Cpus_allowed_list", status, sizeof status);
 	cr_expect(strstr(status, "Cpus_allowed_list:\t0\n"), "--pin-cpu 0: %s", status);
+}
+
+Test(spawn, describe_names_the_end_of_a_process)
+{
+	struct spawn_output o = { .status = SPAWN_SIGNALED, .signal = 11 };
+	char line[128];
+	spawn_describe(&o, line, sizeof line);
+	cr_expect_str_eq(line, "killed by signal 11 (Segmentation fault)");
+	o = (struct spawn_output){ .status = SPAWN_EXITED, .exit_code = 3 };
+	spawn_describe(&o, line, sizeof line);
+	cr_expect_str_eq(line, "exit status 3");
+	o = (struct spawn_output){ .status = SPAWN_TIMED_OUT, .seconds = 30 };
+	spawn_describe(&o, line, sizeof line);
+	cr_expect_str_eq(line, "timed out after 30.0 s and was killed");
 }

@@ -9,16 +9,12 @@
 #include <unistd.h>
 
 #include "cli/discover.h"
+#include "core/path_os.h"
 #include "sample/allocator.h"
 
 void discover_self_dir(const char *argv0, char *out, size_t size)
 {
-	const char *slash = strrchr(argv0, '/');
-#ifdef _WIN32
-	const char *back = strrchr(argv0, '\\');
-	if (back && (!slash || back > slash))
-		slash = back;
-#endif
+	const char *slash = path_os_last_separator(argv0);
 	if (!slash)
 		snprintf(out, size, ".");
 	else
@@ -91,11 +87,7 @@ static int is_kernel(const char *path, const char *name)
 	size_t len = strlen(name);
 	if (len > 2 && (!strcmp(name + len - 2, ".o") || !strcmp(name + len - 2, ".d")))
 		return 0;
-#ifdef _WIN32
-	return len > 4 && !strcmp(name + len - 4, ".exe");
-#else
-	return access(path, X_OK) == 0;
-#endif
+	return path_os_is_program(path, name);
 }
 
 int discover_kernels(const char *dir, char ***out)

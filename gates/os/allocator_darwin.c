@@ -20,6 +20,11 @@ int allocator_os_library(const char *name, const char **file, const char **packa
 	return 0;
 }
 
+const char *allocator_os_unsupported(void)
+{
+	return NULL;
+}
+
 const char *const *allocator_os_dirs(void)
 {
 	static const char *const dirs[] = { "/opt/homebrew/lib", "/usr/local/lib", NULL };

@@ -1,11 +1,17 @@
 /* allocator_windows.c: --allocator on Windows. There is no preload
- * mechanism like LD_PRELOAD for a CRT's malloc, so no allocator name is
- * known here: allocator_resolve reports every non-default value as unknown
- * and the message of allocator_os_library's caller says what is expected.
- * The default (the CRT's own malloc) needs none of this. */
+ * mechanism like LD_PRELOAD for a CRT's malloc, so allocator_resolve
+ * refuses every non-default value with allocator_os_unsupported's words;
+ * the other functions only keep the header's contract. The default (the
+ * CRT's own malloc) needs none of this. */
 #include <stddef.h>
 
 #include "sample/allocator.h"
+
+/* No preload mechanism for the CRT's malloc: every --allocator is refused. */
+const char *allocator_os_unsupported(void)
+{
+	return "--allocator is not supported on Windows (kernels use the C runtime's malloc)";
+}
 
 int allocator_os_library(const char *name, const char **file, const char **package)
 {

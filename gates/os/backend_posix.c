@@ -70,20 +70,6 @@ int backend_prepare(struct backend_run *b, const char *name, char *const *kernel
 	return 0;
 }
 
-int backend_finish(struct backend_run *b, struct record *rec, char *why, size_t why_size)
-{
-	(void)b;
-	(void)rec;
-	(void)why;
-	(void)why_size;
-	return 0;
-}
-
-void backend_cleanup(struct backend_run *b)
-{
-	(void)b;
-}
-
 int backend_context(struct context *ctx, const char *name)
 {
 	char key[512];

@@ -4,8 +4,8 @@
  * A cost sample is `valgrind --tool=callgrind --instr-atstart=no
  * --cache-sim=yes <fixed caches> --callgrind-out-file=DIR/cg.out KERNEL
  * ...` in a fresh temporary DIR; the probe's dumps are DIR/cg.out.1,
- * .2, ... (the final DIR/cg.out, written at exit, holds nothing counted).
- * Samples run on threads, each spawning its own valgrind: they are not
+ * .2, ... (the final DIR/cg.out, written at exit, holds nothing counted),
+ * which sample/cost_regions.c sums per region. Samples run on threads, each spawning its own valgrind: they are not
  * timed, so they may share the machine. */
 #include <dirent.h>
 #include <errno.h>
@@ -20,6 +20,7 @@
 #include "core/digest.h"
 #include "sample/cost_dump.h"
 #include "sample/cost_pass.h"
+#include "sample/cost_regions.h"
 #include "sample/spawn.h"
 
 /* valgrind on PATH into OUT; 0 or -ENOENT. */
@@ -171,123 +172,25 @@ static char *read_file(const char *path)
 	return buf;
 }
 
-#define COST_MAX_REGIONS 16
-
-/* The summed dumps of one region. */
-struct cost_region {
-	char name[128];
-	struct cost_dump sum;
-};
-
-struct cost_regions {
-	struct cost_region r[COST_MAX_REGIONS];
-	size_t n;
-	const struct cost_dump *dump;   /* the dump being added */
-	int overflow;
-};
-
-static void add_to_region(const char *name, void *arg)
-{
-	struct cost_regions *rs = arg;
-	struct cost_region *r = NULL;
-	for (size_t i = 0; i < rs->n && !r; i++)
-		if (!strcmp(rs->r[i].name, name))
-			r = &rs->r[i];
-	if (!r && rs->n == COST_MAX_REGIONS) {
-		rs->overflow = 1;
-		return;
-	}
-	if (!r) {
-		r = &rs->r[rs->n++];
-		memset(r, 0, sizeof *r);
-		snprintf(r->name, sizeof r->name, "%s", name);
-	}
-	for (int e = 0; e < COST_EVENTS; e++)
-		r->sum.events[e] += rs->dump->events[e];
-	for (int e = 0; e < COST_ENTRIES; e++) {
-		r->sum.calls[e] += rs->dump->calls[e];
-		r->sum.entry_ir[e] += rs->dump->entry_ir[e];
-	}
-}
-
-static int add_metric(struct record *rec, const char *region, const char *name,
-		      const char *unit, uint64_t value)
-{
-	char full[256];
-	struct record_metric *m = realloc(rec->metrics, (rec->metric_count + 1) * sizeof *m);
-	if (!m)
-		return -ENOMEM;
-	rec->metrics = m;
-	snprintf(full, sizeof full, "%s%s%s", region, *region ? "." : "", name);
-	m += rec->metric_count;
-	*m = (struct record_metric){ strdup(full), strdup(unit), METRIC_EXACT, value };
-	if (!m->name || !m->unit) {
-		free(m->name);
-		free(m->unit);
-		return -ENOMEM;
-	}
-	rec->metric_count++;
-	return 0;
-}
-
-/* The metrics of one region into REC. */
-static int region_metrics(struct record *rec, const struct cost_region *r)
-{
-	const uint64_t *e = r->sum.events;
-	char name[64];
-	int ret = add_metric(rec, r->name, "cost_instructions", "instructions", e[COST_IR]);
-	ret = ret ? ret : add_metric(rec, r->name, "cost_l1_misses", "count",
-				     e[COST_I1MR] + e[COST_D1MR] + e[COST_D1MW]);
-	ret = ret ? ret : add_metric(rec, r->name, "cost_ll_misses", "count",
-				     e[COST_ILMR] + e[COST_DLMR] + e[COST_DLMW]);
-	ret = ret ? ret : add_metric(rec, r->name, "cost_est_cycles", "cycles",
-				     cost_estimated_cycles(e));
-	for (int i = 0; !ret && i < COST_ENTRIES; i++) {
-		snprintf(name, sizeof name, "cost_%s_calls", cost_entry_name((enum cost_entry)i));
-		ret = add_metric(rec, r->name, name, "count", r->sum.calls[i]);
-		snprintf(name, sizeof name, "cost_%s_instructions",
-			 cost_entry_name((enum cost_entry)i));
-		ret = ret ? ret : add_metric(rec, r->name, name, "instructions",
-					     r->sum.entry_ir[i]);
-	}
-	return ret;
-}
-
-/* Reads DIR/cg.out.1, .2, ... into JOB's record; removes them. */
+/* Reads DIR/cg.out.1, .2, ... into JOB's record (cost_regions.h); a dump
+ * that does not parse stops it, its error in JOB->why. */
 static int read_dumps(struct cost_job *job, const char *dir)
 {
 	struct cost_regions *rs = calloc(1, sizeof *rs);
 	char path[4200];
-	int ret = 0, dumps = 0;
+	int ret = 0;
 	if (!rs)
 		return -ENOMEM;
 	for (int i = 1; !ret; i++) {
-		struct cost_dump d;
 		snprintf(path, sizeof path, "%s/cg.out.%d", dir, i);
 		char *text = read_file(path);
 		if (!text)
 			break;
-		ret = cost_parse_dump(text, &d, job->why, sizeof job->why);
-		ret = ret ? ret : cost_dump_ifuncs(text, &job->ifuncs);
+		ret = cost_regions_add_dump(rs, text, &job->ifuncs, job->why, sizeof job->why);
 		free(text);
-		if (!ret && cost_label_has(d.label, "") >= 0) {
-			rs->dump = &d;
-			cost_label_regions(d.label, add_to_region, rs);
-			dumps++;
-		}
 	}
-	if (!ret && rs->overflow) {
-		snprintf(job->why, sizeof job->why, "more than %d regions", COST_MAX_REGIONS);
-		ret = -EINVAL;
-	}
-	if (!ret && !dumps) {
-		snprintf(job->why, sizeof job->why, "%s was built without the cost markers (no "
-			 "region was dumped; rebuild it with <valgrind/callgrind.h> installed)",
-			 job->argv[0]);
-		ret = -ENODATA;
-	}
-	for (size_t i = 0; !ret && i < rs->n; i++)
-		ret = region_metrics(&job->rec, &rs->r[i]);
+	ret = ret ? ret : cost_regions_metrics(rs, job->argv[0], &job->rec, job->why,
+					       sizeof job->why);
 	free(rs);
 	return ret;
 }

@@ -209,3 +209,8 @@ fail:
 	free(err.buf);
 	return ret;
 }
+
+void spawn_os_describe_signal(int code, char *buf, size_t size)
+{
+	snprintf(buf, size, "killed by signal %d (%s)", code, strsignal(code));
+}

@@ -404,3 +404,27 @@ fail:
 	free(err.buf);
 	return ret;
 }
+
+/* The name of a common NTSTATUS crash code, or "unhandled exception". */
+static const char *exception_name(unsigned code)
+{
+	switch (code) {
+	case 0xC0000005u: return "access violation";
+	case 0xC000001Du: return "illegal instruction";
+	case 0xC0000094u: return "integer division by zero";
+	case 0xC00000FDu: return "stack overflow";
+	case 0xC000013Au: return "interrupted by Ctrl+C";
+	case 0xC0000374u: return "heap corruption";
+	case 0xC0000409u: return "stack buffer overrun / fail-fast";
+	case 0xC0000417u: return "invalid C runtime parameter";
+	case 0xE06D7363u: return "uncaught C++ exception";
+	default: return "unhandled exception";
+	}
+}
+
+/* CODE: the NTSTATUS the process died of (finish() above). */
+void spawn_os_describe_signal(int code, char *buf, size_t size)
+{
+	snprintf(buf, size, "crashed with exception 0x%08X (%s)", (unsigned)code,
+		 exception_name((unsigned)code));
+}

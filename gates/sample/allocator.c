@@ -30,14 +30,12 @@ static int allocator_exists(const char *path)
 
 int allocator_resolve(const char *value, char *path, size_t size, char *err, size_t err_size)
 {
-	const char *file, *package;
-#ifdef _WIN32
-	/* No preload mechanism for the CRT's malloc: see allocator_windows.c. */
-	snprintf(path, size, "%s", value);
-	snprintf(err, err_size, "--allocator is not supported on Windows (kernels use the C "
-		 "runtime's malloc)");
-	return -EINVAL;
-#endif
+	const char *file, *package, *unsupported = allocator_os_unsupported();
+	if (unsupported) {
+		snprintf(path, size, "%s", value);
+		snprintf(err, err_size, "%s", unsupported);
+		return -EINVAL;
+	}
 	if (strchr(value, '/')) {
 		snprintf(path, size, "%s", value);
 		if (allocator_exists(path))

@@ -33,6 +33,11 @@ int allocator_context(struct context *ctx, const char *value);
 /* The environment assignment that preloads PATH ("LD_PRELOAD=PATH"), into OUT. */
 int allocator_preload_env(const char *path, char *out, size_t size);
 
+/* OS part: why no allocator can be preloaded on this OS (static text,
+ * allocator_resolve's error: Windows has no preload mechanism for the C
+ * runtime's malloc), or NULL where one can. */
+const char *allocator_os_unsupported(void);
+
 /* OS part: the file name of allocator NAME's library and the package that
  * provides it; -1 when this OS knows no such allocator. */
 int allocator_os_library(const char *name, const char **file, const char **package);

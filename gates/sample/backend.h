@@ -18,11 +18,13 @@
 #include <stddef.h>
 
 #include "core/result.h"
-#include "sample/record.h"
 
 #define BACKEND_MAX_ARGS 64
 
-/* One wrapped sample: the command line to spawn and what to read after. */
+/* One wrapped sample: the command line to spawn. A wrapping backend adds
+ * its figures to the record the sample prints (gate-bpf prints the
+ * kernel's record with the bpf.* counts added), so the gate reads that
+ * record as any other and nothing is left to read or remove after it. */
 struct backend_run {
 	char *argv[BACKEND_MAX_ARGS];
 	char tool[4096];          /* gate-bpf */
@@ -34,18 +36,10 @@ int backend_known(const char *name);
 
 /* Fills B->argv: KERNEL_ARGV (NULL-terminated) under backend NAME (NULL or
  * "perf": unchanged), ENV being the kernel's extra environment (its
- * LD_PRELOAD names the allocator gate-bpf must probe too). Returns 0, or a
- * negative errno with WHY. */
+ * LD_PRELOAD names the allocator gate-bpf must probe too). Creates no
+ * file and starts nothing. Returns 0, or a negative errno with WHY. */
 int backend_prepare(struct backend_run *b, const char *name, char *const *kernel_argv,
 		    char *const *env, char *why, size_t why_size);
-
-/* After a sample that exited 0 and printed REC: adds the backend's own
- * figures to REC. Returns 0, or -EINVAL with WHY. Removes what
- * backend_prepare created either way. */
-int backend_finish(struct backend_run *b, struct record *rec, char *why, size_t why_size);
-
-/* Removes what backend_prepare created (after a failed sample). */
-void backend_cleanup(struct backend_run *b);
 
 /* Appends "-NAME" to CTX's platform key for a wrapping backend NAME (its
  * baselines are its own). Returns 0 or -ENOMEM. */

@@ -1,6 +1,6 @@
 /* cost_dump.h: the cost pass's pure parts (docs/counters.md, "The cost pass"):
- * valgrind's command line, callgrind's dump files, and the per-region
- * metrics made from them.
+ * valgrind's command line, callgrind's dump files and their labels
+ * (cost_regions.h sums the dumps per region into metrics).
  *
  * A cost sample runs the kernel under callgrind with instrumentation off
  * until a region opens; the probe dumps the cost of every interval in

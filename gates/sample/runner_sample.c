@@ -108,14 +108,13 @@ int runner_sample_once(const struct kernel_info *k, const char *variant,
 		argv[8] = best_of;
 	}
 	struct spawn_output out;
-	struct backend_run b;   /* --backend: the kernel under gate-bpf or valgrind */
+	struct backend_run b;   /* --backend: the kernel as is, or under gate-bpf */
 	char how[128], tail[256];
 	int ret = backend_prepare(&b, o->backend, argv, (char *const *)o->env, why, why_size);
 	if (ret)
 		return ret;
 	ret = spawn_run(b.argv, (char *const *)o->env, runner_sample_timeout(o, o->timeout_seconds), &out);
 	if (ret) {
-		backend_cleanup(&b);
 		snprintf(why, why_size, "runner: %s", strerror(-ret));
 		return ret;
 	}
@@ -129,10 +128,7 @@ int runner_sample_once(const struct kernel_info *k, const char *variant,
 		ret = -EIO;
 	} else {
 		ret = record_parse(out.out, rec, why, why_size);
-		if (!ret && (ret = backend_finish(&b, rec, why, why_size)))
-			record_free(rec);
 	}
-	backend_cleanup(&b);
 	spawn_output_free(&out);
 	return ret;
 }

@@ -1,7 +1,8 @@
 /* spawn.h: run one kernel process with a time limit and capture its output.
  *
- * One implementation per OS: spawn_posix.c (fork/exec, poll, SIGKILL),
- * spawn_windows.c later (CreateProcess, job object).
+ * The OS-independent part is spawn.c; the OS part (spawn_run and
+ * spawn_os_describe_signal) is one file per OS: spawn_posix.c (fork/exec,
+ * poll, SIGKILL), spawn_windows.c (CreateProcess, job object).
  */
 #ifndef GATE_SPAWN_H
 #define GATE_SPAWN_H
@@ -53,6 +54,12 @@ void spawn_configure(int pin_cpu, int no_aslr, int no_thp);
 int spawn_pin_cpu(void);
 int spawn_no_aslr(void);
 int spawn_no_thp(void);
+
+/* OS part: how a process that ended as SPAWN_SIGNALED died, CODE being
+ * its spawn_output.signal, into BUF: "killed by signal 11 (Segmentation
+ * fault)" on POSIX; "crashed with exception 0xC0000005 (access
+ * violation)" on Windows, where CODE holds the NTSTATUS it died of. */
+void spawn_os_describe_signal(int code, char *buf, size_t size);
 
 /* Frees the buffers of OUT. */
 void spawn_output_free(struct spawn_output *out);

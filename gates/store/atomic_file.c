@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/path_os.h"
 #include "store/atomic_file_os.h"
 
 int atomic_file_fail(char *err, size_t err_size, int error, const char *fmt, ...)
@@ -37,12 +38,7 @@ static char *copy_of(const char *s, size_t n)
 
 char *atomic_file_directory_of(const char *path)
 {
-	const char *slash = strrchr(path, '/');
-#ifdef _WIN32
-	const char *back = strrchr(path, '\\');
-	if (back && (!slash || back > slash))
-		slash = back;
-#endif
+	const char *slash = path_os_last_separator(path);
 	if (!slash)
 		return copy_of(".", 1);
 	return copy_of(path, slash == path ? 1 : (size_t)(slash - path));
@@ -51,13 +47,8 @@ char *atomic_file_directory_of(const char *path)
 int atomic_file_is_temporary_of(const char *name, const char *base)
 {
 	size_t n = strlen(base);
-#ifdef _WIN32
-	if (_strnicmp(name, base, n) != 0) /* file names are case-insensitive */
+	if (!path_os_same_prefix(name, base, n))   /* case-insensitive on Windows */
 		return 0;
-#else
-	if (strncmp(name, base, n) != 0)
-		return 0;
-#endif
 	return strncmp(name + n, ".tmp.", 5) == 0 && strlen(name + n + 5) == 6 &&
 	       !strchr(name + n + 5, '/');
 }

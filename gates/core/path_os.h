@@ -1,0 +1,23 @@
+/* path_os.h: the OS's file name conventions, for the layers that take
+ * paths apart (store/atomic_file.c, cli/discover.c). One file per OS:
+ * os/path_posix.c, os/path_windows.c. */
+#ifndef GATE_PATH_OS_H
+#define GATE_PATH_OS_H
+
+#include <stddef.h>
+
+/* The last directory separator of PATH (its last '/'; on Windows its last
+ * '/' or '\\'), or NULL when it has none. */
+const char *path_os_last_separator(const char *path);
+
+/* Whether the first N characters of file names A and B name the same
+ * thing: byte for byte on POSIX; ignoring case on Windows, whose file
+ * names are case-insensitive (_strnicmp). Returns 1 or 0. */
+int path_os_same_prefix(const char *a, const char *b, size_t n);
+
+/* Whether PATH, a regular file whose file name is NAME, is a program:
+ * executable by this user on POSIX (access X_OK); NAME ends in ".exe" on
+ * Windows. Returns 1 or 0. */
+int path_os_is_program(const char *path, const char *name);
+
+#endif
