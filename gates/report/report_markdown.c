@@ -70,8 +70,8 @@ static void print_summary(FILE *f, const struct run_result *r)
 	size_t disturbed, samples;
 	format_interference(r, &disturbed, &samples);
 	if (disturbed)
-		fprintf(f, "\n> %zu of %zu timing samples were disturbed (other tasks kept their "
-			"threads waiting to run) and left out of timing verdicts.\n", disturbed,
+		fprintf(f, "\n> %zu of %zu timing samples were disturbed (other tasks held their "
+			"CPU or the machine) and left out of timing verdicts.\n", disturbed,
 			samples);
 	if (r->baseline_note) {
 		fputs("\n> ", f);

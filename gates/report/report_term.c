@@ -504,8 +504,8 @@ static void print_method(FILE *f, const struct style *st, const struct run_resul
 	size_t disturbed, samples;
 	format_interference(r, &disturbed, &samples);
 	if (disturbed)
-		fprintf(f, "\n%sinterference: %zu of %zu timing samples disturbed (other tasks kept "
-			"their threads waiting to run), left out of timing verdicts.%s\n", st->dim,
+		fprintf(f, "\n%sinterference: %zu of %zu timing samples disturbed (other tasks held "
+			"their CPU or the machine), left out of timing verdicts.%s\n", st->dim,
 			disturbed, samples, st->off);
 	if (!timed)
 		return;
