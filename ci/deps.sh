@@ -8,16 +8,18 @@
 #   gcc, libc6-dev, ninja-build, pkg-config, python3: the build
 #     (configure.py + ninja)
 #   libjansson-dev: baselines and results are JSON (required)
+#   git: the commit a baseline records (git describe of the checkout)
 # and for the tests (ci/test.sh):
 #   libcriterion-dev: the test suite
 #   python3-junitparser: a real JUnit consumer (tests/test_junit_consumers.c)
-#   git, make, cmake, libglib2.0-dev: the example projects, built and gated
+#   make, cmake, libglib2.0-dev: the example projects, built and gated
 #     as a user would (tests/e2e_project.sh: a git repository of their own,
 #     their Makefile and CMakeLists.txt, GLib's allocations counted); git
 #     also for ci/ab.sh's base revision (tests/test_e2e_ab.c)
 # optional, one line each when missing:
 #   valgrind: the cost pass on Linux (installed as root; otherwise one line
-#     says how, and the gate runs without it: docs/counters.md)
+#     says how, and the gate runs without it: docs/counters.md), with
+#     libc6-dbg on Debian (the cost key names glibc's ifunc variants)
 #   libbpf-dev: BPF counters (configure.py turns them off without it)
 #   mingw-w64, wine, dpkg-dev: the Windows tests under wine
 #     (tests/test_windows_*.c, ci/mingw-jansson.sh); skipped without them
@@ -41,6 +43,8 @@ gate_deps_missing() {
 	command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
 	{ command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1; } || missing="$missing gcc libc6-dev"
 	gate_has_pc jansson jansson.h || missing="$missing libjansson-dev"
+	# the commit a baseline records (git describe)
+	command -v git >/dev/null 2>&1 || missing="$missing git"
 	[ "${1:-}" = tests ] || { echo "$missing"; return 0; }
 	gate_has_pc criterion criterion/criterion.h || missing="$missing libcriterion-dev"
 	# the test tries /usr/bin/python3 first, then the python3 on PATH
@@ -50,7 +54,6 @@ gate_deps_missing() {
 	gate_has_pc glib-2.0 glib-2.0/glib.h || missing="$missing libglib2.0-dev"
 	command -v cmake >/dev/null 2>&1 || missing="$missing cmake"
 	command -v make >/dev/null 2>&1 || missing="$missing make"
-	command -v git >/dev/null 2>&1 || missing="$missing git"
 	echo "$missing"
 }
 
@@ -97,14 +100,20 @@ gate_deps_ensure() {
 # root; as another user one line names the command. Never fails.
 gate_optional_ensure() {
 	[ "$(uname -s)" = Linux ] || return 0
-	command -v valgrind >/dev/null 2>&1 && [ -f /usr/include/valgrind/callgrind.h ] && return 0
+	# libc6-dbg: glibc's symbol names, so that the cost key names the ifunc
+	# variants that ran (docs/counters.md, "The cost key"); Debian only
+	dbg=""
+	[ -f /etc/debian_version ] && ! dpkg -s libc6-dbg >/dev/null 2>&1 && dbg=" libc6-dbg"
+	command -v valgrind >/dev/null 2>&1 && [ -f /usr/include/valgrind/callgrind.h ] &&
+		[ -z "$dbg" ] && return 0
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-		echo "gate: installing valgrind for the cost pass (apt-get)" >&2
-		gate_apt_install valgrind 2>/dev/null && return 0
-		echo "gate: apt-get install valgrind failed: the run has no cost pass" >&2
+		echo "gate: installing valgrind$dbg for the cost pass (apt-get)" >&2
+		gate_apt_install valgrind $dbg 2>/dev/null && return 0
+		echo "gate: apt-get install valgrind$dbg failed: the run has no cost pass" >&2
 		return 0
 	fi
-	echo "gate: no valgrind: the run has no cost pass (sudo apt-get install valgrind)" >&2
+	command -v valgrind >/dev/null 2>&1 ||
+		echo "gate: no valgrind: the run has no cost pass (sudo apt-get install valgrind$dbg)" >&2
 	return 0
 }
 
