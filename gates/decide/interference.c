@@ -8,6 +8,14 @@
 #include "decide/interference.h"
 #include "decide/stats.h"
 
+double interference_excess_ns(double wait_ns, double run_ns, double threads, int cores)
+{
+	double c = cores > 0 ? cores : 1;
+	double own = threads > c ? (threads - c) * run_ns / c : 0;
+	double excess = wait_ns - own;
+	return excess > 0 ? excess : 0;
+}
+
 bool interference_too_few(size_t usable, size_t disturbed)
 {
 	return disturbed > 0 && (usable < 3 || usable < disturbed);
@@ -33,20 +41,31 @@ static double at(const struct series *s, size_t i)
 	return s && i < s->sample_count ? s->samples[i] : NAN;
 }
 
+/* The cores the kernels ran on: one when pinned (--pin-cpu). */
+static int cores_of(const struct context *ctx)
+{
+	if (ctx->pinning && strncmp(ctx->pinning, "none", 4))
+		return 1;
+	return ctx->cpu_count > 0 ? ctx->cpu_count : 1;
+}
+
 /* Marks the samples of timing series S of R. */
 static int mark(struct run_result *r, struct series *s)
 {
-	const struct series *wait_s = sibling(r, s, "sched_wait_ns");
+	const struct series *wait = sibling(r, s, "sched_wait_ns");
 	const struct series *wall = sibling(r, s, "wall_ns");
-	const struct series *others = result_find_series(r, s->kernel, s->variant, s->params,
-							 "others_cpu_permille");
+	const struct series *run = sibling(r, s, "task_clock_ns");
 	const struct series *threads = result_find_series(r, s->kernel, s->variant, s->params,
 							  "threads");
+	const struct series *others = result_find_series(r, s->kernel, s->variant, s->params,
+							 "others_cpu_permille");
+	if (!run)
+		run = sibling(r, s, "cpu_ns");
 	free(s->disturbed);
 	s->disturbed = NULL;
 	s->disturbed_len = s->disturbed_count = 0;
 	s->disturbed_share = NAN;
-	if ((!wait_s || !wall) && !others)
+	if ((!wait || !wall) && !others)
 		return 0;
 	if (s->sample_count == 0)
 		return 0;
@@ -59,15 +78,12 @@ static int mark(struct run_result *r, struct series *s)
 	s->disturbed_len = s->sample_count;
 	for (size_t i = 0; i < s->sample_count; i++) {
 		double w = at(wall, i), n = at(threads, i), busy = at(others, i) / 1000;
-		/* a single thread waits only for other tasks; a region's own
-		 * threads also wait for each other wherever the scheduler first
-		 * puts them (two workers on two cores waited up to 95% of the
-		 * region on an idle VM), so theirs tell nothing of other tasks */
-		double wait = isfinite(n) && n > 1 ? NAN : at(wait_s, i);
-		if (isfinite(w) && w > 0 && wait >= INTERFERENCE_FLOOR_NS &&
-		    wait >= INTERFERENCE_SHARE * w) {
+		double excess = interference_excess_ns(at(wait, i), isnan(at(run, i)) ? w : at(run, i),
+						       isfinite(n) && n > 1 ? n : 1, cores_of(&r->ctx));
+		if (isfinite(w) && w > 0 && excess >= INTERFERENCE_FLOOR_NS &&
+		    excess >= INTERFERENCE_SHARE * w) {
 			s->disturbed[i] = true;
-			shares[s->disturbed_count++] = wait / w;
+			shares[s->disturbed_count++] = excess / w;
 		} else if (busy >= INTERFERENCE_MACHINE_SHARE) {
 			s->disturbed[i] = true;
 			shares[s->disturbed_count++] = busy;

@@ -2,17 +2,20 @@
  * (docs/counters.md, "Interference").
  *
  * A region reports how long its threads waited on a run queue
- * (sched_wait_ns, Linux) beside its wall time. A region of one thread
- * waits only while other tasks hold the CPU; a region's own threads also
- * wait for each other wherever the scheduler first puts them (two workers
- * on two idle cores waited up to 95% of the region), so the wait of a
- * threaded region is not used. And each sample carries the share of the
- * machine's CPU time that other processes took during its round
- * (others_cpu_permille, sample/machine_load.h): a neighbour on another core
- * slows a kernel through the shared caches without making it wait. A
- * sample is disturbed when its single-threaded region waited at least
- * INTERFERENCE_SHARE of its wall time and INTERFERENCE_FLOOR_NS, or when
- * others took INTERFERENCE_MACHINE_SHARE of the machine during its
+ * (sched_wait_ns, Linux) beside its CPU time (task_clock_ns, or cpu_ns)
+ * and wall time. With N threads on C cores and no other task, a thread
+ * spread over the cores waits only while every core runs another of the
+ * region's threads: with N <= C never, with N > C at most (N - C) x run / C
+ * ns in all. The wait beyond that is other tasks', or the scheduler's
+ * stacking of the region's threads on fewer cores (two workers on the idle
+ * 2-core VM waited 50-95% of the region in 6 of 9 samples): not the code's
+ * either way. And each sample
+ * carries the share of the machine's CPU time that other processes took
+ * during its round (others_cpu_permille, sample/machine_load.h): a
+ * neighbour on another core slows a kernel through the shared caches
+ * without making it wait. A sample is disturbed when the excess wait is at
+ * least INTERFERENCE_SHARE of its wall time and INTERFERENCE_FLOOR_NS, or
+ * when others took INTERFERENCE_MACHINE_SHARE of the machine during its
  * round: its timing is left out of every timing
  * verdict (against the baseline, or a claim), and a verdict left with too
  * few undisturbed samples is inconclusive, with the figure, never a
@@ -23,15 +26,20 @@
 #include <stdbool.h>
 #include "core/result.h"
 
-/* The share of a single-threaded region's wall time that it may wait to
- * run before its sample counts as disturbed, and the least wait that can
- * (a timer tick's wake-up of a kernel thread takes some microseconds). */
+/* The share of a region's wall time that other tasks may take before its
+ * sample counts as disturbed, and the least wait that can (a timer tick's
+ * wake-up of a kernel thread takes some microseconds). */
 #define INTERFERENCE_SHARE 0.05
 #define INTERFERENCE_FLOOR_NS 50000.0
 /* The share of the machine's CPU time (every core) that other processes
  * may take during a round before its samples count as disturbed: a
  * neighbour busy on one core of two takes half. */
 #define INTERFERENCE_MACHINE_SHARE 0.2
+
+/* The run-queue wait not explained by the region's own THREADS threads on
+ * CORES cores: WAIT_NS beyond (THREADS - CORES) x RUN_NS / CORES; 0 when
+ * none. */
+double interference_excess_ns(double wait_ns, double run_ns, double threads, int cores);
 
 /* Sets the disturbed flags of every timing series of R (series.disturbed,
  * .disturbed_count, .disturbed_share) from the run-queue wait its region
