@@ -213,3 +213,20 @@ Test(interference, a_round_in_which_others_took_the_machine_is_disturbed)
 	cr_expect(!interference_sample_disturbed(s, 1));
 	cr_expect(fabs(s->disturbed_share - 0.5) < 1e-12, "%g", s->disturbed_share);
 }
+
+Test(interference, more_threads_than_cores_are_shown_not_tested)
+{
+	const double four[ROUNDS] = { 4, 4, 4, 4, 4, 4, 4, 4, 4 };
+	variant(&base, "a", 1, NULL);
+	variant(&cur, "a", 2, NULL);
+	add(&cur, "a", "threads", four, 1);
+	compare_run(&cur, &base, &pol, true);
+	const struct series *s = result_find_series(&cur, "k", "a", "p", "wall_ns");
+	cr_expect_eq(s->verdict, VERDICT_SKIPPED, "twice as slow, but placed by the scheduler");
+	cr_assert_not_null(s->note);
+	cr_expect(strstr(s->note, "4 threads on 2 cores"), "%s", s->note);
+	/* on a machine with the cores for them, compared */
+	cur.ctx.cpu_count = 4;
+	compare_run(&cur, &base, &pol, true);
+	cr_expect_eq(s->verdict, VERDICT_FAIL);
+}
