@@ -76,7 +76,7 @@ static int problems(const char *what, const char *text)
  * runs toys of its own, which `pgrep -x toy` counted. */
 static int toy_left_running(void)
 {
-	char prefix[PATH_MAX], link[64], exe[PATH_MAX];
+	char prefix[PATH_MAX], link[300], exe[PATH_MAX];
 	cr_assert(realpath(kernel_dir, prefix), "%s: %s", kernel_dir, strerror(errno));
 	DIR *proc = opendir("/proc");
 	cr_assert(proc, "/proc: %s", strerror(errno));

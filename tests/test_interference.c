@@ -111,7 +111,7 @@ Test(interference, a_busy_machine_is_inconclusive_not_a_regression)
 	const struct series *s = result_find_series(&cur, "k", "a", "p", "wall_ns");
 	cr_expect_eq(s->verdict, VERDICT_INCONCLUSIVE);
 	cr_assert_not_null(s->note);
-	cr_expect(strstr(s->note, "the machine was busy: 5 of 9 samples disturbed"), "%s", s->note);
+	cr_expect(strstr(s->note, "disturbed: 5 of 9 samples lost a median"), "%s", s->note);
 }
 
 Test(interference, undisturbed_rounds_still_decide)
@@ -137,7 +137,7 @@ Test(interference, a_claim_on_disturbed_rounds_is_inconclusive)
 	const struct expect_result *x = &cur.expects[0];
 	cr_expect_eq(x->verdict, VERDICT_INCONCLUSIVE, "a = b would fail it");
 	cr_assert_not_null(x->note);
-	cr_expect(strstr(x->note, "the machine was busy: 5 of 9 rounds disturbed"), "%s", x->note);
+	cr_expect(strstr(x->note, "disturbed: 5 of 9 rounds had a timing sample"), "%s", x->note);
 }
 
 Test(interference, a_baseline_forgets_disturbed_samples)
@@ -169,7 +169,7 @@ Test(interference, gate_ab_leaves_out_rounds_disturbed_on_either_side)
 	const struct series *s = result_find_series(&cur, "k", "a", "p", "wall_ns");
 	cr_expect_eq(s->verdict, VERDICT_INCONCLUSIVE);
 	cr_assert_not_null(s->note);
-	cr_expect(strstr(s->note, "5 of 9 rounds disturbed"), "%s", s->note);
+	cr_expect(strstr(s->note, "disturbed: 5 of 9 rounds disturbed"), "%s", s->note);
 }
 
 Test(interference, a_machine_that_slowed_as_a_whole_fails_only_the_outliers)

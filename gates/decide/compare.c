@@ -203,8 +203,9 @@ static int compare_timing(struct series *s, const struct series *b, const struct
 					  : pol->min_effect;
 	if (interference_too_few(nx, s->disturbed_count)) {
 		char note[300];
-		snprintf(note, sizeof note, "the machine was busy: %zu of %zu samples disturbed (other "
-			 "tasks took a median %.0f%% of the region from them): timing not decided",
+		snprintf(note, sizeof note, "disturbed: %zu of %zu samples lost a median %.0f%% of the "
+			 "region to waiting or to other processes (docs/counters.md, "
+			 "\"Interference\"): timing not decided",
 			 s->disturbed_count, s->sample_count, 100 * s->disturbed_share);
 		s->verdict = VERDICT_INCONCLUSIVE;
 		free(s->note);

@@ -103,8 +103,8 @@ static int compare_timing(struct series *s, const struct series *x, const struct
 	s->tolerance = pol->min_effect;
 	if (interference_too_few(pr.pairs, disturbed)) {
 		char note[200];
-		snprintf(note, sizeof note, "the machine was busy: %zu of %zu rounds disturbed on "
-			 "one side or both: timing not decided", disturbed, n);
+		snprintf(note, sizeof note, "disturbed: %zu of %zu rounds disturbed on one side or "
+			 "both (docs/counters.md, \"Interference\"): timing not decided", disturbed, n);
 		s->verdict = VERDICT_INCONCLUSIVE;
 		set_note(s, note);
 		return 0;

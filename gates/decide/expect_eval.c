@@ -192,8 +192,9 @@ int expect_evaluate(const struct kernel_info *k, const struct kernel_expect *e,
 		out->note = strdup(msg);
 	} else if ((out->rounds = collect(&x, &c, rounds, lhs, rhs, &disturbed)),
 		   interference_too_few(out->rounds, disturbed)) {
-		snprintf(msg, sizeof msg, "the machine was busy: %zu of %zu rounds disturbed (other "
-			 "tasks took the CPU from a timing sample): not decided", disturbed,
+		snprintf(msg, sizeof msg, "disturbed: %zu of %zu rounds had a timing sample that "
+			 "waited to run or shared the machine (docs/counters.md, \"Interference\"): "
+			 "not decided", disturbed,
 			 disturbed + out->rounds);
 		out->verdict = VERDICT_INCONCLUSIVE;
 		out->note = strdup(msg);
