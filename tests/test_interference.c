@@ -184,7 +184,7 @@ Test(interference, a_machine_that_slowed_as_a_whole_fails_only_the_outliers)
 	}
 	compare_run(&cur, &base, &pol, true);
 	size_t n;
-	double shift = compare_machine_shift(&cur, &n);
+	double shift = result_timing_shift(&cur, &n);
 	cr_expect_eq(n, 13);
 	cr_expect(fabs(shift - 0.35) < 1e-9, "%g", shift);
 	const struct series *same = result_find_series(&cur, "k", "v0", "p", "wall_ns");

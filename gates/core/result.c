@@ -338,3 +338,30 @@ const char *result_exit_verdict(int exit_code)
 	default: return "error";
 	}
 }
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double result_timing_shift(const struct run_result *r, size_t *series)
+{
+	double *v = calloc(r->series_count + 1, sizeof *v), median = NAN;
+	size_t n = 0;
+	for (size_t i = 0; v && i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		if (s->cls == METRIC_TIMING && s->has_baseline && isfinite(s->change) &&
+		    !result_metric_is_scheduling(s->metric) &&
+		    (s->verdict == VERDICT_PASS || s->verdict == VERDICT_FAIL ||
+		     s->verdict == VERDICT_IMPROVED || s->verdict == VERDICT_INCONCLUSIVE))
+			v[n++] = s->change;
+	}
+	if (n >= RESULT_SHIFT_MIN_SERIES) {
+		qsort(v, n, sizeof *v, by_value);
+		median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	}
+	free(v);
+	*series = n >= RESULT_SHIFT_MIN_SERIES ? n : 0;
+	return median;
+}

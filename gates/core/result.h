@@ -214,6 +214,14 @@ int result_metric_is_counted(const char *name);
  * with a declared expectation (kernels/thread_cache.c). */
 int result_metric_is_scheduling(const char *name);
 
+/* The median change (ratio - 1) of R's compared timing series (a verdict
+ * of pass, fail, improved or inconclusive; scheduler events left out),
+ * with their number in *SERIES; below RESULT_SHIFT_MIN_SERIES series, NaN
+ * and 0. How far the machine moved as a whole since the baseline: the
+ * decision (decide/compare.c) and the reports (report/format.c) read it. */
+#define RESULT_SHIFT_MIN_SERIES 10
+double result_timing_shift(const struct run_result *r, size_t *series);
+
 /* Whether metric NAME ([REGION.]heap_* or proc_*) counts allocation calls
  * or bytes: the counts that allocation sites explain (decide/sites.h). */
 int result_metric_is_allocation_count(const char *name);

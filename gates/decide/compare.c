@@ -289,25 +289,6 @@ static void decide_timing(struct run_result *cur, const struct run_policy *pol, 
 	free(adj);
 }
 
-double compare_machine_shift(const struct run_result *r, size_t *series)
-{
-	double *v = calloc(r->series_count + 1, sizeof *v), median = NAN;
-	size_t n = 0;
-	for (size_t i = 0; v && i < r->series_count; i++) {
-		const struct series *s = &r->series[i];
-		if (s->cls == METRIC_TIMING && s->has_baseline && isfinite(s->change) &&
-		    !result_metric_is_scheduling(s->metric) &&
-		    (s->verdict == VERDICT_PASS || s->verdict == VERDICT_FAIL ||
-		     s->verdict == VERDICT_IMPROVED || s->verdict == VERDICT_INCONCLUSIVE))
-			v[n++] = s->change;
-	}
-	if (n >= COMPARE_SHIFT_MIN_SERIES)
-		median = stats_median(v, n);
-	free(v);
-	*series = n >= COMPARE_SHIFT_MIN_SERIES ? n : 0;
-	return median;
-}
-
 /* A timing failure of CUR that the machine's own move explains: when the
  * run's compared timing series slowed by a median SHIFT > 0, a series
  * fails only if it slowed past its tolerance beyond that; the others are
@@ -315,7 +296,7 @@ double compare_machine_shift(const struct run_result *r, size_t *series)
 static void discount_machine_shift(struct run_result *cur)
 {
 	size_t n;
-	double shift = compare_machine_shift(cur, &n);
+	double shift = result_timing_shift(cur, &n);
 	if (!n || !(shift >= COMPARE_SHIFT_NOTABLE))
 		return;
 	for (size_t i = 0; i < cur->series_count; i++) {

@@ -62,16 +62,12 @@ double compare_batch_drift(const struct series *s);
 void compare_run(struct run_result *cur, const struct run_result *base,
 		 const struct run_policy *pol, bool same_hardware);
 
-/* The median change (ratio - 1) of R's compared timing series (a verdict
- * of pass, fail, improved or inconclusive; scheduler events left out),
- * with their number in *SERIES; below COMPARE_SHIFT_MIN_SERIES, NaN and 0.
- * When the run slowed by COMPARE_SHIFT_NOTABLE or more, a timing failure
- * stands only if the series slowed past its tolerance beyond that median;
+/* When a run's compared timing series slowed by a median of
+ * COMPARE_SHIFT_NOTABLE or more (result_timing_shift), a timing failure
+ * stands only if its series slowed past its tolerance beyond that median;
  * the others are inconclusive (the VM's speed moved 12-23% as a whole within
  * an hour of unchanged runs: docs/noise.md). */
-#define COMPARE_SHIFT_MIN_SERIES 10
 #define COMPARE_SHIFT_NOTABLE 0.10
-double compare_machine_shift(const struct run_result *r, size_t *series);
 
 /* compare_run with what is comparable decided by the caller
  * (comparable_decide, once per run): C's same_hardware and cost key. */

@@ -250,32 +250,12 @@ const char *format_exit_word(int exit_code)
 										  : "ERROR";
 }
 
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 size_t format_timing_shift(const struct run_result *r, double *median)
 {
-	double *v = r->comparison ? NULL : calloc(r->series_count + 1, sizeof *v);
 	size_t n = 0;
 	*median = NAN;
-	for (size_t i = 0; v && i < r->series_count; i++) {
-		const struct series *s = &r->series[i];
-		if (s->cls == METRIC_TIMING && s->has_baseline && isfinite(s->change) &&
-		    !result_metric_is_scheduling(s->metric) &&
-		    (s->verdict == VERDICT_PASS || s->verdict == VERDICT_FAIL ||
-		     s->verdict == VERDICT_IMPROVED || s->verdict == VERDICT_INCONCLUSIVE))
-			v[n++] = s->change;
-	}
-	if (n >= FORMAT_SHIFT_MIN_SERIES) {
-		qsort(v, n, sizeof *v, by_value);
-		*median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	} else {
-		n = 0;
-	}
-	free(v);
+	if (!r->comparison)   /* gate ab's paired ratios are no machine's move */
+		*median = result_timing_shift(r, &n);
 	return n;
 }
 
