@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "interpose.h"
+#include "interpose/interpose.h"
 
 /* Counts one call of kind ID asking for BYTES, made from the code at
  * CALLER (its return address: which library made it). */
