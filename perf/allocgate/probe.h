@@ -191,10 +191,10 @@ void gate_consume(const void *p);
 
 /* The variant's run failed (an allocation refused, a thread not started, a
  * result that is wrong): prints "KERNEL: variant V: MESSAGE" on stderr,
- * MESSAGE formatted from FMT as printf does, followed by ": " and
- * strerror(errno) when FMT ends in ':', and exits 1, which the gate reads
- * as a failed sample (docs/protocol.md). Misuse of a parameter set is
- * gate_param_size's and exits 2. */
+ * MESSAGE formatted from FMT as printf does, followed by a space and
+ * strerror(errno) when FMT ends in ':' ("malloc:"), and exits 1, which the
+ * gate reads as a failed sample (docs/kernels.md, "Parameters and
+ * failures"). A parameter set out of range is gate_param_size's: exit 2. */
 GATE_FAIL_DECL gate_fail(const char *fmt, ...);
 
 #endif

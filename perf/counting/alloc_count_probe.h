@@ -70,7 +70,11 @@ size_t alloc_count_block_size(void *block);
 /* The C library's strndup, aligned_alloc and posix_memalign where it has
  * them (alloc_size_<os>.c); the Windows CRT has none of the three. */
 char *alloc_os_strndup(const char *s, size_t n);
+
+/* The C library's aligned_alloc (alloc_os_strndup). */
 void *alloc_os_aligned_alloc(size_t alignment, size_t size);
+
+/* The C library's posix_memalign (alloc_os_strndup). */
 int alloc_os_posix_memalign(void **out, size_t alignment, size_t size);
 
 #endif

@@ -30,8 +30,10 @@ size_t interpose_libraries(struct interpose_library *out, size_t max, uint64_t *
 /* OS part (POSIX): the variable that preloads the interposer. */
 const char *interpose_os_preload_var(void);
 
-/* Metric names of the counts ("proc_malloc_calls", ...) and units. */
+/* Metric name of count ID ("proc_malloc_calls", ...). */
 const char *interpose_name(enum interpose_id id);
+
+/* Unit of count ID ("count", "bytes"). */
 const char *interpose_unit(enum interpose_id id);
 
 #endif
