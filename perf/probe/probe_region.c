@@ -2,8 +2,10 @@
  * counters into fixed storage: no allocation, no printing, no system call
  * but the reads. Each boundary also marks itself for the BPF backend
  * (gate_region_mark_*) and, under the cost pass, for callgrind
- * (probe_cost_mark): the cost mark stays in this file, beside the code it
- * counts, so that a region's cost is the same instructions it always was. */
+ * (probe_cost_mark). The cost mark is a static function of this file so
+ * that the compiler inlines its RUNNING_ON_VALGRIND check into the region
+ * boundaries: the probe's own instructions inside a counted interval are
+ * few, and the same in every build of the same code. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>

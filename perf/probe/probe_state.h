@@ -25,8 +25,9 @@
 #include "counting/interpose_read.h"
 #include "probe/params.h"
 
-/* probe_bug never returns: said to the compiler, so that a region's code
- * around its checks is what it was when probe_bug was a static function. */
+/* probe_bug never returns: said to the compiler, so that the region
+ * boundaries keep no path after a failed check (their instructions inside
+ * a counted interval, which the cost pass counts, stay few). */
 #if defined(__GNUC__) || defined(__clang__)
 #define PROBE_NORETURN __attribute__((noreturn))
 #else
