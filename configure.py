@@ -38,6 +38,10 @@ OS_SUFFIXES = ("linux", "windows", "darwin", "posix")
 # The forced include of a counted build (docs/counters.md): also installed
 # as <allocgate/alloc_count.h>, the Cflags of allocgate-counted.pc.
 COUNTED_HEADER = "perf/allocgate/alloc_count.h"
+# The folders of perf/ that make the probe, build/liballocgate.a (the kernel
+# API is perf/allocgate/; perf/interpose/ is liballocgate-interpose.so and
+# perf/bpf/ is gate-bpf, each built on its own: docs/architecture.md).
+PROBE_FOLDERS = ("probe", "counters", "counting")
 
 
 def counted_flag(platform):
@@ -238,7 +242,7 @@ def detect_bpf(platform, pkg_config):
 
 def write_bpf(w, bd, bpf):
     """Rules for build/gate-bpf: vmlinux.h from the running kernel's BTF,
-    perf/bpf_alloc.bpf.c -> .bpf.o -> .skel.h, then the loader. All
+    perf/bpf/bpf_alloc.bpf.c -> .bpf.o -> .skel.h, then the loader. All
     generated into the build directory, never committed."""
     w.variable("bpf_clang", bpf["clang"])
     w.variable("bpftool", bpf["bpftool"])
@@ -252,11 +256,11 @@ def write_bpf(w, bd, bpf):
     w.rule("bpf_skel", "$bpftool gen skeleton $in name $name > $out.tmp && mv $out.tmp $out",
            description="SKEL $out")
     vmlinux = w.build("%s/bpf/vmlinux.h" % bd, "vmlinux_h", bpf["btf"])
-    obj = w.build("%s/bpf/bpf_alloc.bpf.o" % bd, "bpf_cc", "perf/bpf_alloc.bpf.c",
+    obj = w.build("%s/bpf/bpf_alloc.bpf.o" % bd, "bpf_cc", "perf/bpf/bpf_alloc.bpf.c",
                   implicit=vmlinux)
     skel = w.build("%s/bpf/bpf_alloc.skel.h" % bd, "bpf_skel", obj,
                    variables={"name": "bpf_alloc"})
-    loader = w.build("%s/obj/perf/bpf_gate_linux.o" % bd, "cc", "perf/bpf_gate_linux.c",
+    loader = w.build("%s/obj/perf/bpf/bpf_gate_linux.o" % bd, "cc", "perf/bpf/bpf_gate_linux.c",
                      implicit=skel, variables={"extra_cflags": "-I%s/bpf $libbpf_cflags" % bd})
     return w.build("%s/gate-bpf" % bd, "link", loader,
                    variables={"extra_libs": "$libbpf_libs"})
@@ -291,7 +295,7 @@ def toolchain_flags(args, platform):
                 sys.exit("configure.py: --sanitize %s: MSVC has address only" % args.sanitize)
             cflags += " /fsanitize=address"
         # No pthreads in the Windows SDK: the threaded kernels and
-        # perf/probe_threads.c need a pthreads library (e.g. vcpkg's
+        # perf/probe/probe_threads.c need a pthreads library (e.g. vcpkg's
         # pthreads) through CFLAGS/LDFLAGS.
         return cflags, ldflags, ""
     cflags = "-std=c11 -g -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes"
@@ -561,12 +565,12 @@ def main(argv):
             objs.append(obj)
         return objs
 
-    bpf_srcs = tuple(sources("perf/bpf_*", platform))   # gate-bpf only, see write_bpf
     # libgate.lib, not gate.lib: that is the name of gate.exe's import library
     lib = "%s/lib%s.lib" if platform.is_msvc() else "%s/lib%s.a"
     # the probe as liballocgate.a, the name it is installed under too
     probe_lib = w.build(lib % (bd, "allocgate"), "ar",
-                        objects(sources("perf/*.c", platform, exclude=bpf_srcs)))[0]
+                        objects([src for folder in PROBE_FOLDERS
+                                 for src in sources("perf/%s/*.c" % folder, platform)]))[0]
     gate_srcs = sources("gates/*/*.c", platform, exclude=("gates/cli/main.c",))
     gate_lib, gate = None, []
     if jansson:

@@ -158,7 +158,7 @@ gate_build() {
 	shift
 	# ninja cannot glob: configure again when a source file was added or
 	# removed (a new kernel), keeping the arguments build.ninja was made with.
-	sources=$(cd "$root" && ls kernels/*.c perf/*.c gates/*/*.c tests/*.c tests/kernels/*.c tests/preload/*.c tests/bench/*.c 2>/dev/null)
+	sources=$(cd "$root" && ls kernels/*.c perf/*/*.c gates/*/*.c tests/*.c tests/kernels/*.c tests/preload/*.c tests/bench/*.c 2>/dev/null)
 	if [ ! -f "$root/build.ninja" ] ||
 		[ "$sources" != "$(cat "$root/build/sources.list" 2>/dev/null)" ]; then
 		args=$(sed -n 's/^configure_args = //p' "$root/build.ninja" 2>/dev/null)

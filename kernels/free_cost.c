@@ -60,11 +60,11 @@ struct free_plan {
 	uint64_t bytes_requested;
 };
 
-static void free_fail(const char *what)
-{
-	fprintf(stderr, "free_cost: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
+/* Failures: a parameter set out of range is a bug of this file and exits
+ * 2 (gate_param, gate_param_size); a failure of the run itself, such as an
+ * allocation or a thread refused, is gate_fail("WHAT:") of allocgate/probe.h,
+ * which prints "NAME: variant V: WHAT: strerror(errno)" and exits 1: the
+ * gate reports the sample as failed, never as measured. */
 
 /* splitmix64 (Steele, Lea, Flood 2014): small, seedable, good enough for
  * sizes and a shuffle. */
@@ -91,7 +91,7 @@ static struct free_plan plan_make(size_t blocks, int random)
 	plan.order = malloc(blocks * sizeof *plan.order);
 	plan.ptrs = calloc(blocks, sizeof *plan.ptrs);
 	if (!plan.sizes || !plan.order || !plan.ptrs)
-		free_fail("setup");
+		gate_fail("setup:");
 	for (size_t i = 0; i < blocks; i++) {
 		plan.sizes[i] = (uint16_t)(1 + rng_next(&state) % FREE_MAX_BYTES);
 		plan.bytes_requested += plan.sizes[i];
@@ -119,7 +119,7 @@ static void phase_alloc(struct free_plan *plan)
 	for (size_t i = 0; i < plan->blocks; i++) {
 		plan->ptrs[i] = malloc(plan->sizes[i]);
 		if (!plan->ptrs[i])
-			free_fail("malloc");
+			gate_fail("malloc:");
 	}
 	/* The pointers escape, so neither loop can be folded away. */
 	gate_consume(plan->ptrs);
@@ -133,15 +133,15 @@ static void phase_free(struct free_plan *plan)
 
 static void free_cost_run(const struct gate_params *params, int random)
 {
-	long long n = gate_param(params, "n");
+	/* n: the blocks of one sample. The free order is a table of uint32_t,
+	 * so n is at most UINT32_MAX; outside 1 to UINT32_MAX gate_param_size
+	 * names the parameter set, the key and the range and exits 2, before
+	 * anything is allocated or measured (the plan's tables included). */
+	size_t n = gate_param_size(params, "n", 1, UINT32_MAX);
 	struct free_plan plan;
 
-	if (n <= 0 || n > UINT32_MAX) {
-		fprintf(stderr, "free_cost: parameter set %s: n must be 1..%lu\n",
-			gate_params_name(params), (unsigned long)UINT32_MAX);
-		exit(2);
-	}
-	plan = plan_make((size_t)n, random);
+	/* setup, outside the regions */
+	plan = plan_make(n, random);
 
 	gate_region_begin("alloc");
 	phase_alloc(&plan);

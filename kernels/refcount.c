@@ -201,11 +201,11 @@ static void *ref_worker(void *arg)
 	return NULL;
 }
 
-static void ref_fail(const char *what)
-{
-	fprintf(stderr, "refcount: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
+/* Failures: a parameter set out of range is a bug of this file and exits
+ * 2 (gate_param, gate_param_size); a failure of the run itself, such as an
+ * allocation or a thread refused, is gate_fail("WHAT:") of allocgate/probe.h,
+ * which prints "NAME: variant V: WHAT: strerror(errno)" and exits 1: the
+ * gate reports the sample as failed, never as measured. */
 
 /* Setup, outside the region: the shared string with its first reference
  * (main's), as the seed's main() made it. */
@@ -214,18 +214,18 @@ static void shared_setup(struct ref_job *proto)
 	if (proto->way == WAY_ATOMIC) {
 		proto->shared_atomic = malloc(sizeof *proto->shared_atomic);
 		if (!proto->shared_atomic)
-			ref_fail("malloc");
+			gate_fail("malloc:");
 		proto->shared_atomic->text = refcount_text;
 		atomic_init(&proto->shared_atomic->refs, 1);
 	} else if (proto->way == WAY_MUTEX) {
 		proto->shared_locked = malloc(sizeof *proto->shared_locked);
 		if (!proto->shared_locked)
-			ref_fail("malloc");
+			gate_fail("malloc:");
 		proto->shared_locked->text = refcount_text;
 		proto->shared_locked->refs = 1;
 		errno = pthread_mutex_init(&proto->shared_locked->mutex, NULL);
 		if (errno)
-			ref_fail("pthread_mutex_init");
+			gate_fail("pthread_mutex_init:");
 	}
 }
 
@@ -244,23 +244,23 @@ static void ref_parallel(struct ref_job *jobs, int threads)
 {
 	errno = gate_parallel_region(NULL, ref_worker, jobs, sizeof *jobs, threads);
 	if (errno)
-		ref_fail("starting the threads");
+		gate_fail("starting the threads:");
 }
 
 static void ref_run(const struct gate_params *params, enum ref_way way)
 {
-	long long ops = gate_param(params, "ops");
-	long long want = gate_param(params, "threads");
+	size_t ops = gate_param_size(params, "ops", 1, 100000000);
+	size_t want = gate_param_size(params, "threads", 1, 1024);
 	struct ref_job proto = { .way = way, .ops = (long)ops };
 	struct ref_job total = { .way = way };
 	struct ref_job *jobs;
 	int threads;
 
-	if (ops < 1 || ops > 100000000 || want < 1 || want > 1024) {
-		fprintf(stderr, "refcount: parameter set %s: need ops 1..1e8, threads "
-			"1..1024\n", gate_params_name(params));
-		exit(2);
-	}
+	/* ops and threads are checked as they are read (gate_param_size: out
+	 * of range, the parameter set is named with the key and the range, exit
+	 * 2); --threads, a flag of the command line, may still ask for another
+	 * number of threads, checked below as the parameter is: 1 to 1024, and
+	 * a refusal that names the flag. */
 	threads = gate_threads((int)want);
 	if (threads < 1 || threads > 1024) {
 		fprintf(stderr, "refcount: --threads must be 1..1024\n");
@@ -268,7 +268,7 @@ static void ref_run(const struct gate_params *params, enum ref_way way)
 	}
 	jobs = calloc((size_t)threads, sizeof *jobs);
 	if (!jobs)
-		ref_fail("calloc");
+		gate_fail("calloc:");
 	shared_setup(&proto);
 	for (int t = 0; t < threads; t++)
 		jobs[t] = proto;
@@ -276,7 +276,7 @@ static void ref_run(const struct gate_params *params, enum ref_way way)
 	ref_parallel(jobs, threads);
 	for (int t = 0; t < threads; t++) {
 		if (jobs[t].failed)
-			ref_fail("strdup");
+			gate_fail("strdup:");
 		total.allocs += jobs[t].allocs;
 		total.frees += jobs[t].frees;
 		total.bytes_allocated += jobs[t].bytes_allocated;

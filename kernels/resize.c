@@ -69,11 +69,11 @@ struct resize_counts {
 	uint64_t bytes_copied, moved, in_place;
 };
 
-static void resize_fail(const char *what)
-{
-	fprintf(stderr, "resize: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
+/* Failures: a parameter set out of range is a bug of this file and exits
+ * 2 (gate_param, gate_param_size); a failure of the run itself, such as an
+ * allocation or a thread refused, is gate_fail("WHAT:") of allocgate/probe.h,
+ * which prints "NAME: variant V: WHAT: strerror(errno)" and exits 1: the
+ * gate reports the sample as failed, never as measured. */
 
 /* Reads start=, span=, step= (bytes); a shrink must stay above zero. */
 static struct resize_walk walk_read(const struct gate_params *params, int grow)
@@ -107,7 +107,7 @@ static unsigned char *block_setup(size_t bytes)
 	unsigned char *p = malloc(bytes);
 
 	if (!p)
-		resize_fail("malloc");
+		gate_fail("malloc:");
 	memset(p, 0xa5, bytes);
 	return p;
 }
@@ -119,7 +119,7 @@ static unsigned char *walk_lossful(const struct resize_walk *walk, unsigned char
 		free(p);
 		p = malloc(walk_size(walk, i));
 		if (!p)
-			resize_fail("malloc");
+			gate_fail("malloc:");
 		gate_consume(p);
 	}
 	return p;
@@ -135,7 +135,7 @@ static unsigned char *walk_copy(const struct resize_walk *walk, unsigned char *p
 		unsigned char *q = malloc(size);
 
 		if (!q)
-			resize_fail("malloc");
+			gate_fail("malloc:");
 		memcpy(q, p, keep);
 		free(p);
 		p = q;
@@ -155,7 +155,7 @@ static unsigned char *walk_realloc(const struct resize_walk *walk, unsigned char
 		unsigned char *q = realloc(p, walk_size(walk, i));
 
 		if (!q)
-			resize_fail("realloc");
+			gate_fail("realloc:");
 		if ((uintptr_t)q == before)
 			counts->in_place++;
 		else

@@ -196,11 +196,11 @@ struct reverse_job {
 	int failed;
 };
 
-static void tc_fail(const char *what)
-{
-	fprintf(stderr, "thread_cache: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
+/* Failures: a parameter set out of range is a bug of this file and exits
+ * 2 (gate_param, gate_param_size); a failure of the run itself, such as an
+ * allocation or a thread refused, is gate_fail("WHAT:") of allocgate/probe.h,
+ * which prints "NAME: variant V: WHAT: strerror(errno)" and exits 1: the
+ * gate reports the sample as failed, never as measured. */
 
 /* Swaps a[i] and a[j] through a temporary on the heap (the seed's swap).
  * The allocator's calls go through pointers the compiler cannot resolve
@@ -279,7 +279,7 @@ static struct element *array_setup(size_t length)
 	struct element *a = malloc(length * sizeof *a);
 
 	if (!a)
-		tc_fail("malloc");
+		gate_fail("malloc:");
 	for (size_t i = 0; i < length; i++)
 		a[i].value = (int)i;
 	return a;
@@ -307,9 +307,9 @@ static void array_check(const struct element *a, size_t length, unsigned repeat)
 		size_t want = repeat % 2 ? length - 1 - i : i;
 
 		if (a[i].value != (int)want) {
-			fprintf(stderr, "thread_cache: element %zu is %d, expected %zu\n",
-				i, a[i].value, want);
-			exit(1);
+			/* a kernel bug: the swaps lost or doubled an element */
+			gate_fail("element %zu is %d, expected %zu", i, a[i].value,
+				  want);
 		}
 	}
 }
@@ -357,7 +357,7 @@ static void reverse_parallel(struct reverse_job *jobs, int threads)
 {
 	errno = gate_parallel_region(NULL, reverse_worker, jobs, sizeof *jobs, threads);
 	if (errno)
-		tc_fail("starting the threads");
+		gate_fail("starting the threads:");
 }
 
 static void reverse_run(const struct gate_params *params, int use_cache)
@@ -368,13 +368,13 @@ static void reverse_run(const struct gate_params *params, int use_cache)
 	uint64_t swaps = 0, heap_allocs = 0, cache_hits = 0, voluntary_switches = 0;
 
 	if (!jobs)
-		tc_fail("calloc");
+		gate_fail("calloc:");
 	jobs_setup(jobs, plan.threads, a, plan.length, plan.repeat, plan.temp_bytes,
 		   use_cache ? &cache_allocator : &heap_allocator);
 	reverse_parallel(jobs, plan.threads);
 	for (int t = 0; t < plan.threads; t++) {
 		if (jobs[t].failed)
-			tc_fail("malloc");
+			gate_fail("malloc:");
 		swaps += jobs[t].swaps;
 		heap_allocs += jobs[t].heap_allocs;
 		cache_hits += jobs[t].cache_hits;

@@ -1,4 +1,4 @@
-/* test_alloc_count.c: perf/alloc_count.c, the counting wrappers, called
+/* test_alloc_count.c: perf/counting/alloc_count.c, the counting wrappers, called
  * directly (the forced include only renames calls to them). Sizes of
  * blocks are the allocator's usable sizes, so the live figures are
  * checked through alloc_count_block_size, not against constants. */
@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "alloc_count_probe.h"
-#include "alloc_sites.h"
+#include "counting/alloc_count_probe.h"
+#include "counting/alloc_sites.h"
 #include "allocgate/alloc_count.h"
 
 static struct alloc_count_totals ac_run_basic(void)

@@ -1,5 +1,5 @@
-/* test_bpf_gate.c: build/gate-bpf (perf/bpf_gate_linux.c and
- * perf/bpf_alloc.bpf.c) on the test kernel tests/kernels/allocs.c, whose
+/* test_bpf_gate.c: build/gate-bpf (perf/bpf/bpf_gate_linux.c and
+ * perf/bpf/bpf_alloc.bpf.c) on the test kernel tests/kernels/allocs.c, whose
  * counts are known: its counts must equal the known ones, the kernel's own
  * gate_metric figures, and the compile-time counts of its counted build.
  * Skipped, with the reason, where BPF cannot run (not root, no BTF, not

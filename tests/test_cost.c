@@ -1,6 +1,6 @@
 /* test_cost.c: the cost pass's pure parts (gates/sample/cost_dump.c): callgrind dump
  * files written by hand in callgrind's format, with the figures worked out
- * by hand; the dump labels of perf/probe.c; the estimated-cycles model. */
+ * by hand; the dump labels of perf/probe/probe_region.c; the estimated-cycles model. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <string.h>

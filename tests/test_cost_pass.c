@@ -113,7 +113,7 @@ Test(cost_pass, single_threaded_counts_repeat_exactly, .init = setup, .timeout =
 }
 
 /* The start line of gate_parallel_region and the uncounted waits
- * (perf/probe_threads.c) with valgrind's ticket lock: four threads that
+ * (perf/probe/probe_threads.c) with valgrind's ticket lock: four threads that
  * allocate (each its own arena) count the same instructions every run.
  * Five runs: before, the count followed the schedule (639,291 to 639,409
  * in five runs, docs/counters.md, "Determinism, measured"). */

@@ -1,5 +1,5 @@
-/* test_counters.c: the counter arithmetic (perf/counters_math.c) and the
- * parameter parser (perf/params.c), on hand-computed cases. Nothing here
+/* test_counters.c: the counter arithmetic (perf/counters/counters_math.c) and the
+ * parameter parser (perf/probe/params.c), on hand-computed cases. Nothing here
  * opens a counter or reads a clock. */
 #include <errno.h>
 #include <stdio.h>
@@ -8,8 +8,8 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
-#include "counters_math.h"
-#include "params.h"
+#include "counters/counters_math.h"
+#include "probe/params.h"
 
 /* ---- one counter: delta and scale ---- */
 

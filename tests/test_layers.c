@@ -7,7 +7,12 @@
  * options, no renderer but the terminal's includes the terminal renderer,
  * and no folder includes one above it. The OS differences stay in gates/os/
  * (one file per OS, chosen by its name's suffix): no file elsewhere tests
- * _WIN32 or carries an OS suffix, and gates/os/ has no header of its own. */
+ * _WIN32 or carries an OS suffix, and gates/os/ has no header of its own.
+ *
+ * perf/ (docs/architecture.md, "The folders of perf/") has walls of its
+ * own: the probe (probe/) uses the counters and the allocation counts but
+ * never the interposer's or gate-bpf's sources, the interposer and gate-bpf
+ * use nothing outside their folders, and nothing in perf/ includes gates/. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -201,4 +206,114 @@ Test(layers, every_folder_is_a_layer)
 	cr_expect_str_empty(stray, "in gates/ but not a layer of test_layers.c (put sources "
 			    "in a layer; a new layer needs its row here and in "
 			    "docs/architecture.md): %s", stray);
+}
+
+/* perf/FOLDER -> what its files may include besides their own folder, as
+ * for gates/ above; gate-bpf also includes what configure.py generates
+ * into build/bpf/ (the kernel's BTF types, the program's skeleton). */
+static const struct {
+	const char *folder;
+	const char *may_use;
+} perf_walls[] = {
+	{ "allocgate", " " },
+	{ "probe", " allocgate counters counting " },
+	{ "counters", " allocgate " },
+	{ "counting", " allocgate interpose/interpose.h " },
+	{ "interpose", " " },
+	{ "bpf", " vmlinux.h bpf_alloc.skel.h " },
+};
+
+#define PERF_WALLS (sizeof perf_walls / sizeof perf_walls[0])
+
+static const char *perf_allowed(const char *folder)
+{
+	for (size_t i = 0; i < PERF_WALLS; i++)
+		if (!strcmp(perf_walls[i].folder, folder))
+			return perf_walls[i].may_use;
+	return NULL;
+}
+
+/* Whether the quoted include TARGET of a file in perf/FOLDER keeps the walls. */
+static int perf_include_ok(const char *folder, const char *target)
+{
+	char top[256];
+	const char *slash = strchr(target, '/');
+	if (!slash)
+		return lists(perf_allowed(folder), target);   /* generated headers */
+	snprintf(top, sizeof top, "%.*s", (int)(slash - target), target);
+	return !strcmp(top, folder) || lists(perf_allowed(folder), top) ||
+	       lists(perf_allowed(folder), target);
+}
+
+Test(layers, perf_folders_keep_their_walls)
+{
+	char bad[8192] = "";
+	size_t files = 0, includes = 0;
+	for (size_t i = 0; i < PERF_WALLS; i++) {
+		char dir[256];
+		snprintf(dir, sizeof dir, "perf/%s", perf_walls[i].folder);
+		DIR *d = opendir(dir);
+		cr_assert_not_null(d, "%s (run from the repository root)", dir);
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			char path[512], line[1024], target[256];
+			if (!is_source(e->d_name))
+				continue;
+			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+			FILE *f = fopen(path, "r");
+			cr_assert_not_null(f, "%s", path);
+			while (fgets(line, sizeof line, f)) {
+				if (sscanf(line, " # include \"%255[^\"]\"", target) != 1)
+					continue;
+				includes++;
+				if (!perf_include_ok(perf_walls[i].folder, target))
+					note(bad, sizeof bad, path, line);
+			}
+			fclose(f);
+			files++;
+		}
+		closedir(d);
+	}
+	cr_expect_gt(files, 40, "only %zu files under perf/*/", files);
+	cr_expect_gt(includes, 60, "only %zu includes", includes);
+	cr_expect_str_empty(bad, "includes across perf/'s walls (docs/architecture.md, "
+			    "\"The folders of perf/\"):\n%s", bad);
+}
+
+Test(layers, every_perf_folder_has_walls)
+{
+	DIR *d = opendir("perf");
+	cr_assert_not_null(d);
+	struct dirent *e;
+	char stray[2048] = "";
+	while ((e = readdir(d))) {
+		char path[512];
+		struct stat st;
+		size_t n = strlen(e->d_name);
+		snprintf(path, sizeof path, "perf/%s", e->d_name);
+		int folder = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+		if (e->d_name[0] != '.' &&
+		    (is_source(e->d_name) || (folder && !perf_allowed(e->d_name))) &&
+		    strlen(stray) + n + 2 < sizeof stray)
+			strcat(strcat(stray, e->d_name), " ");
+	}
+	closedir(d);
+	cr_expect_str_empty(stray, "in perf/ but not a folder of perf_walls in test_layers.c "
+			    "(put sources in a folder; a new folder needs its row here and "
+			    "in docs/architecture.md): %s", stray);
+}
+
+/* The checker itself: what it must refuse. */
+Test(layers, perf_walls_refuse_what_they_should)
+{
+	cr_expect(!perf_include_ok("probe", "interpose/interpose.h"));
+	cr_expect(!perf_include_ok("probe", "bpf/bpf_alloc.h"));
+	cr_expect(!perf_include_ok("probe", "core/result.h"));
+	cr_expect(!perf_include_ok("counters", "probe/probe_state.h"));
+	cr_expect(!perf_include_ok("interpose", "counting/interpose_read.h"));
+	cr_expect(!perf_include_ok("counting", "interpose/interpose_count.h"));
+	cr_expect(!perf_include_ok("probe", "vmlinux.h"));
+	cr_expect(perf_include_ok("probe", "counters/counters.h"));
+	cr_expect(perf_include_ok("counting", "interpose/interpose.h"));
+	cr_expect(perf_include_ok("bpf", "vmlinux.h"));
 }

@@ -1,8 +1,8 @@
-/* test_pmu_attrib.c: the per-call PMU arithmetic of perf/pmu_attrib.h
+/* test_pmu_attrib.c: the per-call PMU arithmetic of perf/bpf/pmu_attrib.h
  * (the same code the BPF program runs), on hand-computed readings. */
 #include <criterion/criterion.h>
 
-#include "pmu_attrib.h"
+#include "bpf/pmu_attrib.h"
 
 Test(pmu_attrib, attributes_the_difference_of_one_call)
 {

@@ -1,11 +1,11 @@
-/* test_sanity.c: rejecting counters over known work (perf/sanity.c), on
+/* test_sanity.c: rejecting counters over known work (perf/counters/sanity.c), on
  * hand-made readings: a plausible real machine, a dead cycle counter, a
  * fault counter that does not count, and the same under an emulator. */
 #include <string.h>
 
 #include <criterion/criterion.h>
 
-#include "sanity.h"
+#include "counters/sanity.h"
 
 #define READ_ALL (COUNTER_BIT(COUNTER_WALL_NS) | COUNTER_BIT(COUNTER_CPU_NS) | \
 		  COUNTER_BIT(COUNTER_CYCLES) | COUNTER_BIT(COUNTER_PAGE_FAULTS) | \

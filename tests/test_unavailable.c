@@ -1,5 +1,5 @@
 /* test_unavailable.c: gates/report/unavailable.c, one `unavailable:` line per
- * cause (the reasons are those perf/counters_linux.c gives). */
+ * cause (the reasons are those perf/counters/counters_linux.c gives). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -129,6 +129,12 @@ long long gate_param(const struct gate_params *params, const char *key);
 long long gate_param_or(const struct gate_params *params, const char *key,
 			long long default_value);
 
+/* Value of size parameter KEY (a count, bytes), checked to lie in MIN to
+ * MAX; a missing key or a value outside is a bug in the parameter set:
+ * prints the kernel, set, key, value and range, exits 2. */
+size_t gate_param_size(const struct gate_params *params, const char *key, size_t min,
+		       size_t max);
+
 /* Name of the current parameter set. */
 const char *gate_params_name(const struct gate_params *params);
 
@@ -168,11 +174,27 @@ void gate_metric(const char *name, const char *unit,
  * arrived. Under the cost pass the waits (the start line, the joins) are
  * not counted, so a region's count repeats exactly run to run. Returns
  * 0, or the error of the thread that could not be started (the ones that
- * started are joined first); -1 when out of memory (perf/probe_threads.c). */
+ * started are joined first); -1 when out of memory (perf/probe/probe_threads.c). */
 int gate_parallel_region(const char *name, void *(*worker)(void *), void *jobs,
 			 size_t job_size, int threads);
 
 /* Keeps the compiler from optimizing away a result the kernel computed. */
 void gate_consume(const void *p);
+
+/* How gate_fail is declared: it never returns, and its format is checked
+ * like printf's where the compiler can. */
+#if defined(__GNUC__) || defined(__clang__)
+#define GATE_FAIL_DECL __attribute__((noreturn, format(printf, 1, 2))) void
+#else
+#define GATE_FAIL_DECL _Noreturn void
+#endif
+
+/* The variant's run failed (an allocation refused, a thread not started, a
+ * result that is wrong): prints "KERNEL: variant V: MESSAGE" on stderr,
+ * MESSAGE formatted from FMT as printf does, followed by a space and
+ * strerror(errno) when FMT ends in ':' ("malloc:"), and exits 1, which the
+ * gate reads as a failed sample (docs/kernels.md, "Parameters and
+ * failures"). A parameter set out of range is gate_param_size's: exit 2. */
+GATE_FAIL_DECL gate_fail(const char *fmt, ...);
 
 #endif

@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "interpose.h"
-#include "interpose_count.h"
+#include "interpose/interpose.h"
+#include "interpose/interpose_count.h"
 
 static _Atomic uint64_t totals[INTERPOSE_IDS];
 

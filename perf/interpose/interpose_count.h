@@ -6,11 +6,10 @@
 
 #include <stddef.h>
 
-#include "interpose.h"
+#include "interpose/interpose.h"
 
 /* Counts one call of kind ID asking for BYTES, made from the code at
  * CALLER (its return address: which library made it). */
-__attribute__((visibility("hidden")))
-void interpose_count_call(void *caller, enum interpose_id id, size_t bytes);
+__attribute__((visibility("hidden"))) void interpose_count_call(void *caller, enum interpose_id id, size_t bytes);
 
 #endif

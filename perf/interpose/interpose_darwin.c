@@ -17,8 +17,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "interpose.h"
-#include "interpose_count.h"
+#include "interpose/interpose.h"
+#include "interpose/interpose_count.h"
 
 #define count(id, bytes) interpose_count_call(__builtin_return_address(0), (id), (bytes))
 

@@ -8,7 +8,7 @@
  * and from every library, is counted with relaxed atomics and handed to
  * the next definition (the C library's malloc, or a preloaded allocator
  * that follows this library in LD_PRELOAD). The probe reads the totals at
- * each region's begin and end (perf/interpose_read_linux.c) and reports
+ * each region's begin and end (perf/counting/interpose_read_linux.c) and reports
  * the differences as proc_* metrics.
  *
  * Until dlsym has found the next definitions, allocations (dlsym's own)
@@ -22,8 +22,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "interpose.h"
-#include "interpose_count.h"
+#include "interpose/interpose.h"
+#include "interpose/interpose_count.h"
 
 
 static void *(*next_malloc)(size_t);

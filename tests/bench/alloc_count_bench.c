@@ -5,7 +5,7 @@
  * PAIRS malloc(32)/free pairs, first straight, then through the counting
  * wrappers inside an open region (without a call site, then with one, as
  * the forced include's macros call them: the per-site counts of
- * perf/alloc_sites.c), and the best of 5 runs of each is kept; the
+ * perf/counting/alloc_sites.c), and the best of 5 runs of each is kept; the
  * difference per call is the wrappers' overhead. */
 #include <pthread.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "allocgate/alloc_count.h"
-#include "alloc_count_probe.h"
+#include "counting/alloc_count_probe.h"
 
 #define BENCH_RUNS 5
 

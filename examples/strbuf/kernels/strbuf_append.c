@@ -16,7 +16,7 @@ static void append(const struct gate_params *p, int (*add)(struct strbuf *, cons
 	gate_region_begin(NULL);
 	for (long long i = 0; i < n; i++)
 		if (add(&sb, piece, 1 + (size_t)(i % 16)))
-			break;
+			gate_fail("append %lld of %lld: out of memory", i + 1, n);
 	gate_region_end();
 	gate_consume(sb.data);
 	strbuf_free(&sb);

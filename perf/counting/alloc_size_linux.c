@@ -1,0 +1,33 @@
+/* alloc_size_linux.c: usable size of a heap block on Linux.
+ *
+ * malloc_usable_size (glibc, musl, and every allocator that replaces
+ * malloc through LD_PRELOAD: jemalloc, mimalloc, tcmalloc export their
+ * own) is what the block can hold: at least what was asked, rounded up to
+ * the allocator's size class. The counts use it on both sides of the live
+ * bytes (allocation and free) so that they balance without a header. */
+#include <malloc.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counting/alloc_count_probe.h"
+
+size_t alloc_count_block_size(void *block)
+{
+	return block ? malloc_usable_size(block) : 0;
+}
+
+char *alloc_os_strndup(const char *s, size_t n)
+{
+	return strndup(s, n);
+}
+
+void *alloc_os_aligned_alloc(size_t alignment, size_t size)
+{
+	return aligned_alloc(alignment, size);
+}
+
+int alloc_os_posix_memalign(void **out, size_t alignment, size_t size)
+{
+	return posix_memalign(out, alignment, size);
+}
