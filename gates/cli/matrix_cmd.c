@@ -11,9 +11,11 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/reports.h"
 #include "cli/session.h"
 #include "core/matrix.h"
 #include "core/message.h"
+#include "decide/exit_decide.h"
 #include "decide/expect_eval.h"
 #include "decide/matrix_table.h"
 #include "report/matrix_report.h"
@@ -112,13 +114,13 @@ static int parse(struct matrix_state *st, int argc, char **argv)
 		}
 		st->rest[rest_count++] = argv[i];
 	}
-	run_options_defaults(&st->s.o);
-	if (run_options_parse(&st->s.o, rest_count, st->rest) || check_options(&st->s.o))
+	run_options_defaults(&st->s.options);
+	if (run_options_parse(&st->s.options, rest_count, st->rest) || check_options(&st->s.options))
 		return CLI_BAD_USAGE;
 	if (!st->allocators)
 		st->allocators = default_allocators;
 	char err[1024];
-	if (st->s.o.json_path && atomic_file_check(st->s.o.json_path, err, sizeof err)) {
+	if (st->s.options.json_path && atomic_file_check(st->s.options.json_path, err, sizeof err)) {
 		message_error("--json: %s; nothing was run", err);
 		return CLI_BAD_USAGE;
 	}
@@ -151,7 +153,7 @@ static int resolve(struct matrix_state *st)
 	     v = strtok_r(NULL, ",", &save)) {
 		char name[256], path[4096], why[1024];
 		int is_default = allocator_is_default(v);
-		allocator_key_name(is_default ? (st->s.r.ctx.libc ? st->s.r.ctx.libc : "glibc") : v,
+		allocator_key_name(is_default ? (st->s.result.ctx.libc ? st->s.result.ctx.libc : "glibc") : v,
 				   name, sizeof name);
 		if (matrix_allocator_index(&st->m, name) >= 0) {
 			message_error("--allocators: %s named twice", name);
@@ -196,7 +198,7 @@ static int resolve(struct matrix_state *st)
 /* Side I's options and plan: the shared ones plus its preload. */
 static int side_plan(struct matrix_state *st, struct matrix_side *side)
 {
-	const struct run_options *o = &st->s.o;
+	const struct run_options *o = &st->s.options;
 	side->o = *o;
 	side->o.env = calloc(o->env_count + 2, sizeof *side->o.env);
 	if (!side->o.env)
@@ -220,27 +222,27 @@ static int setup(struct matrix_state *st, const char *self_dir)
 	if (ret)
 		return ret;
 	/* the tier's deadline for each allocator measured */
-	if (!s->o.deadline_seconds)
-		s->o.deadline_seconds = run_options_deadline(&s->o) * (double)st->side_count;
-	s->o.deadline_at = s->started + s->o.deadline_seconds;
+	if (!s->options.deadline_seconds)
+		s->options.deadline_seconds = run_options_deadline(&s->options) * (double)st->side_count;
+	s->options.deadline_at = s->started + s->options.deadline_seconds;
 	for (size_t i = 0; i < st->side_count; i++)
 		if (side_plan(st, &st->sides[i])) {
 			message_error("out of memory");
 			return 2;
 		}
-	return session_list_kernels(s, s->kernel_dir, &s->r, &s->kernels, &s->kernel_count);
+	return session_list_kernels(s, s->kernel_dir, &s->result, &s->kernels, &s->kernel_count);
 }
 
 static void take_samples(struct matrix_state *st)
 {
 	struct session *s = &st->s;
 	struct rng rng;
-	rng_seed(&rng, s->o.seed);
-	size_t total = groups_count(s->kernels, s->kernel_count, s->o.tier), done = 0;
+	rng_seed(&rng, s->options.seed);
+	size_t total = groups_count(s->kernels, s->kernel_count, s->options.tier), done = 0;
 	struct runner_side sides[MATRIX_MAX];
 	struct group_iter it;
 	struct group g;
-	groups_begin(&it, s->kernels, s->kernel_count, s->o.tier);
+	groups_begin(&it, s->kernels, s->kernel_count, s->options.tier);
 	while (groups_next(&it, &g)) {
 		message_progress("[%zu/%zu] %s %s under %zu allocators", ++done, total,
 				 g.kernel->name, g.params->name, st->side_count);
@@ -256,8 +258,8 @@ static void check_claims(struct matrix_state *st)
 {
 	struct session *s = &st->s;
 	for (size_t i = 0; i < st->side_count; i++) {
-		struct condition_target t = { s->r.ctx.os, st->sides[i].name, s->r.ctx.cpu_count };
-		expect_check_kernels(s->kernels, s->kernel_count, s->o.tier, &t, &st->sides[i].r);
+		struct condition_target t = { s->result.ctx.os, st->sides[i].name, s->result.ctx.cpu_count };
+		expect_check_kernels(s->kernels, s->kernel_count, s->options.tier, &t, &st->sides[i].r);
 	}
 }
 
@@ -274,7 +276,7 @@ static int build(struct matrix_state *st)
 				ordered[a] = st->sides[i].r;   /* borrowed, not owned */
 	int ret = matrix_table_build(m, ordered);
 	free(ordered);
-	ret |= matrix_take_problems(m, NULL, &st->s.r);
+	ret |= matrix_take_problems(m, NULL, &st->s.result);
 	for (size_t i = 0; i < st->side_count; i++)
 		ret |= matrix_take_problems(m, st->sides[i].name, &st->sides[i].r);
 	return ret;
@@ -289,7 +291,7 @@ int matrix_main(int argc, char **argv, const char *self_dir)
 		return 2;
 	}
 	struct session *s = &st->s;
-	s->started = session_now();
+	s->started = runner_now();
 	int parsed = parse(st, argc, argv), ret;
 	if (parsed != CLI_PARSED) {
 		ret = cli_parse_exit(parsed);
@@ -306,17 +308,16 @@ int matrix_main(int argc, char **argv, const char *self_dir)
 		goto out;
 	}
 	struct matrix *m = &st->m;
-	m->ctx = s->r.ctx;                      /* moved: the session no longer owns it */
-	memset(&s->r.ctx, 0, sizeof s->r.ctx);
-	m->rounds = (size_t)s->o.rounds;
+	m->ctx = s->result.ctx;                      /* moved: the session no longer owns it */
+	memset(&s->result.ctx, 0, sizeof s->result.ctx);
+	m->rounds = (size_t)s->options.rounds;
 	m->sample_failures = (size_t)s->sample_failures;
-	m->wall_seconds = session_now() - s->started;
-	m->exit_code = !m->speed_count ? 3 : s->sample_failures ? 4 : 0;
-	struct matrix_outputs out = { s->o.json_path, s->o.markdown_path, s->o.svg_dir,
-				      s->o.no_color, s->o.details || s->o.verbose };
-	ret = matrix_report_all(m, &out);
-	if (!ret)
-		ret = m->exit_code;
+	m->wall_seconds = runner_now() - s->started;
+	m->exit_code = exit_decide_matrix(m->speed_count, m->sample_failures);
+	struct matrix_outputs out = { s->options.json_path, s->options.markdown_path,
+				      s->options.svg_dir, s->options.no_color,
+				      s->options.details || s->options.verbose };
+	ret = reports_write_matrix(m, &out);
 out:
 	for (size_t i = 0; i < st->side_count; i++) {
 		free(st->sides[i].o.env);

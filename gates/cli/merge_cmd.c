@@ -19,17 +19,16 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/reports.h"
 #include "core/message.h"
-#include "report/report_json.h"
-#include "report/report_outputs.h"
+#include "decide/exit_decide.h"
 #include "report/report_term.h"
 #include "store/results_load.h"
 
 struct merge_args {
 	const char **inputs;
 	size_t input_count;
-	const char *json;
-	struct report_paths reports;
+	struct report_paths reports;   /* --json, --junit, --markdown, --svg */
 	bool no_color;
 };
 
@@ -57,7 +56,7 @@ static enum cli_parse parse_args(struct merge_args *a, int argc, char **argv)
 			a->no_color = true;
 			continue;
 		}
-		slot = !strcmp(f, "--json") ? &a->json : !strcmp(f, "--junit") ? &a->reports.junit
+		slot = !strcmp(f, "--json") ? &a->reports.json : !strcmp(f, "--junit") ? &a->reports.junit
 		       : !strcmp(f, "--markdown") ? &a->reports.markdown
 		       : !strcmp(f, "--svg") ? &a->reports.svg_dir : NULL;
 		if (slot) {
@@ -230,19 +229,6 @@ static int add_result(struct run_result *out, const struct run_result *in, int m
 }
 
 /* The verdict of several runs (see the top of this file). */
-static int combine_exit(const int *codes, const int *empty, size_t n)
-{
-	int fail = 0, error = 0, unmeasured = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (empty[i])
-			continue;
-		fail |= codes[i] == 1;
-		error |= codes[i] != 0 && codes[i] != 1 && codes[i] != 3;
-		unmeasured |= codes[i] == 3;
-	}
-	return fail ? 1 : error ? 4 : unmeasured ? 3 : 0;
-}
-
 /* Number of distinct platform keys among the N inputs. */
 static int platform_count(const struct run_result *in, size_t n)
 {
@@ -350,7 +336,7 @@ static int merge(struct run_result *out, struct run_result *in, const struct mer
 		ret = 2;
 	}
 	if (!ret)
-		out->exit_code = combine_exit(codes, empty, n);
+		out->exit_code = exit_decide_merge(codes, empty, n);
 	free(codes);
 	free(empty);
 	free(origin);
@@ -362,7 +348,6 @@ int merge_main(int argc, char **argv, const char *self_dir)
 	message_set_program("gate merge");
 	struct merge_args a;
 	struct run_result out, *in = NULL;
-	char err[1024];
 	int ret;
 	(void)self_dir;
 	memset(&a, 0, sizeof a);
@@ -378,14 +363,7 @@ int merge_main(int argc, char **argv, const char *self_dir)
 		goto out;
 	result_sort(&out);
 	struct report_term_options style = { a.no_color, false };
-	report_term_print(stdout, &out, &style, NULL);
-	ret = out.exit_code;
-	if (a.json && report_json_write(a.json, &out, err, sizeof err)) {
-		message_error("--json: %s", err);
-		ret = ret ? ret : 2;
-	}
-	if (report_outputs_write(&out, &a.reports))
-		ret = ret ? ret : 2;
+	ret = reports_write_run(&out, &a.reports, &style, NULL);
 out:
 	for (size_t i = 0; in && i < a.input_count; i++)
 		result_free(&in[i]);

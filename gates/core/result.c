@@ -329,16 +329,6 @@ int result_metric_is_allocation_count(const char *name)
 	return strncmp(base, "heap_", 5) == 0 || strncmp(base, "proc_", 5) == 0;
 }
 
-const char *result_exit_verdict(int exit_code)
-{
-	switch (exit_code) {
-	case 0: return "pass";
-	case 1: return "fail";
-	case 3: return "unmeasured";
-	default: return "error";
-	}
-}
-
 static int by_value(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
