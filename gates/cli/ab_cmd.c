@@ -51,9 +51,9 @@ static const struct kernel_paramset *find_params(const struct kernel_info *k, co
 	return NULL;
 }
 
-/* Parses the command line into ST: CLI_PARSED, CLI_HELP_PRINTED, or an
- * exit status of 2 or more after a message (cli/commands.h). */
-static int parse(struct ab_state *st, int argc, char **argv)
+/* Parses the command line into ST: CLI_PARSED, CLI_HELP_PRINTED, or
+ * CLI_BAD_USAGE after a message (cli/commands.h). */
+static enum cli_parse parse(struct ab_state *st, int argc, char **argv)
 {
 	struct session *s = &st->s;
 	int rest_count;
@@ -69,7 +69,7 @@ static int parse(struct ab_state *st, int argc, char **argv)
 	st->rest = calloc((size_t)argc + 1, sizeof *st->rest);
 	if (!st->rest || ab_options_split(argc, argv, &st->side_a, &st->side_b, st->rest,
 					  &rest_count))
-		return 2;
+		return CLI_BAD_USAGE;
 	if (run_options_parse(&st->shared, rest_count, st->rest) || ab_options_check(&st->shared))
 		return CLI_BAD_USAGE;
 	/* Twice the tier's rounds plus one (default tier: 31): the power of the
@@ -82,16 +82,16 @@ static int parse(struct ab_state *st, int argc, char **argv)
 	char err[1024];
 	if (st->shared.json_path && atomic_file_check(st->shared.json_path, err, sizeof err)) {
 		message_error("--json: %s; nothing was run", err);
-		return 2;
+		return CLI_BAD_USAGE;
 	}
 	st->shared.deadline_seconds = run_options_deadline(&st->shared);
 	st->shared.deadline_at = st->s.started + st->shared.deadline_seconds;
 	if (ab_options_for_side(&st->shared, &st->side_a, &st->a_options) ||
 	    ab_options_for_side(&st->shared, &st->side_b, &s->options)) {
 		message_error("out of memory");
-		return 2;
+		return CLI_BAD_USAGE;
 	}
-	return 0;
+	return CLI_PARSED;
 }
 
 static int setup(struct ab_state *st, const char *self_dir)
@@ -119,7 +119,7 @@ static int setup(struct ab_state *st, const char *self_dir)
 	snprintf(text, sizeof text, "A/B: B (%s) against A (%s), measured in the same shuffled "
 		 "rounds", b, a);
 	s->result.comparison = strdup(text);
-	return 0;
+	return GATE_EXIT_OK;
 }
 
 /* Runs group (K, P) of B together with the same group of A, if A has it. */
@@ -233,11 +233,10 @@ int ab_main(int argc, char **argv, const char *self_dir)
 	memset(&st, 0, sizeof st);
 	struct session *s = &st.s;
 	s->started = runner_now();
-	int parsed = parse(&st, argc, argv), ret;
-	if (parsed != CLI_PARSED) {
-		ret = parsed == CLI_HELP_PRINTED ? cli_parse_exit(CLI_HELP_PRINTED) : parsed;
+	enum cli_parse parsed = parse(&st, argc, argv);
+	int ret = cli_parse_exit(parsed);
+	if (parsed != CLI_PARSED)
 		goto out;
-	}
 	ret = setup(&st, self_dir);
 	if (ret)
 		goto out;

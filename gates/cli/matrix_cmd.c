@@ -144,11 +144,12 @@ static int add_allocator(struct matrix *m, const char *name, const char *library
 }
 
 /* Resolves --allocators into sides (measured) and M's allocators (all,
- * the missing ones with why). Returns 0 or 2 after a message. */
+ * the missing ones with why). Returns GATE_EXIT_OK, or GATE_EXIT_USAGE after
+ * a message. */
 static int resolve(struct matrix_state *st)
 {
 	char *list = strdup(st->allocators), *save = NULL;
-	int ret = list ? 0 : 2;
+	int ret = list ? GATE_EXIT_OK : GATE_EXIT_USAGE;
 	for (char *v = list ? strtok_r(list, ",", &save) : NULL; v && !ret;
 	     v = strtok_r(NULL, ",", &save)) {
 		char name[256], path[4096], why[1024];
@@ -157,40 +158,40 @@ static int resolve(struct matrix_state *st)
 				   name, sizeof name);
 		if (matrix_allocator_index(&st->m, name) >= 0) {
 			message_error("--allocators: %s named twice", name);
-			ret = 2;
+			ret = GATE_EXIT_USAGE;
 			break;
 		}
 		int bad = !is_default && (allocator_resolve(v, path, sizeof path, why, sizeof why));
 		if (bad && st->allocators_given) {
 			message_error("--allocators: %s: %s", v, why);
-			ret = 2;
+			ret = GATE_EXIT_USAGE;
 			break;
 		}
 		if (bad) {
 			if (add_allocator(&st->m, name, NULL, why))
-				ret = 2;
+				ret = GATE_EXIT_USAGE;
 			message_note("%s not measured: %s", name, why);
 			continue;
 		}
 		if (st->side_count == MATRIX_MAX) {
 			message_error("--allocators: at most %d", MATRIX_MAX);
-			ret = 2;
+			ret = GATE_EXIT_USAGE;
 			break;
 		}
 		struct matrix_side *side = &st->sides[st->side_count++];
 		snprintf(side->name, sizeof side->name, "%s", name);
 		if (!is_default && allocator_preload_env(path, side->preload, sizeof side->preload)) {
 			message_error("--allocators: %s: path too long", v);
-			ret = 2;
+			ret = GATE_EXIT_USAGE;
 			break;
 		}
 		if (add_allocator(&st->m, name, is_default ? NULL : path, NULL))
-			ret = 2;
+			ret = GATE_EXIT_USAGE;
 	}
 	free(list);
 	if (!ret && !st->side_count) {
 		message_error("--allocators: none of %s is installed", st->allocators);
-		ret = 2;
+		ret = GATE_EXIT_USAGE;
 	}
 	return ret;
 }
@@ -228,7 +229,7 @@ static int setup(struct matrix_state *st, const char *self_dir)
 	for (size_t i = 0; i < st->side_count; i++)
 		if (side_plan(st, &st->sides[i])) {
 			message_error("out of memory");
-			return 2;
+			return GATE_EXIT_USAGE;
 		}
 	return session_list_kernels(s, s->kernel_dir, &s->result, &s->kernels, &s->kernel_count);
 }
@@ -288,7 +289,7 @@ int matrix_main(int argc, char **argv, const char *self_dir)
 	struct matrix_state *st = calloc(1, sizeof *st);
 	if (!st) {
 		message_error("out of memory");
-		return 2;
+		return GATE_EXIT_USAGE;
 	}
 	struct session *s = &st->s;
 	s->started = runner_now();
@@ -304,7 +305,7 @@ int matrix_main(int argc, char **argv, const char *self_dir)
 	check_claims(st);
 	if (build(st)) {
 		message_error("out of memory");
-		ret = 2;
+		ret = GATE_EXIT_USAGE;
 		goto out;
 	}
 	struct matrix *m = &st->m;

@@ -168,7 +168,7 @@ static const char *name_in(const struct run_result *in, const char *name, int mu
 
 /* Adds the series, expectations and problems of IN (file PATH) to OUT;
  * ORIGIN[i] records which input each series of OUT came from. Returns 0,
- * 2 after a message about overlapping series, or -ENOMEM. */
+ * GATE_EXIT_USAGE after a message about overlapping series, or -ENOMEM. */
 static int add_result(struct run_result *out, const struct run_result *in, int multi,
 		      const char **origin, const char *path)
 {
@@ -184,7 +184,7 @@ static int add_result(struct run_result *out, const struct run_result *in, int m
 				"and distinct I, and the same options)", origin[dup - out->series],
 				path, s->kernel, s->variant, s->params, s->metric,
 				in->ctx.platform_key ? in->ctx.platform_key : "unknown");
-			return 2;
+			return GATE_EXIT_USAGE;
 		}
 		if (copy_series(out, kernel, s))
 			return -ENOMEM;
@@ -280,7 +280,7 @@ static int merge_header(struct run_result *out, struct run_result *in, size_t n,
 /* The policy of the merged result: the inputs' when every input recorded
  * one and they decide alike; not recorded when some input did not record
  * it. Inputs decided by different policies are refused: one verdict needs
- * one set of rules. Returns 0 or 2 after a message. */
+ * one set of rules. Returns 0 or GATE_EXIT_USAGE after a message. */
 static int merge_policy(struct run_result *out, const struct run_result *in, size_t n,
 			const char *const *names)
 {
@@ -294,7 +294,7 @@ static int merge_policy(struct run_result *out, const struct run_result *in, siz
 		if (!policy_same_decisions(&in[0].policy, &in[i].policy, what, sizeof what)) {
 			message_error("%s and %s were decided by different policies (%s); merge "
 					"results of one policy", names[0], names[i], what);
-			return 2;
+			return GATE_EXIT_USAGE;
 		}
 	}
 	return 0;
@@ -315,7 +315,7 @@ static int merge(struct run_result *out, struct run_result *in, const struct mer
 				message_error("%s: no such file", a->inputs[i]);
 			else
 				message_error("%s", err);
-			ret = 2;
+			ret = GATE_EXIT_USAGE;
 		}
 		codes[i] = in[i].exit_code;
 		empty[i] = !in[i].series_count && !in[i].expect_count;
@@ -333,7 +333,7 @@ static int merge(struct run_result *out, struct run_result *in, const struct mer
 		ret = -ENOMEM;
 	if (ret == -ENOMEM) {
 		message_error("out of memory");
-		ret = 2;
+		ret = GATE_EXIT_USAGE;
 	}
 	if (!ret)
 		out->exit_code = exit_decide_merge(codes, empty, n);
@@ -358,7 +358,7 @@ int merge_main(int argc, char **argv, const char *self_dir)
 		goto out;
 	}
 	in = calloc(a.input_count, sizeof *in);
-	ret = in ? merge(&out, in, &a) : 2;
+	ret = in ? merge(&out, in, &a) : GATE_EXIT_USAGE;
 	if (ret)
 		goto out;
 	result_sort(&out);

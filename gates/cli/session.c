@@ -102,20 +102,20 @@ int session_context(struct session *s, const char *self_dir)
 		snprintf(s->kernel_dir, sizeof s->kernel_dir, "%s/kernels", self_dir);
 	if (platform_context(&s->result.ctx)) {
 		message_error("cannot read this machine's description: out of memory");
-		return 2;
+		return GATE_EXIT_USAGE;
 	}
 	s->result.ctx.env = join_env(&s->options);
 	if (allocator_context(&s->result.ctx, s->options.allocator)) {
 		message_error("cannot record the allocator: out of memory");
-		return 2;
+		return GATE_EXIT_USAGE;
 	}
 	if (backend_context(&s->result.ctx, s->options.backend)) {
 		message_error("cannot record the backend: out of memory");
-		return 2;
+		return GATE_EXIT_USAGE;
 	}
 	if (session_cost_context(s)) {
 		message_error("cannot record the cost pass: out of memory");
-		return 2;
+		return GATE_EXIT_USAGE;
 	}
 	s->result.ctx.tier = strdup(s->options.tier_name);
 	s->result.ctx.seed = (long long)s->options.seed;
@@ -125,7 +125,7 @@ int session_context(struct session *s, const char *self_dir)
 	char commit[80];
 	free(s->result.ctx.commit);
 	s->result.ctx.commit = commit_current(commit, sizeof commit) ? NULL : strdup(commit);
-	return 0;
+	return GATE_EXIT_OK;
 }
 
 static int wanted(const struct run_options *o, const char *name)
@@ -138,7 +138,8 @@ static int wanted(const struct run_options *o, const char *name)
 	return 0;
 }
 
-/* Checks that every --kernel names a kernel; returns 0 or 2. */
+/* Checks that every --kernel names a kernel; returns GATE_EXIT_OK, or
+ * GATE_EXIT_USAGE after a message. */
 static int check_kernel_names(const struct run_options *o, char **paths)
 {
 	char name[256], known[2048] = "";
@@ -156,10 +157,10 @@ static int check_kernel_names(const struct run_options *o, char **paths)
 		if (!found) {
 			message_error("unknown kernel '%s' (known: %s)", o->kernels[k],
 				*known ? known : "none");
-			return 2;
+			return GATE_EXIT_USAGE;
 		}
 	}
-	return 0;
+	return GATE_EXIT_OK;
 }
 
 int session_list_kernels(struct session *s, const char *dir, struct run_result *r,
@@ -172,7 +173,7 @@ int session_list_kernels(struct session *s, const char *dir, struct run_result *
 	if (n < 0) {
 		message_error("kernel directory %s: %s (./gate builds allocgate's own "
 			      "kernels; yours: pass --kernel-dir)", dir, strerror(-n));
-		return 2;
+		return GATE_EXIT_USAGE;
 	}
 	int ret = check_kernel_names(&s->options, paths);
 	*kernels = calloc((size_t)n + 1, sizeof **kernels);

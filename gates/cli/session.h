@@ -26,12 +26,14 @@ struct session {
 
 /* Fills S->result.ctx (machine, software, environment control, commit),
  * S->result.policy and S->plan for the parsed options S->options and
- * resolves the kernel and baseline directories next to SELF_DIR. Returns 0, or 2 after a message. */
+ * resolves the kernel and baseline directories next to SELF_DIR. Returns
+ * GATE_EXIT_OK, or GATE_EXIT_USAGE after a message. */
 int session_context(struct session *s, const char *self_dir);
 
 /* Asks every kernel in DIR that S->options selects for its --list into
- * *KERNELS / *COUNT; kernels that fail are problems of R. Returns 0, or 2
- * after a message (no such directory, unknown --kernel). */
+ * *KERNELS / *COUNT; kernels that fail are problems of R. Returns
+ * GATE_EXIT_OK, or GATE_EXIT_USAGE after a message (no such directory,
+ * unknown --kernel). */
 int session_list_kernels(struct session *s, const char *dir, struct run_result *r,
 			 struct kernel_info **kernels, size_t *count);
 
