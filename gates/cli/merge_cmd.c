@@ -81,11 +81,6 @@ static enum cli_parse parse_args(struct merge_args *a, int argc, char **argv)
 	return CLI_PARSED;
 }
 
-static char *dup_or_null(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
-
 /* Copies S into OUT under kernel name KERNEL; 0 or -ENOMEM. */
 static int copy_series(struct run_result *out, const char *kernel, const struct series *s)
 {
@@ -96,9 +91,9 @@ static int copy_series(struct run_result *out, const char *kernel, const struct 
 	for (size_t k = 0; k < s->sample_count; k++)
 		if (result_series_append(d, s->samples[k]))
 			return -ENOMEM;
-	d->file = dup_or_null(s->file);
-	d->note = dup_or_null(s->note);
-	d->kernel_digest = dup_or_null(s->kernel_digest);
+	d->file = result_dup_or_null(s->file);
+	d->note = result_dup_or_null(s->note);
+	d->kernel_digest = result_dup_or_null(s->kernel_digest);
 	if ((s->file && !d->file) || (s->note && !d->note) ||
 	    (s->kernel_digest && !d->kernel_digest))
 		return -ENOMEM;
@@ -136,11 +131,11 @@ static int copy_expect(struct run_result *out, const char *kernel, const struct 
 		return -ENOMEM;
 	*d = *e;
 	d->kernel = strdup(kernel);
-	d->params = dup_or_null(e->params);
-	d->file = dup_or_null(e->file);
-	d->expr = dup_or_null(e->expr);
-	d->note = dup_or_null(e->note);
-	d->conditions = dup_or_null(e->conditions);
+	d->params = result_dup_or_null(e->params);
+	d->file = result_dup_or_null(e->file);
+	d->expr = result_dup_or_null(e->expr);
+	d->note = result_dup_or_null(e->note);
+	d->conditions = result_dup_or_null(e->conditions);
 	return d->kernel && d->params && d->file && d->expr && (d->note || !e->note) &&
 	       (d->conditions || !e->conditions) ? 0 : -ENOMEM;
 }

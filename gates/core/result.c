@@ -38,6 +38,11 @@ const char *result_verdict_name(enum verdict v)
 	return verdict_names[v];
 }
 
+char *result_dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
 const char *result_class_name(enum metric_class c)
 {
 	if ((unsigned)c >= COUNT_OF(class_names))

@@ -276,6 +276,10 @@ void result_sort(struct run_result *r);
 
 /* Frees everything R owns and zeroes it. */
 void result_free(struct run_result *r);
+
+/* A malloc'd copy of S, or NULL when S is NULL (an optional field) or on
+ * no memory (tell them apart by S). */
+char *result_dup_or_null(const char *s);
 void result_context_free(struct context *c);
 
 #endif
