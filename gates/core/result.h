@@ -148,7 +148,8 @@ struct context {
 	long page_size;
 	char *thp;            /* /sys/kernel/mm/transparent_hugepage/enabled */
 	char *compiler, *cflags;
-	char *counters;       /* backend name and what it gives */
+	char *counters;       /* "available: ...; unavailable: ..." (the counters
+				 * the run saw, update_counters_note) */
 	char *env;            /* --env assignments, space separated */
 	char *tier;
 	char *commit;
