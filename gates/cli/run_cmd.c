@@ -123,6 +123,7 @@ static void update(struct run_state *st)
 {
 	struct session *s = &st->s;
 	enum gate_exit u = update_baseline(&s->result, st->have_base ? &st->base : NULL,
+					   st->have_base ? &st->comparable : NULL,
 					   st->baseline_path, s->sample_failures);
 	s->result.exit_code = exit_decide_after_update(s->result.exit_code, u);
 }

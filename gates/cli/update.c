@@ -56,15 +56,19 @@ static void count_reason(struct history_summary *h, const char *why)
 }
 
 /* Gives the first COUNT series of MERGED (this run's timing series) the
- * drift history of their predecessor in OLD unless history_refusal, OLD's
- * context compared with MERGED's once. The arrays are MERGED's own
+ * drift history of their predecessor in OLD unless history_refusal, by
+ * AGAINST_OLD (what of MERGED's context compares with OLD's, decided by
+ * the run; NULL: decided here, once). The arrays are MERGED's own
  * (released by release_own). 0 or -ENOMEM. */
 static int carry_history(struct run_result *merged, size_t count, const struct run_result *old,
-			 struct history_summary *h)
+			 const struct comparability *against_old, struct history_summary *h)
 {
-	struct comparability c;
-	if (old)
-		comparable_decide(&old->ctx, &merged->ctx, &c);
+	struct comparability decided;
+	const struct comparability *c = against_old;
+	if (old && !c) {
+		comparable_decide(&old->ctx, &merged->ctx, &decided);
+		c = &decided;
+	}
 	for (size_t i = 0; old && i < count; i++) {
 		struct series *s = &merged->series[i];
 		const struct series *o = result_find_series(old, s->kernel, s->variant, s->params,
@@ -73,7 +77,7 @@ static int carry_history(struct run_result *merged, size_t count, const struct r
 		s->history_count = 0;
 		if (!o || s->cls != METRIC_TIMING)
 			continue;
-		const char *why = history_refusal(s, o, &c);
+		const char *why = history_refusal(s, o, c);
 		if (why) {
 			count_reason(h, why);
 			continue;
@@ -137,9 +141,10 @@ static void release_own(struct run_result *merged, size_t count)
 	}
 }
 
-/* Merges R with OLD and writes PATH; the caller holds PATH's lock. */
+/* Merges R with OLD (compared as AGAINST_OLD says, or NULL) and writes
+ * PATH; the caller holds PATH's lock. */
 static int write_merged(const struct run_result *r, const struct run_result *old,
-			const char *path)
+			const struct comparability *against_old, const char *path)
 {
 	struct run_result merged = *r;
 	size_t kept = 0;
@@ -176,7 +181,7 @@ static int write_merged(const struct run_result *r, const struct run_result *old
 	struct history_summary h = { 0 };
 	char err[1024];
 	long forgotten = forget_disturbed(&merged, r->series_count);
-	int ret = forgotten < 0 ? -ENOMEM : carry_history(&merged, r->series_count, old, &h);
+	int ret = forgotten < 0 ? -ENOMEM : carry_history(&merged, r->series_count, old, against_old, &h);
 	if (ret)
 		snprintf(err, sizeof err, "out of memory");
 	else
@@ -199,33 +204,38 @@ static int write_merged(const struct run_result *r, const struct run_result *old
 
 /* Reloads PATH under the lock: another updater may have replaced it since
  * this run loaded it, and its series must be kept, not overwritten. Returns
- * 0 with *FRESH set (NULL when there is no file), or GATE_EXIT_USAGE. */
+ * 0 with *FRESH set (NULL when there is no file) and *REPLACED (it is not
+ * OLD as loaded), or GATE_EXIT_USAGE. */
 static int reload(const char *path, const struct run_result *old, struct run_result *buf,
-		  const struct run_result **fresh)
+		  const struct run_result **fresh, bool *replaced)
 {
 	char err[1024];
 	int ret = baseline_load(path, buf, err, sizeof err);
 	*fresh = ret == 0 ? buf : NULL;
+	*replaced = old != NULL;
 	if (ret == -ENOENT)
 		return GATE_EXIT_OK;
 	if (ret) {
 		message_error("baseline not updated: %s", err);
 		return GATE_EXIT_USAGE;
 	}
-	if (!old || old->series_count != buf->series_count ||
-	    (old->ctx.started_at && buf->ctx.started_at &&
-	     strcmp(old->ctx.started_at, buf->ctx.started_at)))
+	*replaced = !old || old->series_count != buf->series_count ||
+		    (old->ctx.started_at && buf->ctx.started_at &&
+		     strcmp(old->ctx.started_at, buf->ctx.started_at));
+	if (*replaced)
 		message_note("%s was replaced during this run; merging with its "
 			"new contents", path);
 	return GATE_EXIT_OK;
 }
 
 enum gate_exit update_baseline_wait(const struct run_result *r, const struct run_result *old,
-			 const char *path, int sample_failures, int wait_ms)
+				    const struct comparability *against_old, const char *path,
+				    int sample_failures, int wait_ms)
 {
 	struct file_lock lock;
 	struct run_result buf;
 	const struct run_result *fresh;
+	bool replaced;
 	char err[1024];
 
 	if (sample_failures) {
@@ -239,9 +249,9 @@ enum gate_exit update_baseline_wait(const struct run_result *r, const struct run
 	}
 	/* Under the lock no other writer runs: a temporary file is a killed one's. */
 	atomic_file_remove_stale(path);
-	int ret = reload(path, old, &buf, &fresh);
+	int ret = reload(path, old, &buf, &fresh, &replaced);
 	if (ret == 0)
-		ret = write_merged(r, fresh, path);
+		ret = write_merged(r, fresh, replaced ? NULL : against_old, path);
 	if (fresh)
 		result_free(&buf);
 	file_lock_release(&lock);
@@ -249,9 +259,11 @@ enum gate_exit update_baseline_wait(const struct run_result *r, const struct run
 }
 
 enum gate_exit update_baseline(const struct run_result *r, const struct run_result *old,
-		    const char *path, int sample_failures)
+			       const struct comparability *against_old, const char *path,
+			       int sample_failures)
 {
-	return update_baseline_wait(r, old, path, sample_failures, UPDATE_LOCK_WAIT_MS);
+	return update_baseline_wait(r, old, against_old, path, sample_failures,
+				    UPDATE_LOCK_WAIT_MS);
 }
 
 static int listed(const char *list, const char *name)
