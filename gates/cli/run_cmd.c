@@ -1,5 +1,7 @@
-/* run_cmd.c: `gate run`: load the baseline, take the samples, check the
- * expectations, compare, report, and maybe store the new baseline. */
+/* run_cmd.c: `gate run`: load the baseline, take the samples, settle the
+ * metric classes, check the expectations, compare (and confirm), conclude,
+ * maybe store the new baseline, and report with the final exit status.
+ * Every decision is decide/'s; this file asks for them in that order. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
