@@ -222,8 +222,8 @@ static void confirm(struct ab_state *st)
 	/* only timing is confirmed: the cost pass is not taken again */
 	s->plan.cost = false;
 	st->a_plan.cost = false;
-	s->sample_failures += confirm_suspects(s->kernels, s->kernel_count, s->options.tier, s->options.seed,
-					       &s->result, confirm_group, st);
+	s->sample_failures += confirm_suspects(s->kernels, s->kernel_count, s->options.tier,
+					       s->options.seed, &s->result, confirm_group, st);
 }
 
 int ab_main(int argc, char **argv, const char *self_dir)
@@ -240,7 +240,8 @@ int ab_main(int argc, char **argv, const char *self_dir)
 	ret = setup(&st, self_dir);
 	if (ret)
 		goto out;
-	shard_apply(s->kernels, s->kernel_count, s->options.tier, s->options.shard_index, s->options.shard_count);
+	shard_apply(s->kernels, s->kernel_count, s->options.tier, s->options.shard_index,
+		    s->options.shard_count);
 	take_samples(&st);
 	take_problems_of_a(&s->result, &st.a);
 	check_expectations(&st);

@@ -115,12 +115,13 @@ static int parse(struct matrix_state *st, int argc, char **argv)
 		st->rest[rest_count++] = argv[i];
 	}
 	run_options_defaults(&st->s.options);
-	if (run_options_parse(&st->s.options, rest_count, st->rest) || check_options(&st->s.options))
+	struct run_options *o = &st->s.options;
+	if (run_options_parse(o, rest_count, st->rest) || check_options(o))
 		return CLI_BAD_USAGE;
 	if (!st->allocators)
 		st->allocators = default_allocators;
 	char err[1024];
-	if (st->s.options.json_path && atomic_file_check(st->s.options.json_path, err, sizeof err)) {
+	if (o->json_path && atomic_file_check(o->json_path, err, sizeof err)) {
 		message_error("--json: %s; nothing was run", err);
 		return CLI_BAD_USAGE;
 	}
@@ -154,8 +155,8 @@ static int resolve(struct matrix_state *st)
 	     v = strtok_r(NULL, ",", &save)) {
 		char name[256], path[4096], why[1024];
 		int is_default = allocator_is_default(v);
-		allocator_key_name(is_default ? (st->s.result.ctx.libc ? st->s.result.ctx.libc : "glibc") : v,
-				   name, sizeof name);
+		const char *libc = st->s.result.ctx.libc ? st->s.result.ctx.libc : "glibc";
+		allocator_key_name(is_default ? libc : v, name, sizeof name);
 		if (matrix_allocator_index(&st->m, name) >= 0) {
 			message_error("--allocators: %s named twice", name);
 			ret = GATE_EXIT_USAGE;
@@ -224,7 +225,8 @@ static int setup(struct matrix_state *st, const char *self_dir)
 		return ret;
 	/* the tier's deadline for each allocator measured */
 	if (!s->options.deadline_seconds)
-		s->options.deadline_seconds = run_options_deadline(&s->options) * (double)st->side_count;
+		s->options.deadline_seconds = run_options_deadline(&s->options) *
+					      (double)st->side_count;
 	s->options.deadline_at = s->started + s->options.deadline_seconds;
 	for (size_t i = 0; i < st->side_count; i++)
 		if (side_plan(st, &st->sides[i])) {
@@ -259,8 +261,10 @@ static void check_claims(struct matrix_state *st)
 {
 	struct session *s = &st->s;
 	for (size_t i = 0; i < st->side_count; i++) {
-		struct condition_target t = { s->result.ctx.os, st->sides[i].name, s->result.ctx.cpu_count };
-		expect_check_kernels(s->kernels, s->kernel_count, s->options.tier, &t, &st->sides[i].r);
+		struct condition_target t = { s->result.ctx.os, st->sides[i].name,
+					      s->result.ctx.cpu_count };
+		expect_check_kernels(s->kernels, s->kernel_count, s->options.tier, &t,
+				     &st->sides[i].r);
 	}
 }
 

@@ -56,7 +56,8 @@ static enum cli_parse parse_args(struct merge_args *a, int argc, char **argv)
 			a->no_color = true;
 			continue;
 		}
-		slot = !strcmp(f, "--json") ? &a->reports.json : !strcmp(f, "--junit") ? &a->reports.junit
+		slot = !strcmp(f, "--json") ? &a->reports.json
+		       : !strcmp(f, "--junit") ? &a->reports.junit
 		       : !strcmp(f, "--markdown") ? &a->reports.markdown
 		       : !strcmp(f, "--svg") ? &a->reports.svg_dir : NULL;
 		if (slot) {

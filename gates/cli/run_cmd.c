@@ -54,7 +54,8 @@ static int load_baseline(struct run_state *st)
 		message_error("malformed baseline: %s", err);
 		return GATE_EXIT_USAGE;
 	}
-	if (st->base.ctx.platform_key && strcmp(st->base.ctx.platform_key, s->result.ctx.platform_key)) {
+	if (st->base.ctx.platform_key &&
+	    strcmp(st->base.ctx.platform_key, s->result.ctx.platform_key)) {
 		message_error("baseline %s: platform: \"%s\", not this machine's \"%s\" "
 			"(a file of another platform?); nothing was run", st->baseline_path,
 			st->base.ctx.platform_key, s->result.ctx.platform_key);
@@ -80,7 +81,8 @@ static void take_samples(struct session *s)
 		while (groups_next(&it, &g)) {
 			message_progress("[%zu/%zu] %s %s", ++done, total, g.kernel->name,
 				g.params->name);
-			s->sample_failures += runner_run_params(g.kernel, g.params, &s->plan, &rng, &s->result,
+			s->sample_failures += runner_run_params(g.kernel, g.params, &s->plan, &rng,
+								&s->result,
 								(size_t)b * (size_t)s->options.rounds);
 		}
 	}
@@ -167,7 +169,8 @@ int run_main(int argc, char **argv, const char *self_dir)
 		goto out;
 	ret = setup(&st, self_dir);
 	if (ret == 0)
-		ret = session_list_kernels(s, s->kernel_dir, &s->result, &s->kernels, &s->kernel_count);
+		ret = session_list_kernels(s, s->kernel_dir, &s->result, &s->kernels,
+					   &s->kernel_count);
 	if (ret)
 		goto out;
 	shard_apply(s->kernels, s->kernel_count, s->options.tier, s->options.shard_index,

@@ -41,7 +41,8 @@ static void record_environment(struct session *s)
 	if (s->options.backend)   /* its counts would add up over repetitions */
 		snprintf(buf, sizeof buf, "1 (--backend %s)", s->options.backend);
 	else
-		snprintf(buf, sizeof buf, s->options.best_of ? "%d (--best-of)" : "per parameter set",
+		snprintf(buf, sizeof buf,
+			 s->options.best_of ? "%d (--best-of)" : "per parameter set",
 			 s->options.best_of);
 	s->result.ctx.best_of = strdup(buf);
 	if (s->options.no_aslr) {
@@ -85,7 +86,8 @@ int session_context(struct session *s, const char *self_dir)
 	if (!no_interposer)
 		s->plan.interposer = s->interposer;
 	else   /* an unavailable counter: expectations on proc_* are skipped */
-		result_add_problem(&s->result, NULL, NULL, NULL, "proc_* (interposer)", no_interposer);
+		result_add_problem(&s->result, NULL, NULL, NULL, "proc_* (interposer)",
+				   no_interposer);
 	if (!s->options.baseline_dir) {
 		/* kernels of the user's own (--kernel-dir): the baselines of the
 		 * project the gate runs in, never the gate's own checkout's */
@@ -181,7 +183,8 @@ int session_list_kernels(struct session *s, const char *dir, struct run_result *
 		discover_kernel_name(paths[i], name, sizeof name);
 		if (!wanted(&s->options, name))
 			continue;
-		int listed = runner_list_kernel(paths[i], s->options.timeout_seconds, &(*kernels)[*count],
+		int listed = runner_list_kernel(paths[i], s->options.timeout_seconds,
+						&(*kernels)[*count],
 						err, sizeof err);
 		if (listed == RUNNER_NOT_A_KERNEL && !s->options.kernel_count) {
 			message_note("%s", err);   /* a kernel directory may hold other files */

@@ -181,7 +181,8 @@ static int write_merged(const struct run_result *r, const struct run_result *old
 	struct history_summary h = { 0 };
 	char err[1024];
 	long forgotten = forget_disturbed(&merged, r->series_count);
-	int ret = forgotten < 0 ? -ENOMEM : carry_history(&merged, r->series_count, old, against_old, &h);
+	int ret = forgotten < 0 ? -ENOMEM
+		  : carry_history(&merged, r->series_count, old, against_old, &h);
 	if (ret)
 		snprintf(err, sizeof err, "out of memory");
 	else
