@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/session.h"
+#include "decide/exit_decide.h"
 #include "core/policy.h"
 #include "core/result.h"
 #include "decide/compare_ab.h"
@@ -372,14 +372,11 @@ static void claim_side(struct run_result *r, const double *ratios)
 static int claim_decided(const double *ratios_a, const double *ratios_b, struct run_result *b)
 {
 	struct run_result a = { 0 };
-	struct session s;
 	claim_side(&a, ratios_a);
 	claim_side(b, ratios_b);
 	compare_ab_expectations(b, &a);
 	result_free(&a);
-	memset(&s, 0, sizeof s);
-	s.r = *b;
-	return session_exit_code(&s);
+	return exit_decide_run(b, 0);
 }
 
 Test(compare_ab, a_claim_that_holds_on_both_sides_passes)

@@ -88,7 +88,9 @@ static const double three[6] = { 10, 12, 20, 22, 30, 32 };  /* batch medians 11,
 /* history_refusal's reason, "" when the history may be carried. */
 static const char *why_not(const struct series *now, const struct series *old)
 {
-	const char *why = history_refusal(now, &now_r.ctx, old, &old_r.ctx);
+	struct comparability c;
+	comparable_decide(&old_r.ctx, &now_r.ctx, &c);
+	const char *why = history_refusal(now, old, &c);
 	return why ? why : "";
 }
 

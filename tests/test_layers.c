@@ -8,6 +8,8 @@
  * and no folder includes one above it. The OS differences stay in gates/os/
  * (one file per OS, chosen by its name's suffix): no file elsewhere tests
  * _WIN32 or carries an OS suffix, and gates/os/ has no header of its own.
+ * Only the CLI speaks to the person: no file below gates/cli/ writes a
+ * message to stderr or stdout, but the few the architecture names.
  *
  * perf/ (docs/architecture.md, "The folders of perf/") has walls of its
  * own: the probe (probe/) uses the counters and the allocation counts but
@@ -36,6 +38,20 @@ static const struct {
 };
 
 #define LAYERS (sizeof layers / sizeof layers[0])
+
+/* The files below gates/cli/ that may write to the person themselves
+ * (docs/architecture.md, "Only the CLI speaks to the person"): the one
+ * form of a message, the runner's -v lines, the Windows spawner's note
+ * that --pin-cpu could not be had (it goes on unpinned), and the POSIX
+ * spawner's child, whose lines before exec go to the sample's stderr
+ * (the pipe the gate reads), not to the person. */
+static const char *const speakers[] = { "gates/core/message.c", "gates/sample/runner.c",
+					"gates/os/spawn_windows.c", "gates/os/spawn_posix.c" };
+
+/* What a file speaking to the person calls or names (a renderer writes to
+ * the FILE it is handed, which is no speaking). */
+static const char *const speech[] = { "message_error(", "message_note(", "message_progress(",
+				      "printf(", "puts(", "stdout", "stderr" };
 
 /* The suffixes configure.py picks OS files by (OS_SUFFIXES). */
 static const char *const os_suffixes[] = { "_linux.c", "_posix.c", "_windows.c", "_darwin.c" };
@@ -158,6 +174,58 @@ Test(layers, every_include_names_a_layer_below)
 	cr_expect_gt(files, 100, "only %zu files under gates/*/", files);
 	cr_expect_gt(includes, 200, "only %zu includes", includes);
 	cr_expect_str_empty(bad, "includes across the layers, or _WIN32 outside gates/os/ "
+			    "(docs/architecture.md):\n%s", bad);
+}
+
+/* Whether LINE of a source calls one of SPEECH (not in a comment's words:
+ * a line that starts a comment, or continues one, is not code). */
+static int speaks(const char *line)
+{
+	const char *code = line + strspn(line, " \t");
+	if (!strncmp(code, "/*", 2) || !strncmp(code, "*", 1) || !strncmp(code, "//", 2))
+		return 0;
+	for (size_t i = 0; i < sizeof speech / sizeof speech[0]; i++) {
+		const char *at = strstr(code, speech[i]);
+		/* snprintf, vfprintf, fprintf(f, ...): not to the person */
+		if (at && !(at > code && (at[-1] == 'n' || at[-1] == 'v' || at[-1] == 'f' ||
+					  at[-1] == 's' || at[-1] == '_')))
+			return 1;
+	}
+	return 0;
+}
+
+Test(layers, only_the_cli_speaks_to_the_person)
+{
+	char bad[4096] = "";
+	size_t files = 0;
+	for (size_t i = 0; i < LAYERS; i++) {
+		char dir[256], path[512], line[1024];
+		if (!strcmp(layers[i].folder, "cli"))
+			continue;
+		snprintf(dir, sizeof dir, "gates/%s", layers[i].folder);
+		DIR *d = opendir(dir);
+		cr_assert_not_null(d, "%s (run from the repository root)", dir);
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			int allowed_speaker = 0;
+			size_t n = strlen(e->d_name);
+			if (!is_source(e->d_name) || e->d_name[n - 1] != 'c')
+				continue;   /* a header declares, its source speaks */
+			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+			for (size_t k = 0; k < sizeof speakers / sizeof speakers[0]; k++)
+				allowed_speaker |= !strcmp(path, speakers[k]);
+			FILE *f = fopen(path, "r");
+			cr_assert_not_null(f, "%s", path);
+			while (!allowed_speaker && fgets(line, sizeof line, f))
+				if (speaks(line))
+					note(bad, sizeof bad, path, line);
+			fclose(f);
+			files++;
+		}
+		closedir(d);
+	}
+	cr_expect_gt(files, 60, "only %zu sources below gates/cli/", files);
+	cr_expect_str_empty(bad, "speaking to the person below gates/cli/ "
 			    "(docs/architecture.md):\n%s", bad);
 }
 

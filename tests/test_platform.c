@@ -171,3 +171,17 @@ Test(platform_software, diff_names_another_seed)
 	cr_expect_eq(platform_software_diff(&a, &b, why, sizeof why), 1);
 	cr_expect_str_eq(why, "seed (counts drawn from it differ) \"1\" -> \"5\"");
 }
+
+Test(platform, key_suffix_is_cleaned_like_the_key)
+{
+	struct context ctx = { 0 };
+	cr_assert_eq(platform_key_add_suffix(&ctx, "bpf"), 0, "no key: nothing to add to");
+	cr_expect_null(ctx.platform_key);
+	ctx.platform_key = strdup("linux-x86_64-glibc");
+	cr_assert_not_null(ctx.platform_key);
+	cr_assert_eq(platform_key_add_suffix(&ctx, "My/../Alloc"), 0);
+	cr_expect_str_eq(ctx.platform_key, "linux-x86_64-glibc-my____alloc");
+	cr_assert_eq(platform_key_add_suffix(&ctx, "bpf"), 0);
+	cr_expect_str_eq(ctx.platform_key, "linux-x86_64-glibc-my____alloc-bpf");
+	free(ctx.platform_key);
+}

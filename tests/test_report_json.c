@@ -92,11 +92,11 @@ static json_t *load_json(void)
 
 Test(report_json, verdict_words_follow_the_exit_code)
 {
-	cr_expect_str_eq(result_exit_verdict(0), "pass");
-	cr_expect_str_eq(result_exit_verdict(1), "fail");
-	cr_expect_str_eq(result_exit_verdict(3), "unmeasured");
-	cr_expect_str_eq(result_exit_verdict(4), "error");
-	cr_expect_str_eq(result_exit_verdict(2), "error");
+	cr_expect_str_eq(gate_exit_verdict(0), "pass");
+	cr_expect_str_eq(gate_exit_verdict(1), "fail");
+	cr_expect_str_eq(gate_exit_verdict(3), "unmeasured");
+	cr_expect_str_eq(gate_exit_verdict(4), "error");
+	cr_expect_str_eq(gate_exit_verdict(2), "error");
 }
 
 Test(report_json, top_level_fields)

@@ -80,7 +80,7 @@ Test(update, refuses_after_failed_samples)
 	struct run_result r = { 0 };
 	context(&r, "2026-01-01T00:00:00Z");
 	one(&r, "a", 10);
-	cr_expect_eq(update_baseline_wait(&r, NULL, path, 2, 0), 4);
+	cr_expect_eq(update_baseline_wait(&r, NULL, NULL, path, 2, 0), 4);
 	cr_expect_neq(access(path, F_OK), 0);
 	expect_stderr("gate: baseline not updated: 2 sample(s) failed in this run (see the "
 		      "problems above); %s is unchanged\n");
@@ -94,12 +94,12 @@ Test(update, second_updater_fails_with_2_and_leaves_the_file)
 	char err[512];
 	context(&r, "2026-01-01T00:00:00Z");
 	one(&r, "a", 10);
-	cr_assert_eq(update_baseline_wait(&r, NULL, path, 0, 0), 0);
+	cr_assert_eq(update_baseline_wait(&r, NULL, NULL, path, 0, 0), 0);
 	char *before = slurp(path);
 	cr_assert_not_null(before);
 	cr_assert_eq(file_lock_acquire(&held, path, 0, err, sizeof err), 0, "%s", err);
 	one(&r, "b", 20);
-	cr_expect_eq(update_baseline_wait(&r, NULL, path, 0, 50), 2);
+	cr_expect_eq(update_baseline_wait(&r, NULL, NULL, path, 0, 50), 2);
 	file_lock_release(&held);
 	char lines[1024];
 	snprintf(lines, sizeof lines, "gate: baseline not updated: %%s: another process is writing "
@@ -122,7 +122,7 @@ Test(update, stale_temporary_files_are_removed_under_the_lock)
 	snprintf(other, sizeof other, "%s/other.json.tmp.AbC123", dir);
 	close(open(tmp, O_CREAT | O_WRONLY, 0600));
 	close(open(other, O_CREAT | O_WRONLY, 0600));
-	cr_assert_eq(update_baseline_wait(&r, NULL, path, 0, 0), 0);
+	cr_assert_eq(update_baseline_wait(&r, NULL, NULL, path, 0, 0), 0);
 	cr_expect_neq(access(tmp, F_OK), 0, "%s left behind", tmp);
 	cr_expect_eq(access(other, F_OK), 0, "another file's temporary was removed");
 	result_free(&r);
@@ -138,8 +138,8 @@ Test(update, series_written_meanwhile_by_another_updater_are_kept)
 	one(&second, "b", 20);
 	/* Both runs started with no baseline (old = NULL); the second must
 	 * still keep what the first wrote while it was measuring. */
-	cr_assert_eq(update_baseline_wait(&first, NULL, path, 0, 0), 0);
-	cr_assert_eq(update_baseline_wait(&second, NULL, path, 0, 0), 0);
+	cr_assert_eq(update_baseline_wait(&first, NULL, NULL, path, 0, 0), 0);
+	cr_assert_eq(update_baseline_wait(&second, NULL, NULL, path, 0, 0), 0);
 	cr_assert_eq(baseline_load(path, &loaded, err, sizeof err), 0, "%s", err);
 	cr_expect_not_null(result_find_series(&loaded, "a", "v", "p", "wall_ns"));
 	cr_expect_not_null(result_find_series(&loaded, "b", "v", "p", "wall_ns"));
@@ -159,7 +159,7 @@ Test(update, malformed_file_found_under_the_lock_is_not_overwritten)
 	cr_assert_not_null(fp);
 	fputs("{\"schema\": 1, \"series\": [", fp);
 	fclose(fp);
-	cr_expect_eq(update_baseline_wait(&r, NULL, path, 0, 0), 2);
+	cr_expect_eq(update_baseline_wait(&r, NULL, NULL, path, 0, 0), 2);
 	char *after = slurp(path);
 	cr_expect_str_eq(after, "{\"schema\": 1, \"series\": [");
 	expect_stderr("gate: baseline not updated: %s: line 1, column 25: invalid JSON: ']' "
@@ -197,21 +197,21 @@ Test(update, drift_history_follows_the_same_executable_and_restarts_on_a_new_one
 	digested(&r2, "fnv1a64:1", 130);
 	digested(&r3, "fnv1a64:1", 90);
 	digested(&r4, "fnv1a64:2", 95);
-	cr_assert_eq(update_baseline_wait(&r1, NULL, path, 0, 0), 0);
+	cr_assert_eq(update_baseline_wait(&r1, NULL, NULL, path, 0, 0), 0);
 	cr_expect_eq(stored(&loaded)->history_count, 0, "a first recording has no history");
-	cr_assert_eq(update_baseline_wait(&r2, NULL, path, 0, 0), 0);
+	cr_assert_eq(update_baseline_wait(&r2, NULL, NULL, path, 0, 0), 0);
 	const struct series *s = stored(&loaded);
 	cr_assert_eq(s->history_count, 1);
 	cr_expect_eq(s->history[0], 101, "the first recording's median");
 	cr_expect_str_eq(s->kernel_digest, "fnv1a64:1");
-	cr_assert_eq(update_baseline_wait(&r3, NULL, path, 0, 0), 0);
+	cr_assert_eq(update_baseline_wait(&r3, NULL, NULL, path, 0, 0), 0);
 	s = stored(&loaded);
 	cr_assert_eq(s->history_count, 2);
 	cr_expect_eq(s->history[0], 101);
 	cr_expect_eq(s->history[1], 131);
 	cr_expect_eq(s->median, 91, "the samples are the newest recording's");
 	/* a rebuilt kernel is what an intended change looks like: no history */
-	cr_assert_eq(update_baseline_wait(&r4, NULL, path, 0, 0), 0);
+	cr_assert_eq(update_baseline_wait(&r4, NULL, NULL, path, 0, 0), 0);
 	s = stored(&loaded);
 	cr_expect_eq(s->history_count, 0);
 	cr_expect_str_eq(s->kernel_digest, "fnv1a64:2");

@@ -96,7 +96,7 @@ static pid_t start_updater(const struct run_result *r)
 		int null = open("/dev/null", O_WRONLY);
 		dup2(null, 1);
 		dup2(null, 2);
-		_exit(update_baseline_wait(r, NULL, path, 0, 10000));
+		_exit(update_baseline_wait(r, NULL, NULL, path, 0, 10000));
 	}
 	return pid;
 }

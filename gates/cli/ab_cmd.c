@@ -51,9 +51,9 @@ static const struct kernel_paramset *find_params(const struct kernel_info *k, co
 	return NULL;
 }
 
-/* Parses the command line into ST: CLI_PARSED, CLI_HELP_PRINTED, or an
- * exit status of 2 or more after a message (cli/commands.h). */
-static int parse(struct ab_state *st, int argc, char **argv)
+/* Parses the command line into ST: CLI_PARSED, CLI_HELP_PRINTED, or
+ * CLI_BAD_USAGE after a message (cli/commands.h). */
+static enum cli_parse parse(struct ab_state *st, int argc, char **argv)
 {
 	struct session *s = &st->s;
 	int rest_count;
@@ -69,7 +69,7 @@ static int parse(struct ab_state *st, int argc, char **argv)
 	st->rest = calloc((size_t)argc + 1, sizeof *st->rest);
 	if (!st->rest || ab_options_split(argc, argv, &st->side_a, &st->side_b, st->rest,
 					  &rest_count))
-		return 2;
+		return CLI_BAD_USAGE;
 	if (run_options_parse(&st->shared, rest_count, st->rest) || ab_options_check(&st->shared))
 		return CLI_BAD_USAGE;
 	/* Twice the tier's rounds plus one (default tier: 31): the power of the
@@ -82,16 +82,16 @@ static int parse(struct ab_state *st, int argc, char **argv)
 	char err[1024];
 	if (st->shared.json_path && atomic_file_check(st->shared.json_path, err, sizeof err)) {
 		message_error("--json: %s; nothing was run", err);
-		return 2;
+		return CLI_BAD_USAGE;
 	}
 	st->shared.deadline_seconds = run_options_deadline(&st->shared);
 	st->shared.deadline_at = st->s.started + st->shared.deadline_seconds;
 	if (ab_options_for_side(&st->shared, &st->side_a, &st->a_options) ||
-	    ab_options_for_side(&st->shared, &st->side_b, &s->o)) {
+	    ab_options_for_side(&st->shared, &st->side_b, &s->options)) {
 		message_error("out of memory");
-		return 2;
+		return CLI_BAD_USAGE;
 	}
-	return 0;
+	return CLI_PARSED;
 }
 
 static int setup(struct ab_state *st, const char *self_dir)
@@ -108,9 +108,9 @@ static int setup(struct ab_state *st, const char *self_dir)
 		snprintf(st->a_dir, sizeof st->a_dir, "%s", st->shared.kernel_dir);
 	else
 		snprintf(st->a_dir, sizeof st->a_dir, "%s/kernels", self_dir);
-	ret = session_list_kernels(s, s->kernel_dir, &s->r, &s->kernels, &s->kernel_count);
+	ret = session_list_kernels(s, s->kernel_dir, &s->result, &s->kernels, &s->kernel_count);
 	if (!ret)
-		ret = session_list_kernels(s, st->a_dir, &s->r, &st->a_kernels, &st->a_count);
+		ret = session_list_kernels(s, st->a_dir, &s->result, &st->a_kernels, &st->a_count);
 	if (ret)
 		return ret;
 	char a[1400], b[1400], text[3000];
@@ -118,8 +118,8 @@ static int setup(struct ab_state *st, const char *self_dir)
 	ab_options_describe(&st->side_b, s->kernel_dir, b, sizeof b);
 	snprintf(text, sizeof text, "A/B: B (%s) against A (%s), measured in the same shuffled "
 		 "rounds", b, a);
-	s->r.comparison = strdup(text);
-	return 0;
+	s->result.comparison = strdup(text);
+	return GATE_EXIT_OK;
 }
 
 /* Runs group (K, P) of B together with the same group of A, if A has it. */
@@ -152,15 +152,15 @@ static void take_samples(struct ab_state *st)
 {
 	struct session *s = &st->s;
 	struct rng rng;
-	rng_seed(&rng, s->o.seed);
-	size_t total = groups_count(s->kernels, s->kernel_count, s->o.tier), done = 0;
+	rng_seed(&rng, s->options.seed);
+	size_t total = groups_count(s->kernels, s->kernel_count, s->options.tier), done = 0;
 	struct group_iter it;
 	struct group g;
-	groups_begin(&it, s->kernels, s->kernel_count, s->o.tier);
+	groups_begin(&it, s->kernels, s->kernel_count, s->options.tier);
 	while (groups_next(&it, &g)) {
 		message_progress("[%zu/%zu] %s %s", ++done, total, g.kernel->name,
 			g.params->name);
-		s->sample_failures += run_group(st, g.kernel, g.params, &rng, &s->r, &st->a);
+		s->sample_failures += run_group(st, g.kernel, g.params, &rng, &s->result, &st->a);
 	}
 }
 
@@ -186,16 +186,16 @@ static void check_expectations(struct ab_state *st)
 	struct session *s = &st->s;
 	struct context a_ctx;
 	memset(&a_ctx, 0, sizeof a_ctx);
-	a_ctx.libc = s->r.ctx.libc;   /* borrowed: allocator_context names the default by it */
+	a_ctx.libc = s->result.ctx.libc;   /* borrowed: allocator_context names the default by it */
 	session_check_expectations(s);
 	if (allocator_context(&a_ctx, st->a_options.allocator)) {
 		message_error("side A's expectations: out of memory");
 		return;
 	}
-	struct condition_target t = { s->r.ctx.os, a_ctx.allocator, s->r.ctx.cpu_count };
-	expect_check_kernels(st->a_kernels, st->a_count, s->o.tier, &t, &st->a);
+	struct condition_target t = { s->result.ctx.os, a_ctx.allocator, s->result.ctx.cpu_count };
+	expect_check_kernels(st->a_kernels, st->a_count, s->options.tier, &t, &st->a);
 	free(a_ctx.allocator);
-	compare_ab_expectations(&s->r, &st->a);
+	compare_ab_expectations(&s->result, &st->a);
 }
 
 /* One suspected group measured again on both sides and settled by the
@@ -206,9 +206,10 @@ static int confirm_group(const struct group *g, struct rng *rng, void *ctx)
 	struct run_result b2, a2;
 	memset(&b2, 0, sizeof b2);
 	memset(&a2, 0, sizeof a2);
+	message_progress("confirming %s %s in a fresh batch", g->kernel->name, g->params->name);
 	int failures = run_group(st, g->kernel, g->params, rng, &b2, &a2);
-	compare_ab_settle(&st->s.r, &st->a, &b2, &a2, g->kernel->name, g->params->name,
-			  &st->s.r.policy);
+	compare_ab_settle(&st->s.result, &st->a, &b2, &a2, g->kernel->name, g->params->name,
+			  &st->s.result.policy);
 	result_free(&b2);
 	result_free(&a2);
 	return failures;
@@ -221,8 +222,8 @@ static void confirm(struct ab_state *st)
 	/* only timing is confirmed: the cost pass is not taken again */
 	s->plan.cost = false;
 	st->a_plan.cost = false;
-	s->sample_failures += confirm_suspects(s->kernels, s->kernel_count, s->o.tier, s->o.seed,
-					       &s->r, confirm_group, st);
+	s->sample_failures += confirm_suspects(s->kernels, s->kernel_count, s->options.tier,
+					       s->options.seed, &s->result, confirm_group, st);
 }
 
 int ab_main(int argc, char **argv, const char *self_dir)
@@ -231,25 +232,26 @@ int ab_main(int argc, char **argv, const char *self_dir)
 	struct ab_state st;
 	memset(&st, 0, sizeof st);
 	struct session *s = &st.s;
-	s->started = session_now();
-	int parsed = parse(&st, argc, argv), ret;
-	if (parsed != CLI_PARSED) {
-		ret = parsed == CLI_HELP_PRINTED ? cli_parse_exit(CLI_HELP_PRINTED) : parsed;
+	s->started = runner_now();
+	enum cli_parse parsed = parse(&st, argc, argv);
+	int ret = cli_parse_exit(parsed);
+	if (parsed != CLI_PARSED)
 		goto out;
-	}
 	ret = setup(&st, self_dir);
 	if (ret)
 		goto out;
-	shard_apply(s->kernels, s->kernel_count, s->o.tier, s->o.shard_index, s->o.shard_count);
+	shard_apply(s->kernels, s->kernel_count, s->options.tier, s->options.shard_index,
+		    s->options.shard_count);
 	take_samples(&st);
-	take_problems_of_a(&s->r, &st.a);
+	take_problems_of_a(&s->result, &st.a);
 	check_expectations(&st);
-	interference_mark(&s->r);
+	interference_mark(&s->result);
 	interference_mark(&st.a);
-	compare_ab_run(&s->r, &st.a, &s->r.policy);
-	if (sites_compare(&s->r, &st.a))
+	compare_ab_run(&s->result, &st.a, &s->result.policy);
+	if (sites_compare(&s->result, &st.a))
 		message_error("comparing allocation sites: out of memory");
 	confirm(&st);
+	session_conclude(s);
 	ret = session_report(s, &st.a);
 out:
 	session_free(s);
@@ -259,7 +261,7 @@ out:
 	result_free(&st.a);
 	free(st.a_options.env);
 	free(st.shared.env);
-	if (st.shared.kernels != s->o.kernels)   /* else session_free freed it */
+	if (st.shared.kernels != s->options.kernels)   /* else session_free freed it */
 		free(st.shared.kernels);
 	ab_options_free(&st.side_a);
 	ab_options_free(&st.side_b);

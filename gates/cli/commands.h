@@ -1,17 +1,20 @@
-/* commands.h: the subcommands; each returns the process exit status. */
+/* commands.h: the subcommands; each returns the process exit status
+ * (core/exit_status.h). */
 #ifndef GATE_COMMANDS_H
 #define GATE_COMMANDS_H
 
-/* What every subcommand's argument parser returns, and the exit status
- * each one means: parsed (go on), help printed to stdout (exit 0), bad
- * usage after a message naming the flag (exit 2, commands.h's "bad
- * input"). */
+#include "core/exit_status.h"
+
+/* What every subcommand's argument parser returns; cli_parse_exit gives
+ * the exit status of each: parsed (go on), help printed to stdout
+ * (GATE_EXIT_OK), bad usage after a message naming the flag
+ * (GATE_EXIT_USAGE). */
 enum cli_parse { CLI_PARSED = 0, CLI_HELP_PRINTED = 1, CLI_BAD_USAGE = 2 };
 
 /* The exit status of a parse that did not return CLI_PARSED. */
 static inline int cli_parse_exit(enum cli_parse p)
 {
-	return p == CLI_HELP_PRINTED ? 0 : 2;
+	return p == CLI_PARSED || p == CLI_HELP_PRINTED ? GATE_EXIT_OK : GATE_EXIT_USAGE;
 }
 
 /* `gate run [options]`; SELF_DIR is the directory of the gate binary. */

@@ -54,7 +54,7 @@ int diff_main(int argc, char **argv, const char *self_dir)
 	message_set_program("gate diff");
 	const char *files[2] = { NULL, NULL }, *dir = NULL;
 	char base_path[4096];
-	int use_baseline = 0, changed_only = 0, nfiles = 0, ret = 2;
+	int use_baseline = 0, changed_only = 0, nfiles = 0, ret = GATE_EXIT_USAGE;
 	struct run_result a, b;
 	struct diff d;
 	memset(&a, 0, sizeof a);
@@ -62,7 +62,7 @@ int diff_main(int argc, char **argv, const char *self_dir)
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			diff_usage(stdout);
-			return 0;
+			return GATE_EXIT_OK;
 		} else if (!strcmp(argv[i], "--changed")) {
 			changed_only = 1;
 		} else if (!strcmp(argv[i], "--baseline")) {
@@ -74,17 +74,17 @@ int diff_main(int argc, char **argv, const char *self_dir)
 		} else {
 			message_error("unexpected argument '%s'", argv[i]);
 			diff_usage(stderr);
-			return 2;
+			return GATE_EXIT_USAGE;
 		}
 	}
 	if (use_baseline && nfiles == 1) {
 		if (diff_baseline_path(dir, self_dir, base_path, sizeof base_path))
-			return 2;
+			return GATE_EXIT_USAGE;
 		files[1] = files[0];
 		files[0] = base_path;
 	} else if (use_baseline || nfiles != 2) {
 		diff_usage(stderr);
-		return 2;
+		return GATE_EXIT_USAGE;
 	}
 	if (diff_load(files[0], &a) || diff_load(files[1], &b))
 		goto out;
@@ -101,7 +101,7 @@ int diff_main(int argc, char **argv, const char *self_dir)
 		goto out;
 	}
 	diff_print_sites(stdout, &a, &b);
-	ret = 0;
+	ret = GATE_EXIT_OK;
 out:
 	result_free(&a);
 	result_free(&b);

@@ -23,7 +23,7 @@ void discover_self_dir(const char *argv0, char *out, size_t size)
 
 void discover_baseline_dir(const char *self_dir, char *out, size_t size)
 {
-	const char *slash = strrchr(self_dir, '/');
+	const char *slash = path_os_last_separator(self_dir);
 	const char *last = slash ? slash + 1 : self_dir;
 	if (strncmp(last, "build", 5))
 		snprintf(out, size, "%s/baselines", self_dir);
@@ -66,7 +66,7 @@ const char *discover_interposer(const char *self_dir, char *out, size_t size)
 
 void discover_kernel_name(const char *path, char *out, size_t size)
 {
-	const char *base = strrchr(path, '/');
+	const char *base = path_os_last_separator(path);
 	base = base ? base + 1 : path;
 	size_t len = strlen(base);
 	if (len > 4 && !strcmp(base + len - 4, ".exe"))

@@ -50,27 +50,27 @@ int list_main(int argc, char **argv, const char *self_dir)
 			printf("usage: gate list [--kernel-dir DIR]\n"
 			       "  the kernels (default: next to the gate binary), each with its\n"
 			       "  variants, parameter sets and expectations with file:line\n");
-			return 0;
+			return GATE_EXIT_OK;
 		}
 		if (!strcmp(argv[i], "--kernel-dir") && i + 1 < argc) {
 			snprintf(dir, sizeof dir, "%s", argv[++i]);
 		} else {
 			message_error("unknown option '%s' (usage: gate list "
 				"[--kernel-dir DIR])", argv[i]);
-			return 2;
+			return GATE_EXIT_USAGE;
 		}
 	}
 	char **paths = NULL;
-	int n = discover_kernels(dir, &paths), ret = 0;
+	int n = discover_kernels(dir, &paths), ret = GATE_EXIT_OK;
 	if (n < 0) {
 		message_error("kernel directory %s: cannot be read", dir);
-		return 2;
+		return GATE_EXIT_USAGE;
 	}
 	for (int i = 0; i < n; i++) {
 		struct kernel_info k;
 		if (runner_list_kernel(paths[i], 30, &k, err, sizeof err)) {
 			message_error("%s", err);
-			ret = 4;
+			ret = GATE_EXIT_UNCHECKED;
 			continue;
 		}
 		print_kernel(&k);

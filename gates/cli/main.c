@@ -42,14 +42,14 @@ static int help_main(int argc, char **argv, const char *self_dir)
 {
 	(void)argc, (void)argv, (void)self_dir;
 	usage(stdout);
-	return 0;
+	return GATE_EXIT_OK;
 }
 
 static int version_main(int argc, char **argv, const char *self_dir)
 {
 	(void)argc, (void)argv, (void)self_dir;
 	printf("allocgate %s\n", GATE_VERSION);
-	return 0;
+	return GATE_EXIT_OK;
 }
 
 int main(int argc, char **argv)
@@ -62,7 +62,7 @@ int main(int argc, char **argv)
 			return version_main(0, NULL, self_dir);
 		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 			usage(stdout);
-			return 0;
+			return GATE_EXIT_OK;
 		}
 		return run_main(argc - 1, argv + 1, self_dir);
 	}
@@ -71,5 +71,5 @@ int main(int argc, char **argv)
 			return commands[i].main(argc - 2, argv + 2, self_dir);
 	message_error("unknown command '%s'", argv[1]);
 	usage(stderr);
-	return 2;
+	return GATE_EXIT_USAGE;
 }

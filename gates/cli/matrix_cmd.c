@@ -11,9 +11,11 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/reports.h"
 #include "cli/session.h"
 #include "core/matrix.h"
 #include "core/message.h"
+#include "decide/exit_decide.h"
 #include "decide/expect_eval.h"
 #include "decide/matrix_table.h"
 #include "report/matrix_report.h"
@@ -112,13 +114,14 @@ static int parse(struct matrix_state *st, int argc, char **argv)
 		}
 		st->rest[rest_count++] = argv[i];
 	}
-	run_options_defaults(&st->s.o);
-	if (run_options_parse(&st->s.o, rest_count, st->rest) || check_options(&st->s.o))
+	run_options_defaults(&st->s.options);
+	struct run_options *o = &st->s.options;
+	if (run_options_parse(o, rest_count, st->rest) || check_options(o))
 		return CLI_BAD_USAGE;
 	if (!st->allocators)
 		st->allocators = default_allocators;
 	char err[1024];
-	if (st->s.o.json_path && atomic_file_check(st->s.o.json_path, err, sizeof err)) {
+	if (o->json_path && atomic_file_check(o->json_path, err, sizeof err)) {
 		message_error("--json: %s; nothing was run", err);
 		return CLI_BAD_USAGE;
 	}
@@ -142,53 +145,54 @@ static int add_allocator(struct matrix *m, const char *name, const char *library
 }
 
 /* Resolves --allocators into sides (measured) and M's allocators (all,
- * the missing ones with why). Returns 0 or 2 after a message. */
+ * the missing ones with why). Returns GATE_EXIT_OK, or GATE_EXIT_USAGE after
+ * a message. */
 static int resolve(struct matrix_state *st)
 {
 	char *list = strdup(st->allocators), *save = NULL;
-	int ret = list ? 0 : 2;
+	int ret = list ? GATE_EXIT_OK : GATE_EXIT_USAGE;
 	for (char *v = list ? strtok_r(list, ",", &save) : NULL; v && !ret;
 	     v = strtok_r(NULL, ",", &save)) {
 		char name[256], path[4096], why[1024];
 		int is_default = allocator_is_default(v);
-		allocator_key_name(is_default ? (st->s.r.ctx.libc ? st->s.r.ctx.libc : "glibc") : v,
-				   name, sizeof name);
+		const char *libc = st->s.result.ctx.libc ? st->s.result.ctx.libc : "glibc";
+		allocator_key_name(is_default ? libc : v, name, sizeof name);
 		if (matrix_allocator_index(&st->m, name) >= 0) {
 			message_error("--allocators: %s named twice", name);
-			ret = 2;
+			ret = GATE_EXIT_USAGE;
 			break;
 		}
 		int bad = !is_default && (allocator_resolve(v, path, sizeof path, why, sizeof why));
 		if (bad && st->allocators_given) {
 			message_error("--allocators: %s: %s", v, why);
-			ret = 2;
+			ret = GATE_EXIT_USAGE;
 			break;
 		}
 		if (bad) {
 			if (add_allocator(&st->m, name, NULL, why))
-				ret = 2;
+				ret = GATE_EXIT_USAGE;
 			message_note("%s not measured: %s", name, why);
 			continue;
 		}
 		if (st->side_count == MATRIX_MAX) {
 			message_error("--allocators: at most %d", MATRIX_MAX);
-			ret = 2;
+			ret = GATE_EXIT_USAGE;
 			break;
 		}
 		struct matrix_side *side = &st->sides[st->side_count++];
 		snprintf(side->name, sizeof side->name, "%s", name);
 		if (!is_default && allocator_preload_env(path, side->preload, sizeof side->preload)) {
 			message_error("--allocators: %s: path too long", v);
-			ret = 2;
+			ret = GATE_EXIT_USAGE;
 			break;
 		}
 		if (add_allocator(&st->m, name, is_default ? NULL : path, NULL))
-			ret = 2;
+			ret = GATE_EXIT_USAGE;
 	}
 	free(list);
 	if (!ret && !st->side_count) {
 		message_error("--allocators: none of %s is installed", st->allocators);
-		ret = 2;
+		ret = GATE_EXIT_USAGE;
 	}
 	return ret;
 }
@@ -196,7 +200,7 @@ static int resolve(struct matrix_state *st)
 /* Side I's options and plan: the shared ones plus its preload. */
 static int side_plan(struct matrix_state *st, struct matrix_side *side)
 {
-	const struct run_options *o = &st->s.o;
+	const struct run_options *o = &st->s.options;
 	side->o = *o;
 	side->o.env = calloc(o->env_count + 2, sizeof *side->o.env);
 	if (!side->o.env)
@@ -220,27 +224,28 @@ static int setup(struct matrix_state *st, const char *self_dir)
 	if (ret)
 		return ret;
 	/* the tier's deadline for each allocator measured */
-	if (!s->o.deadline_seconds)
-		s->o.deadline_seconds = run_options_deadline(&s->o) * (double)st->side_count;
-	s->o.deadline_at = s->started + s->o.deadline_seconds;
+	if (!s->options.deadline_seconds)
+		s->options.deadline_seconds = run_options_deadline(&s->options) *
+					      (double)st->side_count;
+	s->options.deadline_at = s->started + s->options.deadline_seconds;
 	for (size_t i = 0; i < st->side_count; i++)
 		if (side_plan(st, &st->sides[i])) {
 			message_error("out of memory");
-			return 2;
+			return GATE_EXIT_USAGE;
 		}
-	return session_list_kernels(s, s->kernel_dir, &s->r, &s->kernels, &s->kernel_count);
+	return session_list_kernels(s, s->kernel_dir, &s->result, &s->kernels, &s->kernel_count);
 }
 
 static void take_samples(struct matrix_state *st)
 {
 	struct session *s = &st->s;
 	struct rng rng;
-	rng_seed(&rng, s->o.seed);
-	size_t total = groups_count(s->kernels, s->kernel_count, s->o.tier), done = 0;
+	rng_seed(&rng, s->options.seed);
+	size_t total = groups_count(s->kernels, s->kernel_count, s->options.tier), done = 0;
 	struct runner_side sides[MATRIX_MAX];
 	struct group_iter it;
 	struct group g;
-	groups_begin(&it, s->kernels, s->kernel_count, s->o.tier);
+	groups_begin(&it, s->kernels, s->kernel_count, s->options.tier);
 	while (groups_next(&it, &g)) {
 		message_progress("[%zu/%zu] %s %s under %zu allocators", ++done, total,
 				 g.kernel->name, g.params->name, st->side_count);
@@ -256,8 +261,10 @@ static void check_claims(struct matrix_state *st)
 {
 	struct session *s = &st->s;
 	for (size_t i = 0; i < st->side_count; i++) {
-		struct condition_target t = { s->r.ctx.os, st->sides[i].name, s->r.ctx.cpu_count };
-		expect_check_kernels(s->kernels, s->kernel_count, s->o.tier, &t, &st->sides[i].r);
+		struct condition_target t = { s->result.ctx.os, st->sides[i].name,
+					      s->result.ctx.cpu_count };
+		expect_check_kernels(s->kernels, s->kernel_count, s->options.tier, &t,
+				     &st->sides[i].r);
 	}
 }
 
@@ -274,7 +281,7 @@ static int build(struct matrix_state *st)
 				ordered[a] = st->sides[i].r;   /* borrowed, not owned */
 	int ret = matrix_table_build(m, ordered);
 	free(ordered);
-	ret |= matrix_take_problems(m, NULL, &st->s.r);
+	ret |= matrix_take_problems(m, NULL, &st->s.result);
 	for (size_t i = 0; i < st->side_count; i++)
 		ret |= matrix_take_problems(m, st->sides[i].name, &st->sides[i].r);
 	return ret;
@@ -286,10 +293,10 @@ int matrix_main(int argc, char **argv, const char *self_dir)
 	struct matrix_state *st = calloc(1, sizeof *st);
 	if (!st) {
 		message_error("out of memory");
-		return 2;
+		return GATE_EXIT_USAGE;
 	}
 	struct session *s = &st->s;
-	s->started = session_now();
+	s->started = runner_now();
 	int parsed = parse(st, argc, argv), ret;
 	if (parsed != CLI_PARSED) {
 		ret = cli_parse_exit(parsed);
@@ -302,21 +309,20 @@ int matrix_main(int argc, char **argv, const char *self_dir)
 	check_claims(st);
 	if (build(st)) {
 		message_error("out of memory");
-		ret = 2;
+		ret = GATE_EXIT_USAGE;
 		goto out;
 	}
 	struct matrix *m = &st->m;
-	m->ctx = s->r.ctx;                      /* moved: the session no longer owns it */
-	memset(&s->r.ctx, 0, sizeof s->r.ctx);
-	m->rounds = (size_t)s->o.rounds;
+	m->ctx = s->result.ctx;                      /* moved: the session no longer owns it */
+	memset(&s->result.ctx, 0, sizeof s->result.ctx);
+	m->rounds = (size_t)s->options.rounds;
 	m->sample_failures = (size_t)s->sample_failures;
-	m->wall_seconds = session_now() - s->started;
-	m->exit_code = !m->speed_count ? 3 : s->sample_failures ? 4 : 0;
-	struct matrix_outputs out = { s->o.json_path, s->o.markdown_path, s->o.svg_dir,
-				      s->o.no_color, s->o.details || s->o.verbose };
-	ret = matrix_report_all(m, &out);
-	if (!ret)
-		ret = m->exit_code;
+	m->wall_seconds = runner_now() - s->started;
+	m->exit_code = exit_decide_matrix(m->speed_count, m->sample_failures);
+	struct matrix_outputs out = { s->options.json_path, s->options.markdown_path,
+				      s->options.svg_dir, s->options.no_color,
+				      s->options.details || s->options.verbose };
+	ret = reports_write_matrix(m, &out);
 out:
 	for (size_t i = 0; i < st->side_count; i++) {
 		free(st->sides[i].o.env);

@@ -19,17 +19,16 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/reports.h"
 #include "core/message.h"
-#include "report/report_json.h"
-#include "report/report_outputs.h"
+#include "decide/exit_decide.h"
 #include "report/report_term.h"
 #include "store/results_load.h"
 
 struct merge_args {
 	const char **inputs;
 	size_t input_count;
-	const char *json;
-	struct report_paths reports;
+	struct report_paths reports;   /* --json, --junit, --markdown, --svg */
 	bool no_color;
 };
 
@@ -57,7 +56,8 @@ static enum cli_parse parse_args(struct merge_args *a, int argc, char **argv)
 			a->no_color = true;
 			continue;
 		}
-		slot = !strcmp(f, "--json") ? &a->json : !strcmp(f, "--junit") ? &a->reports.junit
+		slot = !strcmp(f, "--json") ? &a->reports.json
+		       : !strcmp(f, "--junit") ? &a->reports.junit
 		       : !strcmp(f, "--markdown") ? &a->reports.markdown
 		       : !strcmp(f, "--svg") ? &a->reports.svg_dir : NULL;
 		if (slot) {
@@ -82,11 +82,6 @@ static enum cli_parse parse_args(struct merge_args *a, int argc, char **argv)
 	return CLI_PARSED;
 }
 
-static char *dup_or_null(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
-
 /* Copies S into OUT under kernel name KERNEL; 0 or -ENOMEM. */
 static int copy_series(struct run_result *out, const char *kernel, const struct series *s)
 {
@@ -97,9 +92,9 @@ static int copy_series(struct run_result *out, const char *kernel, const struct 
 	for (size_t k = 0; k < s->sample_count; k++)
 		if (result_series_append(d, s->samples[k]))
 			return -ENOMEM;
-	d->file = dup_or_null(s->file);
-	d->note = dup_or_null(s->note);
-	d->kernel_digest = dup_or_null(s->kernel_digest);
+	d->file = result_dup_or_null(s->file);
+	d->note = result_dup_or_null(s->note);
+	d->kernel_digest = result_dup_or_null(s->kernel_digest);
 	if ((s->file && !d->file) || (s->note && !d->note) ||
 	    (s->kernel_digest && !d->kernel_digest))
 		return -ENOMEM;
@@ -137,11 +132,11 @@ static int copy_expect(struct run_result *out, const char *kernel, const struct 
 		return -ENOMEM;
 	*d = *e;
 	d->kernel = strdup(kernel);
-	d->params = dup_or_null(e->params);
-	d->file = dup_or_null(e->file);
-	d->expr = dup_or_null(e->expr);
-	d->note = dup_or_null(e->note);
-	d->conditions = dup_or_null(e->conditions);
+	d->params = result_dup_or_null(e->params);
+	d->file = result_dup_or_null(e->file);
+	d->expr = result_dup_or_null(e->expr);
+	d->note = result_dup_or_null(e->note);
+	d->conditions = result_dup_or_null(e->conditions);
 	return d->kernel && d->params && d->file && d->expr && (d->note || !e->note) &&
 	       (d->conditions || !e->conditions) ? 0 : -ENOMEM;
 }
@@ -169,7 +164,7 @@ static const char *name_in(const struct run_result *in, const char *name, int mu
 
 /* Adds the series, expectations and problems of IN (file PATH) to OUT;
  * ORIGIN[i] records which input each series of OUT came from. Returns 0,
- * 2 after a message about overlapping series, or -ENOMEM. */
+ * GATE_EXIT_USAGE after a message about overlapping series, or -ENOMEM. */
 static int add_result(struct run_result *out, const struct run_result *in, int multi,
 		      const char **origin, const char *path)
 {
@@ -185,7 +180,7 @@ static int add_result(struct run_result *out, const struct run_result *in, int m
 				"and distinct I, and the same options)", origin[dup - out->series],
 				path, s->kernel, s->variant, s->params, s->metric,
 				in->ctx.platform_key ? in->ctx.platform_key : "unknown");
-			return 2;
+			return GATE_EXIT_USAGE;
 		}
 		if (copy_series(out, kernel, s))
 			return -ENOMEM;
@@ -230,19 +225,6 @@ static int add_result(struct run_result *out, const struct run_result *in, int m
 }
 
 /* The verdict of several runs (see the top of this file). */
-static int combine_exit(const int *codes, const int *empty, size_t n)
-{
-	int fail = 0, error = 0, unmeasured = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (empty[i])
-			continue;
-		fail |= codes[i] == 1;
-		error |= codes[i] != 0 && codes[i] != 1 && codes[i] != 3;
-		unmeasured |= codes[i] == 3;
-	}
-	return fail ? 1 : error ? 4 : unmeasured ? 3 : 0;
-}
-
 /* Number of distinct platform keys among the N inputs. */
 static int platform_count(const struct run_result *in, size_t n)
 {
@@ -294,7 +276,7 @@ static int merge_header(struct run_result *out, struct run_result *in, size_t n,
 /* The policy of the merged result: the inputs' when every input recorded
  * one and they decide alike; not recorded when some input did not record
  * it. Inputs decided by different policies are refused: one verdict needs
- * one set of rules. Returns 0 or 2 after a message. */
+ * one set of rules. Returns 0 or GATE_EXIT_USAGE after a message. */
 static int merge_policy(struct run_result *out, const struct run_result *in, size_t n,
 			const char *const *names)
 {
@@ -308,7 +290,7 @@ static int merge_policy(struct run_result *out, const struct run_result *in, siz
 		if (!policy_same_decisions(&in[0].policy, &in[i].policy, what, sizeof what)) {
 			message_error("%s and %s were decided by different policies (%s); merge "
 					"results of one policy", names[0], names[i], what);
-			return 2;
+			return GATE_EXIT_USAGE;
 		}
 	}
 	return 0;
@@ -329,7 +311,7 @@ static int merge(struct run_result *out, struct run_result *in, const struct mer
 				message_error("%s: no such file", a->inputs[i]);
 			else
 				message_error("%s", err);
-			ret = 2;
+			ret = GATE_EXIT_USAGE;
 		}
 		codes[i] = in[i].exit_code;
 		empty[i] = !in[i].series_count && !in[i].expect_count;
@@ -347,10 +329,10 @@ static int merge(struct run_result *out, struct run_result *in, const struct mer
 		ret = -ENOMEM;
 	if (ret == -ENOMEM) {
 		message_error("out of memory");
-		ret = 2;
+		ret = GATE_EXIT_USAGE;
 	}
 	if (!ret)
-		out->exit_code = combine_exit(codes, empty, n);
+		out->exit_code = exit_decide_merge(codes, empty, n);
 	free(codes);
 	free(empty);
 	free(origin);
@@ -362,7 +344,6 @@ int merge_main(int argc, char **argv, const char *self_dir)
 	message_set_program("gate merge");
 	struct merge_args a;
 	struct run_result out, *in = NULL;
-	char err[1024];
 	int ret;
 	(void)self_dir;
 	memset(&a, 0, sizeof a);
@@ -373,19 +354,12 @@ int merge_main(int argc, char **argv, const char *self_dir)
 		goto out;
 	}
 	in = calloc(a.input_count, sizeof *in);
-	ret = in ? merge(&out, in, &a) : 2;
+	ret = in ? merge(&out, in, &a) : GATE_EXIT_USAGE;
 	if (ret)
 		goto out;
 	result_sort(&out);
 	struct report_term_options style = { a.no_color, false };
-	report_term_print(stdout, &out, &style, NULL);
-	ret = out.exit_code;
-	if (a.json && report_json_write(a.json, &out, err, sizeof err)) {
-		message_error("--json: %s", err);
-		ret = ret ? ret : 2;
-	}
-	if (report_outputs_write(&out, &a.reports))
-		ret = ret ? ret : 2;
+	ret = reports_write_run(&out, &a.reports, &style, NULL);
 out:
 	for (size_t i = 0; in && i < a.input_count; i++)
 		result_free(&in[i]);

@@ -1,7 +1,8 @@
-/* run_cmd.c: `gate run`: load the baseline, take the samples, check the
- * expectations, compare, report, and maybe store the new baseline. */
+/* run_cmd.c: `gate run`: load the baseline, take the samples, settle the
+ * metric classes, check the expectations, compare (and confirm), conclude,
+ * maybe store the new baseline, and report with the final exit status.
+ * Every decision is decide/'s; this file asks for them in that order. */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,12 +11,10 @@
 #include "cli/session.h"
 #include "cli/update.h"
 #include "core/message.h"
-#include "core/platform.h"
 #include "decide/compare.h"
 #include "decide/confirm.h"
-#include "decide/interference.h"
-#include "decide/sites.h"
-#include "sample/cost_dump.h"
+#include "decide/exit_decide.h"
+#include "decide/metric_class.h"
 #include "sample/runner.h"
 #include "sample/shard.h"
 #include "store/atomic_file.h"
@@ -26,57 +25,45 @@ struct run_state {
 	struct run_result base;
 	int have_base;
 	char baseline_path[4096];
+	struct comparability comparable;   /* of the baseline, decided once */
 };
 
-/* Loads this platform's baseline; returns 0, or 2 (bad input). */
+/* Loads this platform's baseline; returns GATE_EXIT_OK, or GATE_EXIT_USAGE
+ * after a message. */
 static int load_baseline(struct run_state *st)
 {
 	struct session *s = &st->s;
 	char err[1024];
-	snprintf(st->baseline_path, sizeof st->baseline_path, "%s/%s.json", s->o.baseline_dir,
-		 s->r.ctx.platform_key);
-	if (s->o.update_baseline && atomic_file_check(st->baseline_path, err, sizeof err)) {
+	snprintf(st->baseline_path, sizeof st->baseline_path, "%s/%s.json", s->options.baseline_dir,
+		 s->result.ctx.platform_key);
+	if (s->options.update_baseline && atomic_file_check(st->baseline_path, err, sizeof err)) {
 		message_error("--update-baseline: %s; nothing was run", err);
-		return 2;
+		return GATE_EXIT_USAGE;
 	}
 	int ret = baseline_load(st->baseline_path, &st->base, err, sizeof err);
 	if (ret == -ENOENT) {
-		if (s->o.require_baseline) {
+		if (s->options.require_baseline) {
 			message_error("no baseline for platform %s: %s does not exist "
 				"(--require-baseline); create it: rerun with --update-baseline",
-				s->r.ctx.platform_key, st->baseline_path);
-			return 2;
+				s->result.ctx.platform_key, st->baseline_path);
+			return GATE_EXIT_USAGE;
 		}
-		return 0;
+		return GATE_EXIT_OK;
 	}
 	if (ret) {
 		message_error("malformed baseline: %s", err);
-		return 2;
+		return GATE_EXIT_USAGE;
 	}
-	if (st->base.ctx.platform_key && strcmp(st->base.ctx.platform_key, s->r.ctx.platform_key)) {
+	if (st->base.ctx.platform_key &&
+	    strcmp(st->base.ctx.platform_key, s->result.ctx.platform_key)) {
 		message_error("baseline %s: platform: \"%s\", not this machine's \"%s\" "
 			"(a file of another platform?); nothing was run", st->baseline_path,
-			st->base.ctx.platform_key, s->r.ctx.platform_key);
-		return 2;
+			st->base.ctx.platform_key, s->result.ctx.platform_key);
+		return GATE_EXIT_USAGE;
 	}
 	st->have_base = 1;
-	s->r.baseline_path = strdup(st->baseline_path);
-	return 0;
-}
-
-/* Whether the finite samples of S are not all the same. */
-static int series_varies(const struct series *s)
-{
-	double first = NAN;
-	for (size_t i = 0; i < s->sample_count; i++) {
-		if (isnan(s->samples[i]))
-			continue;
-		if (isnan(first))
-			first = s->samples[i];
-		else if (s->samples[i] != first)
-			return 1;
-	}
-	return 0;
+	s->result.baseline_path = strdup(st->baseline_path);
+	return GATE_EXIT_OK;
 }
 
 /* Batch-major: every (kernel, params) once per batch, so that the batches
@@ -84,28 +71,23 @@ static int series_varies(const struct series *s)
 static void take_samples(struct session *s)
 {
 	struct rng rng;
-	rng_seed(&rng, s->o.seed);
-	size_t groups = groups_count(s->kernels, s->kernel_count, s->o.tier);
-	size_t total = groups * (size_t)s->o.runs, done = 0;
-	for (int b = 0; b < s->o.runs; b++) {
+	rng_seed(&rng, s->options.seed);
+	size_t groups = groups_count(s->kernels, s->kernel_count, s->options.tier);
+	size_t total = groups * (size_t)s->options.runs, done = 0;
+	for (int b = 0; b < s->options.runs; b++) {
 		struct group_iter it;
 		struct group g;
-		groups_begin(&it, s->kernels, s->kernel_count, s->o.tier);
+		groups_begin(&it, s->kernels, s->kernel_count, s->options.tier);
 		while (groups_next(&it, &g)) {
 			message_progress("[%zu/%zu] %s %s", ++done, total, g.kernel->name,
 				g.params->name);
-			s->sample_failures += runner_run_params(g.kernel, g.params, &s->plan, &rng, &s->r,
-								(size_t)b * (size_t)s->o.rounds);
+			s->sample_failures += runner_run_params(g.kernel, g.params, &s->plan, &rng,
+								&s->result,
+								(size_t)b * (size_t)s->options.rounds);
 		}
 	}
-	for (size_t i = 0; i < s->r.series_count; i++) {
-		struct series *x = &s->r.series[i];
-		x->batches = (size_t)s->o.runs;
-		/* a cost count whose samples differ is near-exact: the baseline
-		 * records the determinism measured (compare.c gates by it) */
-		if (cost_metric(x->metric) && series_varies(x))
-			x->cls = METRIC_NEAR;
-	}
+	for (size_t i = 0; i < s->result.series_count; i++)
+		s->result.series[i].batches = (size_t)s->options.runs;
 }
 
 /* One suspected group measured again, timing only (the cost pass is
@@ -118,51 +100,57 @@ static int confirm_group(const struct group *g, struct rng *rng, void *ctx)
 	struct run_result again;
 	timed_only.cost = false;
 	memset(&again, 0, sizeof again);
+	message_progress("confirming %s %s in a fresh batch", g->kernel->name, g->params->name);
 	int failures = runner_run_params(g->kernel, g->params, &timed_only, rng, &again, 0);
-	compare_run(&again, &st->base, &s->r.policy, true);
-	confirm_settle(&s->r, &again, g->kernel->name, g->params->name);
+	compare_run_with(&again, &st->base, &s->result.policy, &st->comparable);
+	confirm_settle(&s->result, &again, g->kernel->name, g->params->name);
 	result_free(&again);
 	return failures;
 }
 
+/* The run against its baseline (compare_baseline), and its timing
+ * regressions confirmed in fresh batches where the hardware is the same. */
 static void compare(struct run_state *st)
 {
 	struct session *s = &st->s;
-	struct comparability c;
-	memset(&c, 0, sizeof c);
-	c.same_hardware = true;
-	if (st->have_base) {
-		comparable_decide(&st->base.ctx, &s->r.ctx, &c);
-		s->r.baseline_note = comparable_note(&c, s->r.sites_recorded &&
-						    !st->base.sites_recorded);
-	}
-	compare_run_with(&s->r, st->have_base ? &st->base : NULL, &s->r.policy, &c);
-	if (st->have_base && sites_compare(&s->r, &st->base))
-		message_error("comparing allocation sites: out of memory");
-	if (st->have_base && c.same_hardware)
-		s->sample_failures += confirm_suspects(s->kernels, s->kernel_count, s->o.tier,
-						       s->o.seed, &s->r, confirm_group, st);
+	if (compare_baseline(&s->result, st->have_base ? &st->base : NULL, &st->comparable))
+		message_error("comparing with the baseline: out of memory");
+	if (st->have_base && st->comparable.same_hardware)
+		s->sample_failures += confirm_suspects(s->kernels, s->kernel_count,
+						       s->options.tier, s->options.seed,
+						       &s->result, confirm_group, st);
+}
+
+/* --update-baseline: the run stored as the baseline, or refused; its
+ * answer decides the exit status before any report says it. */
+static void update(struct run_state *st)
+{
+	struct session *s = &st->s;
+	enum gate_exit u = update_baseline(&s->result, st->have_base ? &st->base : NULL,
+					   st->have_base ? &st->comparable : NULL,
+					   st->baseline_path, s->sample_failures);
+	s->result.exit_code = exit_decide_after_update(s->result.exit_code, u);
 }
 
 /* After the options are parsed: the files, the deadline, the context and
- * the baseline. Returns 0 or an exit status after a message. */
+ * the baseline. Returns GATE_EXIT_OK or an exit status after a message. */
 static int setup(struct run_state *st, const char *self_dir)
 {
 	struct session *s = &st->s;
 	int ret;
 	char err[1024];
-	if (s->o.json_path && atomic_file_check(s->o.json_path, err, sizeof err)) {
+	if (s->options.json_path && atomic_file_check(s->options.json_path, err, sizeof err)) {
 		message_error("--json: %s; nothing was run", err);
-		return 2;
+		return GATE_EXIT_USAGE;
 	}
-	if (s->o.runs == 0)
-		s->o.runs = s->o.update_baseline ? 3 : 1;
+	if (s->options.runs == 0)
+		s->options.runs = s->options.update_baseline ? 3 : 1;
 	/* a baseline's cost series record at least three cost samples, so that
 	 * their spread says whether they are exact (compare.c) */
-	if (s->o.update_baseline && s->o.cost_runs == 0)
-		s->o.cost_runs = (3 + s->o.runs - 1) / s->o.runs;
-	s->o.deadline_seconds = run_options_deadline(&s->o);
-	s->o.deadline_at = s->started + s->o.deadline_seconds;
+	if (s->options.update_baseline && s->options.cost_runs == 0)
+		s->options.cost_runs = (3 + s->options.runs - 1) / s->options.runs;
+	s->options.deadline_seconds = run_options_deadline(&s->options);
+	s->options.deadline_at = s->started + s->options.deadline_seconds;
 	ret = session_context(s, self_dir);
 	return ret ? ret : load_baseline(st);
 }
@@ -173,32 +161,28 @@ int run_main(int argc, char **argv, const char *self_dir)
 	struct run_state st;
 	memset(&st, 0, sizeof st);
 	struct session *s = &st.s;
-	s->started = session_now();
-	run_options_defaults(&s->o);
-	enum cli_parse parsed = run_options_parse(&s->o, argc, argv);
+	s->started = runner_now();
+	run_options_defaults(&s->options);
+	enum cli_parse parsed = run_options_parse(&s->options, argc, argv);
 	int ret = cli_parse_exit(parsed);
 	if (parsed != CLI_PARSED)
 		goto out;
 	ret = setup(&st, self_dir);
 	if (ret == 0)
-		ret = session_list_kernels(s, s->kernel_dir, &s->r, &s->kernels, &s->kernel_count);
+		ret = session_list_kernels(s, s->kernel_dir, &s->result, &s->kernels,
+					   &s->kernel_count);
 	if (ret)
 		goto out;
-	shard_apply(s->kernels, s->kernel_count, s->o.tier, s->o.shard_index, s->o.shard_count);
+	shard_apply(s->kernels, s->kernel_count, s->options.tier, s->options.shard_index,
+		    s->options.shard_count);
 	take_samples(s);
+	metric_class_settle(&s->result);
 	session_check_expectations(s);
 	compare(&st);
+	session_conclude(s);
+	if (s->options.update_baseline)
+		update(&st);
 	ret = session_report(s, st.have_base ? &st.base : NULL);
-	if (s->o.update_baseline) {
-		size_t forgotten = interference_forget(&s->r);
-		if (forgotten)
-			printf("gate: %zu disturbed timing samples left out of the baseline "
-			       "(docs/counters.md, \"Interference\")\n", forgotten);
-		int u = update_baseline(&s->r, st.have_base ? &st.base : NULL, st.baseline_path,
-					s->sample_failures);
-		if (u)
-			ret = u;
-	}
 out:
 	session_free(s);
 	result_free(&st.base);

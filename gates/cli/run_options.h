@@ -48,7 +48,8 @@ struct run_options {
 	bool no_aslr;                /* --no-aslr: kernels run without address randomisation */
 	bool no_thp;                 /* --no-thp: kernels run without transparent huge pages */
 	const char *allocator;       /* --allocator NAME|PATH; NULL: glibc, nothing preloaded */
-	const char *backend;         /* --backend bpf; NULL: perf (backend.h) */
+	const char *backend;         /* --backend bpf: the wrapper of each sample;
+				      * NULL: none, "perf" (sample/backend.h) */
 	bool cost;                   /* the cost pass (cost_pass.h): on unless --no-cost
 				      * or ALLOCGATE_COST=0 */
 	int cost_runs;               /* cost samples per variant and batch (0: 1, or

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli/session.h"
 #include "cli/discover.h"
@@ -17,13 +16,6 @@
 #include "sample/cost_pass.h"
 #include "sample/runner.h"
 #include "sample/spawn.h"
-
-double session_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static char *join_env(const struct run_options *o)
 {
@@ -43,28 +35,29 @@ static char *join_env(const struct run_options *o)
 static void record_environment(struct session *s)
 {
 	char buf[64];
-	spawn_configure(s->o.pin_cpu, s->o.no_aslr, s->o.no_thp);
-	snprintf(buf, sizeof buf, s->o.pin_cpu >= 0 ? "cpu %d" : "none", s->o.pin_cpu);
-	s->r.ctx.pinning = strdup(buf);
-	if (s->o.backend)   /* its counts would add up over repetitions */
-		snprintf(buf, sizeof buf, "1 (--backend %s)", s->o.backend);
+	spawn_configure(s->options.pin_cpu, s->options.no_aslr, s->options.no_thp);
+	snprintf(buf, sizeof buf, s->options.pin_cpu >= 0 ? "cpu %d" : "none", s->options.pin_cpu);
+	s->result.ctx.pinning = strdup(buf);
+	if (s->options.backend)   /* its counts would add up over repetitions */
+		snprintf(buf, sizeof buf, "1 (--backend %s)", s->options.backend);
 	else
-		snprintf(buf, sizeof buf, s->o.best_of ? "%d (--best-of)" : "per parameter set",
-			 s->o.best_of);
-	s->r.ctx.best_of = strdup(buf);
-	if (s->o.no_aslr) {
-		free(s->r.ctx.aslr);
-		s->r.ctx.aslr = strdup("off (--no-aslr)");
+		snprintf(buf, sizeof buf,
+			 s->options.best_of ? "%d (--best-of)" : "per parameter set",
+			 s->options.best_of);
+	s->result.ctx.best_of = strdup(buf);
+	if (s->options.no_aslr) {
+		free(s->result.ctx.aslr);
+		s->result.ctx.aslr = strdup("off (--no-aslr)");
 	}
-	if (s->o.no_thp) {
-		free(s->r.ctx.thp);
-		s->r.ctx.thp = strdup("off for the kernels (--no-thp)");
+	if (s->options.no_thp) {
+		free(s->result.ctx.thp);
+		s->result.ctx.thp = strdup("off for the kernels (--no-thp)");
 	}
 	const char *tunables = getenv("GLIBC_TUNABLES");
-	for (size_t i = 0; i < s->o.env_count; i++)
-		if (!strncmp(s->o.env[i], "GLIBC_TUNABLES=", 15))
-			tunables = s->o.env[i] + 15;
-	s->r.ctx.tunables = strdup(tunables ? tunables : "");
+	for (size_t i = 0; i < s->options.env_count; i++)
+		if (!strncmp(s->options.env[i], "GLIBC_TUNABLES=", 15))
+			tunables = s->options.env[i] + 15;
+	s->result.ctx.tunables = strdup(tunables ? tunables : "");
 }
 
 /* The cost pass's part of the context, and its one `unavailable:` line
@@ -72,68 +65,69 @@ static void record_environment(struct session *s)
 static int session_cost_context(struct session *s)
 {
 	const char *why = cost_pass_unavailable();
-	if (!s->o.cost) {
-		free(s->r.ctx.cost_tool);
-		free(s->r.ctx.cost_cpu);
-		s->r.ctx.cost_tool = strdup("");
-		s->r.ctx.cost_cpu = strdup("off: --no-cost");
-		return s->r.ctx.cost_tool && s->r.ctx.cost_cpu ? 0 : -ENOMEM;
+	if (!s->options.cost) {
+		free(s->result.ctx.cost_tool);
+		free(s->result.ctx.cost_cpu);
+		s->result.ctx.cost_tool = strdup("");
+		s->result.ctx.cost_cpu = strdup("off: --no-cost");
+		return s->result.ctx.cost_tool && s->result.ctx.cost_cpu ? 0 : -ENOMEM;
 	}
 	if (why)
-		result_add_problem(&s->r, NULL, NULL, NULL, "cost pass", why);
-	return cost_pass_context(&s->r.ctx, (char *const *)s->o.env);
+		result_add_problem(&s->result, NULL, NULL, NULL, "cost pass", why);
+	return cost_pass_context(&s->result.ctx, (char *const *)s->options.env);
 }
 
 int session_context(struct session *s, const char *self_dir)
 {
-	run_options_policy(&s->o, &s->r.policy);
-	run_options_plan(&s->o, &s->plan);
+	run_options_policy(&s->options, &s->result.policy);
+	run_options_plan(&s->options, &s->plan);
 	const char *no_interposer = discover_interposer(self_dir, s->interposer,
 							sizeof s->interposer);
 	if (!no_interposer)
 		s->plan.interposer = s->interposer;
 	else   /* an unavailable counter: expectations on proc_* are skipped */
-		result_add_problem(&s->r, NULL, NULL, NULL, "proc_* (interposer)", no_interposer);
-	if (!s->o.baseline_dir) {
+		result_add_problem(&s->result, NULL, NULL, NULL, "proc_* (interposer)",
+				   no_interposer);
+	if (!s->options.baseline_dir) {
 		/* kernels of the user's own (--kernel-dir): the baselines of the
 		 * project the gate runs in, never the gate's own checkout's */
-		if (s->o.kernel_dir)
+		if (s->options.kernel_dir)
 			snprintf(s->default_baseline_dir, sizeof s->default_baseline_dir, "baselines");
 		else
 			discover_baseline_dir(self_dir, s->default_baseline_dir,
 					      sizeof s->default_baseline_dir);
-		s->o.baseline_dir = s->default_baseline_dir;
+		s->options.baseline_dir = s->default_baseline_dir;
 	}
-	if (s->o.kernel_dir)
-		snprintf(s->kernel_dir, sizeof s->kernel_dir, "%s", s->o.kernel_dir);
+	if (s->options.kernel_dir)
+		snprintf(s->kernel_dir, sizeof s->kernel_dir, "%s", s->options.kernel_dir);
 	else
 		snprintf(s->kernel_dir, sizeof s->kernel_dir, "%s/kernels", self_dir);
-	if (platform_context(&s->r.ctx)) {
+	if (platform_context(&s->result.ctx)) {
 		message_error("cannot read this machine's description: out of memory");
-		return 2;
+		return GATE_EXIT_USAGE;
 	}
-	s->r.ctx.env = join_env(&s->o);
-	if (allocator_context(&s->r.ctx, s->o.allocator)) {
+	s->result.ctx.env = join_env(&s->options);
+	if (allocator_context(&s->result.ctx, s->options.allocator)) {
 		message_error("cannot record the allocator: out of memory");
-		return 2;
+		return GATE_EXIT_USAGE;
 	}
-	if (backend_context(&s->r.ctx, s->o.backend)) {
+	if (backend_context(&s->result.ctx, s->options.backend)) {
 		message_error("cannot record the backend: out of memory");
-		return 2;
+		return GATE_EXIT_USAGE;
 	}
 	if (session_cost_context(s)) {
 		message_error("cannot record the cost pass: out of memory");
-		return 2;
+		return GATE_EXIT_USAGE;
 	}
-	s->r.ctx.tier = strdup(s->o.tier_name);
-	s->r.ctx.seed = (long long)s->o.seed;
+	s->result.ctx.tier = strdup(s->options.tier_name);
+	s->result.ctx.seed = (long long)s->options.seed;
 	record_environment(s);
 	/* The commit measured: the override, GitHub's, or git's of the
 	 * current directory (core/commit.h) */
 	char commit[80];
-	free(s->r.ctx.commit);
-	s->r.ctx.commit = commit_current(commit, sizeof commit) ? NULL : strdup(commit);
-	return 0;
+	free(s->result.ctx.commit);
+	s->result.ctx.commit = commit_current(commit, sizeof commit) ? NULL : strdup(commit);
+	return GATE_EXIT_OK;
 }
 
 static int wanted(const struct run_options *o, const char *name)
@@ -146,7 +140,8 @@ static int wanted(const struct run_options *o, const char *name)
 	return 0;
 }
 
-/* Checks that every --kernel names a kernel; returns 0 or 2. */
+/* Checks that every --kernel names a kernel; returns GATE_EXIT_OK, or
+ * GATE_EXIT_USAGE after a message. */
 static int check_kernel_names(const struct run_options *o, char **paths)
 {
 	char name[256], known[2048] = "";
@@ -164,10 +159,10 @@ static int check_kernel_names(const struct run_options *o, char **paths)
 		if (!found) {
 			message_error("unknown kernel '%s' (known: %s)", o->kernels[k],
 				*known ? known : "none");
-			return 2;
+			return GATE_EXIT_USAGE;
 		}
 	}
-	return 0;
+	return GATE_EXIT_OK;
 }
 
 int session_list_kernels(struct session *s, const char *dir, struct run_result *r,
@@ -180,17 +175,18 @@ int session_list_kernels(struct session *s, const char *dir, struct run_result *
 	if (n < 0) {
 		message_error("kernel directory %s: %s (./gate builds allocgate's own "
 			      "kernels; yours: pass --kernel-dir)", dir, strerror(-n));
-		return 2;
+		return GATE_EXIT_USAGE;
 	}
-	int ret = check_kernel_names(&s->o, paths);
+	int ret = check_kernel_names(&s->options, paths);
 	*kernels = calloc((size_t)n + 1, sizeof **kernels);
 	for (int i = 0; !ret && *kernels && i < n; i++) {
 		discover_kernel_name(paths[i], name, sizeof name);
-		if (!wanted(&s->o, name))
+		if (!wanted(&s->options, name))
 			continue;
-		int listed = runner_list_kernel(paths[i], s->o.timeout_seconds, &(*kernels)[*count],
+		int listed = runner_list_kernel(paths[i], s->options.timeout_seconds,
+						&(*kernels)[*count],
 						err, sizeof err);
-		if (listed == RUNNER_NOT_A_KERNEL && !s->o.kernel_count) {
+		if (listed == RUNNER_NOT_A_KERNEL && !s->options.kernel_count) {
 			message_note("%s", err);   /* a kernel directory may hold other files */
 			continue;
 		}
@@ -211,7 +207,7 @@ void session_free(struct session *s)
 	for (size_t k = 0; k < s->kernel_count; k++)
 		kernel_info_free(&s->kernels[k]);
 	free(s->kernels);
-	result_free(&s->r);
-	free(s->o.env);
-	free(s->o.kernels);
+	result_free(&s->result);
+	free(s->options.env);
+	free(s->options.kernels);
 }

@@ -7,7 +7,9 @@
 
 #include "cli/update.h"
 #include "core/message.h"
+#include "decide/comparable.h"
 #include "decide/history.h"
+#include "decide/interference.h"
 #include "store/atomic_file.h"
 #include "store/baseline.h"
 #include "store/file_lock.h"
@@ -54,11 +56,19 @@ static void count_reason(struct history_summary *h, const char *why)
 }
 
 /* Gives the first COUNT series of MERGED (this run's timing series) the
- * drift history of their predecessor in OLD unless history_refusal. The
- * arrays are MERGED's own (released by release_history). 0 or -ENOMEM. */
+ * drift history of their predecessor in OLD unless history_refusal, by
+ * AGAINST_OLD (what of MERGED's context compares with OLD's, decided by
+ * the run; NULL: decided here, once). The arrays are MERGED's own
+ * (released by release_own). 0 or -ENOMEM. */
 static int carry_history(struct run_result *merged, size_t count, const struct run_result *old,
-			 struct history_summary *h)
+			 const struct comparability *against_old, struct history_summary *h)
 {
+	struct comparability decided;
+	const struct comparability *c = against_old;
+	if (old && !c) {
+		comparable_decide(&old->ctx, &merged->ctx, &decided);
+		c = &decided;
+	}
 	for (size_t i = 0; old && i < count; i++) {
 		struct series *s = &merged->series[i];
 		const struct series *o = result_find_series(old, s->kernel, s->variant, s->params,
@@ -67,7 +77,7 @@ static int carry_history(struct run_result *merged, size_t count, const struct r
 		s->history_count = 0;
 		if (!o || s->cls != METRIC_TIMING)
 			continue;
-		const char *why = history_refusal(s, &merged->ctx, o, &old->ctx);
+		const char *why = history_refusal(s, o, c);
 		if (why) {
 			count_reason(h, why);
 			continue;
@@ -78,12 +88,6 @@ static int carry_history(struct run_result *merged, size_t count, const struct r
 		h->longest = s->history_count > h->longest ? s->history_count : h->longest;
 	}
 	return 0;
-}
-
-static void release_history(struct run_result *merged, size_t count)
-{
-	for (size_t i = 0; i < count; i++)
-		free(merged->series[i].history);
 }
 
 static void print_history(const struct history_summary *h)
@@ -103,9 +107,44 @@ static void print_history(const struct history_summary *h)
 	printf("\n");
 }
 
-/* Merges R with OLD and writes PATH; the caller holds PATH's lock. */
+/* Gives the first COUNT series of MERGED (this run's) copies of their
+ * samples of their own, and leaves the disturbed ones out of those
+ * (interference_forget: a baseline records the machine's quiet speed,
+ * while the run's reports show every sample). Returns how many were left
+ * out, or -ENOMEM. */
+static long forget_disturbed(struct run_result *merged, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		struct series *s = &merged->series[i];
+		double *copy = calloc(s->sample_count + 1, sizeof *copy);
+		if (!copy) {
+			for (size_t j = i; j < count; j++)
+				merged->series[j].samples = NULL;
+			return -ENOMEM;
+		}
+		if (s->sample_count)
+			memcpy(copy, s->samples, s->sample_count * sizeof *copy);
+		s->samples = copy;
+	}
+	struct run_result own = *merged;
+	own.series_count = count;   /* not the old baseline's series it borrows */
+	return (long)interference_forget(&own);
+}
+
+/* Releases what forget_disturbed and carry_history gave the first COUNT
+ * series of MERGED. */
+static void release_own(struct run_result *merged, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		free(merged->series[i].samples);
+		free(merged->series[i].history);
+	}
+}
+
+/* Merges R with OLD (compared as AGAINST_OLD says, or NULL) and writes
+ * PATH; the caller holds PATH's lock. */
 static int write_merged(const struct run_result *r, const struct run_result *old,
-			const char *path)
+			const struct comparability *against_old, const char *path)
 {
 	struct run_result merged = *r;
 	size_t kept = 0;
@@ -113,7 +152,7 @@ static int write_merged(const struct run_result *r, const struct run_result *old
 			       sizeof *merged.series);
 	if (!merged.series) {
 		message_error("baseline not updated: out of memory");
-		return 2;
+		return GATE_EXIT_USAGE;
 	}
 	memcpy(merged.series, r->series, r->series_count * sizeof *r->series);
 	for (size_t i = 0; old && i < old->series_count; i++) {
@@ -128,7 +167,7 @@ static int write_merged(const struct run_result *r, const struct run_result *old
 	if (!merged.sites) {
 		free(merged.series);
 		message_error("baseline not updated: out of memory");
-		return 2;
+		return GATE_EXIT_USAGE;
 	}
 	if (r->site_count)   /* memcpy from NULL is undefined even for 0 bytes */
 		memcpy(merged.sites, r->sites, r->site_count * sizeof *r->sites);
@@ -141,79 +180,91 @@ static int write_merged(const struct run_result *r, const struct run_result *old
 	merged.sites_recorded = r->sites_recorded || (old && old->sites_recorded);
 	struct history_summary h = { 0 };
 	char err[1024];
-	int ret = carry_history(&merged, r->series_count, old, &h);
+	long forgotten = forget_disturbed(&merged, r->series_count);
+	int ret = forgotten < 0 ? -ENOMEM
+		  : carry_history(&merged, r->series_count, old, against_old, &h);
 	if (ret)
 		snprintf(err, sizeof err, "out of memory");
 	else
 		ret = baseline_save(path, &merged, err, sizeof err);
-	release_history(&merged, r->series_count);
+	release_own(&merged, r->series_count);
 	free(merged.series);
 	free(merged.sites);
 	if (ret) {
 		message_error("baseline not updated: %s", err);
-		return 2;
+		return GATE_EXIT_USAGE;
 	}
+	if (forgotten > 0)
+		printf("gate: %ld disturbed timing samples left out of the baseline "
+		       "(docs/counters.md, \"Interference\")\n", forgotten);
 	printf("gate: wrote %s\n", path);
 	print_changes(r, kept);
 	print_history(&h);
-	return 0;
+	return GATE_EXIT_OK;
 }
 
 /* Reloads PATH under the lock: another updater may have replaced it since
  * this run loaded it, and its series must be kept, not overwritten. Returns
- * 0 with *FRESH set (NULL when there is no file), or 2. */
+ * 0 with *FRESH set (NULL when there is no file) and *REPLACED (it is not
+ * OLD as loaded), or GATE_EXIT_USAGE. */
 static int reload(const char *path, const struct run_result *old, struct run_result *buf,
-		  const struct run_result **fresh)
+		  const struct run_result **fresh, bool *replaced)
 {
 	char err[1024];
 	int ret = baseline_load(path, buf, err, sizeof err);
 	*fresh = ret == 0 ? buf : NULL;
+	*replaced = old != NULL;
 	if (ret == -ENOENT)
-		return 0;
+		return GATE_EXIT_OK;
 	if (ret) {
 		message_error("baseline not updated: %s", err);
-		return 2;
+		return GATE_EXIT_USAGE;
 	}
-	if (!old || old->series_count != buf->series_count ||
-	    (old->ctx.started_at && buf->ctx.started_at &&
-	     strcmp(old->ctx.started_at, buf->ctx.started_at)))
+	*replaced = !old || old->series_count != buf->series_count ||
+		    (old->ctx.started_at && buf->ctx.started_at &&
+		     strcmp(old->ctx.started_at, buf->ctx.started_at));
+	if (*replaced)
 		message_note("%s was replaced during this run; merging with its "
 			"new contents", path);
-	return 0;
+	return GATE_EXIT_OK;
 }
 
-int update_baseline_wait(const struct run_result *r, const struct run_result *old,
-			 const char *path, int sample_failures, int wait_ms)
+enum gate_exit update_baseline_wait(const struct run_result *r, const struct run_result *old,
+				    const struct comparability *against_old, const char *path,
+				    int sample_failures, int wait_ms)
 {
 	struct file_lock lock;
 	struct run_result buf;
 	const struct run_result *fresh;
+	bool replaced;
 	char err[1024];
 
 	if (sample_failures) {
 		message_error("baseline not updated: %d sample(s) failed in this run "
 			"(see the problems above); %s is unchanged", sample_failures, path);
-		return 4;
+		return GATE_EXIT_UNCHECKED;
 	}
 	if (file_lock_acquire(&lock, path, wait_ms, err, sizeof err)) {
 		message_error("baseline not updated: %s", err);
-		return 2;
+		return GATE_EXIT_USAGE;
 	}
 	/* Under the lock no other writer runs: a temporary file is a killed one's. */
 	atomic_file_remove_stale(path);
-	int ret = reload(path, old, &buf, &fresh);
+	int ret = reload(path, old, &buf, &fresh, &replaced);
 	if (ret == 0)
-		ret = write_merged(r, fresh, path);
+		ret = write_merged(r, fresh, replaced ? NULL : against_old, path);
 	if (fresh)
 		result_free(&buf);
 	file_lock_release(&lock);
 	return ret;
 }
 
-int update_baseline(const struct run_result *r, const struct run_result *old,
-		    const char *path, int sample_failures)
+enum gate_exit update_baseline(const struct run_result *r, const struct run_result *old,
+			       const struct comparability *against_old, const char *path,
+			       int sample_failures)
 {
-	return update_baseline_wait(r, old, path, sample_failures, UPDATE_LOCK_WAIT_MS);
+	return update_baseline_wait(r, old, against_old, path, sample_failures,
+				    UPDATE_LOCK_WAIT_MS);
 }
 
 static int listed(const char *list, const char *name)

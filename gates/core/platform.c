@@ -67,6 +67,23 @@ too_long:
 	return -ENAMETOOLONG;
 }
 
+int platform_key_add_suffix(struct context *ctx, const char *suffix)
+{
+	char key[512];
+	size_t len;
+	if (!ctx->platform_key)
+		return 0;
+	len = (size_t)snprintf(key, sizeof key, "%s-", ctx->platform_key);
+	if (len >= sizeof key || key_append(key, sizeof key, &len, suffix) < 0)
+		return -ENAMETOOLONG;
+	char *copy = strdup(key);
+	if (!copy)
+		return -ENOMEM;
+	free(ctx->platform_key);
+	ctx->platform_key = copy;
+	return 0;
+}
+
 /* Appends "; " (unless first) and a formatted difference to WHY. */
 static void why_add(char *why, size_t why_size, const char *what,
 		    const char *before, const char *after)

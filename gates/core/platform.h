@@ -21,6 +21,12 @@ int platform_context(struct context *ctx);
 int platform_key(const char *os, const char *arch, const char *libc,
 		 char *out, size_t out_size);
 
+/* Appends "-SUFFIX" to CTX's platform key (the allocator's or backend's
+ * name, which keeps apart the baselines measured under it), SUFFIX
+ * lower-cased and every character outside [a-z0-9_] replaced by '_'.
+ * Nothing when CTX has no key. Returns 0, -ENOMEM or -ENAMETOOLONG. */
+int platform_key_add_suffix(struct context *ctx, const char *suffix);
+
 /* Whether two contexts describe the same hardware for timing purposes
  * (CPU model and core count); when not, WHY (size WHY_SIZE) says what
  * differs, e.g. "CPU model: X -> Y". */

@@ -38,6 +38,11 @@ const char *result_verdict_name(enum verdict v)
 	return verdict_names[v];
 }
 
+char *result_dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
 const char *result_class_name(enum metric_class c)
 {
 	if ((unsigned)c >= COUNT_OF(class_names))
@@ -327,16 +332,6 @@ int result_metric_is_allocation_count(const char *name)
 	const char *base = strrchr(name, '.');
 	base = base ? base + 1 : name;
 	return strncmp(base, "heap_", 5) == 0 || strncmp(base, "proc_", 5) == 0;
-}
-
-const char *result_exit_verdict(int exit_code)
-{
-	switch (exit_code) {
-	case 0: return "pass";
-	case 1: return "fail";
-	case 3: return "unmeasured";
-	default: return "error";
-	}
 }
 
 static int by_value(const void *a, const void *b)

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/exit_status.h"
 #include "core/policy.h"
 
 enum metric_class { METRIC_EXACT, METRIC_NEAR, METRIC_TIMING };
@@ -147,7 +148,8 @@ struct context {
 	long page_size;
 	char *thp;            /* /sys/kernel/mm/transparent_hugepage/enabled */
 	char *compiler, *cflags;
-	char *counters;       /* backend name and what it gives */
+	char *counters;       /* "available: ...; unavailable: ..." (the counters
+				 * the run saw, update_counters_note) */
 	char *env;            /* --env assignments, space separated */
 	char *tier;
 	char *commit;
@@ -192,13 +194,9 @@ struct run_result {
 	char *comparison;      /* gate ab: what B and A are; NULL against a baseline */
 	struct run_policy policy; /* the rules it was decided by (policy.h) */
 	double wall_seconds;
-	int exit_code;         /* 0 pass, 1 fail, 3 nothing measured, 4 kernel errors */
+	int exit_code;         /* the process's exit status (core/exit_status.h), final
+				 * before any report is rendered */
 };
-
-/* The overall verdict word of a run's exit code, as the result file
- * writes it: "pass" (0), "fail" (1), "unmeasured" (3), "error" (anything
- * else). */
-const char *result_exit_verdict(int exit_code);
 
 /* Whether metric NAME ([REGION.]heap_*, proc_* or sys_*) comes from the counted
  * pass: one sample per variant and batch, copied into every round of it,
@@ -279,6 +277,10 @@ void result_sort(struct run_result *r);
 
 /* Frees everything R owns and zeroes it. */
 void result_free(struct run_result *r);
+
+/* A malloc'd copy of S, or NULL when S is NULL (an optional field) or on
+ * no memory (tell them apart by S). */
+char *result_dup_or_null(const char *s);
 void result_context_free(struct context *c);
 
 #endif

@@ -5,11 +5,6 @@
 
 #include "core/result.h"
 
-static char *dup_or_null(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
-
 int result_site_kind_known(const char *kind)
 {
 	static const char *const kinds[] = { "malloc", "calloc", "realloc", "free", "strdup",
@@ -63,12 +58,12 @@ struct site_change *result_add_site_change(struct run_result *r, const struct si
 	r->site_changes = c;
 	c += r->site_change_count;
 	memset(c, 0, sizeof *c);
-	c->kernel = dup_or_null(s->kernel);
-	c->variant = dup_or_null(s->variant);
-	c->params = dup_or_null(s->params);
-	c->file = dup_or_null(s->file);
-	c->function = dup_or_null(s->function);
-	c->kind = dup_or_null(s->kind);
+	c->kernel = result_dup_or_null(s->kernel);
+	c->variant = result_dup_or_null(s->variant);
+	c->params = result_dup_or_null(s->params);
+	c->file = result_dup_or_null(s->file);
+	c->function = result_dup_or_null(s->function);
+	c->kind = result_dup_or_null(s->kind);
 	c->line = s->line;
 	r->site_change_count++;
 	return c->kernel && c->variant && c->params && c->file && c->function && c->kind ? c

@@ -93,7 +93,8 @@ void comparable_decide(const struct context *base, const struct context *cur,
 	memset(c, 0, sizeof *c);
 	c->same_hardware = platform_same_hardware(base, cur, c->hardware_why,
 						  sizeof c->hardware_why);
-	platform_software_diff(base, cur, c->software_why, sizeof c->software_why);
+	c->software_changed = platform_software_diff(base, cur, c->software_why,
+						     sizeof c->software_why);
 	if (cur->cost_tool && *cur->cost_tool)
 		decide_cost(base, cur, c);
 }

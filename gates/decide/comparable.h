@@ -23,7 +23,8 @@ struct comparability {
 	char cost_why[1024];     /* what in the cost key differs */
 	char cost_notes[1024];   /* compared, but: what differs outside the key, or
 				  * what the baseline does not record */
-	char software_why[1200]; /* software that differs (platform_software_diff) */
+	int software_changed;    /* how many software fields differ */
+	char software_why[1200]; /* what in the software differs (platform_software_diff) */
 };
 
 /* Decides what of CUR can be compared with BASE's contexts into C. */

@@ -74,4 +74,12 @@ void compare_run(struct run_result *cur, const struct run_result *base,
 void compare_run_with(struct run_result *cur, const struct run_result *base,
 		      const struct run_policy *pol, const struct comparability *c);
 
+/* `gate run`'s decision against its baseline BASE (NULL: none), by CUR's
+ * policy: what is comparable decided once into *C (kept for the
+ * confirmation batches, compare_run_with), its note made once into CUR's
+ * baseline_note, every series compared and the allocation sites that
+ * changed found (compare_baseline.c). Returns 0 or -ENOMEM. */
+int compare_baseline(struct run_result *cur, const struct run_result *base,
+		     struct comparability *c);
+
 #endif

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "decide/confirm.h"
-#include "core/message.h"
 
 int confirm_suspect(const struct run_result *r, const char *kernel, const char *params)
 {
@@ -63,8 +62,6 @@ int confirm_suspects(const struct kernel_info *kernels, size_t count, unsigned t
 	while (groups_next(&it, &g)) {
 		if (!confirm_suspect(r, g.kernel->name, g.params->name))
 			continue;
-		fprintf(stderr, "%s: confirming %s %s in a fresh batch\n", message_program(),
-			g.kernel->name, g.params->name);
 		failures += measure(&g, &rng, ctx);
 	}
 	return failures;

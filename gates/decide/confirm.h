@@ -31,13 +31,14 @@ int confirm_consistent(double change1, double change2, double tolerance);
 void confirm_settle(struct run_result *r, const struct run_result *again, const char *kernel,
 		    const char *params);
 
-/* Measures (and settles) one suspected group G in a fresh batch with RNG;
- * returns the number of samples that failed. */
+/* Announces, measures (and settles) one suspected group G in a fresh batch
+ * with RNG; returns the number of samples that failed. */
 typedef int (*confirm_measure_fn)(const struct group *g, struct rng *rng, void *ctx);
 
 /* The one confirmation loop of `gate run` and `gate ab`: every group of
  * TIER among the COUNT KERNELS with a timing regression in R, in the
- * groups' order, announced on stderr and handed to MEASURE with CTX; the
+ * groups' order, handed to MEASURE with CTX (which announces it: nothing
+ * here prints); the
  * batches draw their shuffles from one RNG seeded from SEED (apart from
  * the first batch's). Returns the sum of MEASURE's failed samples. */
 int confirm_suspects(const struct kernel_info *kernels, size_t count, unsigned tier,

@@ -6,14 +6,11 @@
 
 #include "decide/history.h"
 #include "core/digest.h"
-#include "core/platform.h"
 #include "decide/stats.h"
 
-const char *history_refusal(const struct series *now, const struct context *now_ctx,
-			    const struct series *old, const struct context *old_ctx)
+const char *history_refusal(const struct series *now, const struct series *old,
+			    const struct comparability *c)
 {
-	char diff[512];
-
 	if (now->cls != METRIC_TIMING || old->cls != METRIC_TIMING)
 		return "not a timing metric";
 	if (!now->kernel_digest || !old->kernel_digest)
@@ -22,9 +19,9 @@ const char *history_refusal(const struct series *now, const struct context *now_
 		return "kernel digest of an older allocgate";
 	if (strcmp(now->kernel_digest, old->kernel_digest))
 		return "kernel executable changed";
-	if (!platform_same_hardware(old_ctx, now_ctx, NULL, 0))
+	if (!c->same_hardware)
 		return "hardware changed";
-	if (platform_software_diff(old_ctx, now_ctx, diff, sizeof diff))
+	if (c->software_changed)
 		return "software changed";
 	return NULL;
 }

@@ -20,19 +20,21 @@
 #include <stddef.h>
 
 #include "core/result.h"
+#include "decide/comparable.h"
 
 /* Batch medians kept per series, the most recent ones: ten recordings of
  * three batches. */
 #define HISTORY_MAX 30
 
-/* Why NOW (measured in NOW_CTX) may not carry the history of OLD (stored
- * in OLD_CTX), in a few words ("kernel executable changed", ...: one of
- * HISTORY_REASONS static texts for two timing series); NULL when it may:
- * both timing series with the same kernel digest, the same hardware and no
- * software difference. */
+/* Why NOW may not carry the history of OLD, whose recording's context
+ * compared with NOW's as C says (comparable_decide, once per baseline), in
+ * a few words ("kernel executable changed", ...: one of HISTORY_REASONS
+ * static texts for two timing series); NULL when it may: both timing
+ * series with the same kernel digest, the same hardware and no software
+ * difference. */
 #define HISTORY_REASONS 5
-const char *history_refusal(const struct series *now, const struct context *now_ctx,
-			    const struct series *old, const struct context *old_ctx);
+const char *history_refusal(const struct series *now, const struct series *old,
+			    const struct comparability *c);
 
 /* The history a new recording after OLD stores: OLD's history followed by
  * the medians of OLD's batches, at most HISTORY_MAX of the most recent.

@@ -14,11 +14,6 @@ const char *const matrix_explaining_metrics[] = {
 	"page_faults", NULL,
 };
 
-static char *dup_or_null(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
-
 static void *grow(void *array, size_t count, size_t size)
 {
 	/* room for one more, zeroed */
@@ -62,7 +57,7 @@ static struct matrix_claim *add_claim(struct matrix *m, const struct expect_resu
 	c->params = strdup(e->params);
 	c->file = strdup(e->file);
 	c->expr = strdup(e->expr);
-	c->conditions = dup_or_null(e->conditions);
+	c->conditions = result_dup_or_null(e->conditions);
 	c->line = e->line;
 	c->cells = calloc(m->allocator_count + 1, sizeof *c->cells);
 	if (!c->kernel || !c->params || !c->file || !c->expr || !c->cells ||

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "sample/backend.h"
+#include "core/platform.h"
 
 int backend_known(const char *name)
 {
@@ -72,14 +73,7 @@ int backend_prepare(struct backend_run *b, const char *name, char *const *kernel
 
 int backend_context(struct context *ctx, const char *name)
 {
-	char key[512];
-	if (!name || !strcmp(name, "perf") || !ctx->platform_key)
+	if (!name || !strcmp(name, "perf"))
 		return 0;
-	snprintf(key, sizeof key, "%s-%s", ctx->platform_key, name);
-	char *copy = strdup(key);
-	if (!copy)
-		return -ENOMEM;
-	free(ctx->platform_key);
-	ctx->platform_key = copy;
-	return 0;
+	return platform_key_add_suffix(ctx, name);
 }

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/path_os.h"
 #include "store/file_lock.h"
 
 /* How long to sleep between two tries, in milliseconds. */
@@ -19,7 +20,7 @@
 /* The directory part of PATH ("." when there is none); NULL on no memory. */
 static char *lock_directory(const char *path)
 {
-	const char *slash = strrchr(path, '/');
+	const char *slash = path_os_last_separator(path);
 	size_t n;
 	char *dir;
 

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/path_os.h"
 #include "store/file_lock.h"
 
 /* How long to sleep between two tries, in milliseconds. */
@@ -28,12 +29,10 @@
 /* The directory part of PATH ("." when there is none); NULL on no memory. */
 static char *lock_directory(const char *path)
 {
-	const char *slash = strrchr(path, '/'), *back = strrchr(path, '\\');
+	const char *slash = path_os_last_separator(path);
 	size_t n;
 	char *dir;
 
-	if (back && (!slash || back > slash))
-		slash = back;
 	if (!slash)
 		return _strdup(".");
 	n = slash == path ? 1 : (size_t)(slash - path);

@@ -244,12 +244,6 @@ void format_counts(const struct run_result *r, size_t *series, size_t *expects,
 		*problems += r->problems[i].kernel != NULL;
 }
 
-const char *format_exit_word(int exit_code)
-{
-	return exit_code == 0 ? "PASS" : exit_code == 1 ? "FAIL" : exit_code == 3 ? "UNMEASURED"
-										  : "ERROR";
-}
-
 size_t format_timing_shift(const struct run_result *r, double *median)
 {
 	size_t n = 0;

@@ -95,7 +95,5 @@ size_t format_timing_shift(const struct run_result *r, double *median);
  * *SAMPLES in all. */
 void format_interference(const struct run_result *r, size_t *disturbed, size_t *samples);
 
-/* "PASS", "FAIL", "UNMEASURED" or "ERROR" for the run's exit code. */
-const char *format_exit_word(int exit_code);
 
 #endif

@@ -1,74 +1,84 @@
-/* matrix_outputs.c: `gate matrix`'s terminal table and files, each file
- * written atomically (matrix_report.h). */
+/* matrix_outputs.c: `gate matrix`'s files, each written atomically
+ * (matrix_report.h). Nothing here prints: the CLI names a failure. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
+#include <string.h>
 
-#include "core/message.h"
 #include "report/matrix_report.h"
 #include "store/atomic_file.h"
 
 typedef void (*matrix_render_fn)(FILE *f, const struct matrix *m);
 
-static int write_file(const char *flag, const char *path, matrix_render_fn render,
-		      const struct matrix *m)
+static int write_file(const char *path, matrix_render_fn render, const struct matrix *m,
+		      char *err, size_t err_size)
 {
 	struct atomic_file af;
-	char err[1024];
-	int rc = atomic_file_open(&af, path, err, sizeof err);
-	if (!rc) {
-		render(af.fp, m);
-		if (ferror(af.fp)) {
-			atomic_file_abort(&af);
-			snprintf(err, sizeof err, "%s: write error", path);
-			rc = -EIO;
-		} else {
-			rc = atomic_file_commit(&af, err, sizeof err);
-		}
-	}
+	int rc = atomic_file_open(&af, path, err, err_size);
 	if (rc)
-		message_error("%s: %s", flag, err);
-	return rc ? 2 : 0;
+		return rc;
+	render(af.fp, m);
+	if (ferror(af.fp)) {
+		atomic_file_abort(&af);
+		snprintf(err, err_size, "%s: write error", path);
+		return -EIO;
+	}
+	return atomic_file_commit(&af, err, err_size);
 }
 
-/* Appends the markdown to $GITHUB_STEP_SUMMARY (a job's summary page). */
-static int append_summary(const struct matrix *m)
+/* Appends the markdown to PATH, $GITHUB_STEP_SUMMARY (a job's summary page). */
+static int append_summary(const char *path, const struct matrix *m, char *err, size_t err_size)
 {
-	const char *path = getenv("GITHUB_STEP_SUMMARY");
-	if (!path || !*path)
-		return 0;
 	FILE *f = fopen(path, "a");
 	if (!f) {
-		message_error("GITHUB_STEP_SUMMARY: %s: cannot append", path);
-		return 2;
+		int e = errno;
+		snprintf(err, err_size, "%s: cannot append: %s", path, strerror(e));
+		return -e;
 	}
 	matrix_markdown_print(f, m);
-	return fclose(f) ? 2 : 0;
+	int bad = ferror(f), closed = fclose(f);
+	if (bad || closed) {
+		snprintf(err, err_size, "%s: write error", path);
+		return -EIO;
+	}
+	return 0;
 }
 
-int matrix_report_all(const struct matrix *m, const struct matrix_outputs *o)
+const char *matrix_output_path(const struct matrix_outputs *o, enum report_output k,
+			       char *path, size_t path_size)
 {
-	int ret = 0;
-	bool color = !o->no_color && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
-	matrix_text_print(stdout, m, color, o->details);
-	fflush(stdout);
-	if (o->json_path) {
-		char err[1024];
-		if (matrix_json_write(o->json_path, m, err, sizeof err)) {
-			message_error("--json: %s", err);
-			ret = 2;
-		}
+	const char *summary;
+	switch (k) {
+	case REPORT_OUTPUT_JSON:
+		return o->json_path;
+	case REPORT_OUTPUT_MARKDOWN:
+		return o->markdown_path;
+	case REPORT_OUTPUT_SVG:
+		if (!o->svg_dir)
+			return NULL;
+		snprintf(path, path_size, "%s/matrix.svg", o->svg_dir);
+		return path;
+	case REPORT_OUTPUT_STEP_SUMMARY:
+		summary = getenv("GITHUB_STEP_SUMMARY");
+		return summary && *summary ? summary : NULL;
+	default:
+		return NULL;
 	}
-	if (o->markdown_path && write_file("--markdown", o->markdown_path, matrix_markdown_print, m))
-		ret = 2;
-	if (o->svg_dir) {
-		char path[4200];
-		snprintf(path, sizeof path, "%s/matrix.svg", o->svg_dir);
-		if (write_file("--svg", path, matrix_svg_print, m))
-			ret = 2;
+}
+
+int matrix_output_write(const struct matrix *m, enum report_output k, const char *path,
+			char *err, size_t err_size)
+{
+	switch (k) {
+	case REPORT_OUTPUT_JSON:
+		return matrix_json_write(path, m, err, err_size);
+	case REPORT_OUTPUT_MARKDOWN:
+		return write_file(path, matrix_markdown_print, m, err, err_size);
+	case REPORT_OUTPUT_SVG:
+		return write_file(path, matrix_svg_print, m, err, err_size);
+	case REPORT_OUTPUT_STEP_SUMMARY:
+		return append_summary(path, m, err, err_size);
+	default:
+		return 0;
 	}
-	if (append_summary(m))
-		ret = 2;
-	return ret;
 }

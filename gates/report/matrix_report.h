@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "core/matrix.h"
+#include "report/report_outputs.h"
 
 struct matrix_outputs {
 	const char *json_path;      /* --json FILE, or NULL */
@@ -40,9 +41,15 @@ int matrix_json_write(const char *path, const struct matrix *m, char *err, size_
 /* The claims x allocators heat map as an SVG document. */
 void matrix_svg_print(FILE *f, const struct matrix *m);
 
-/* Prints the terminal table to stdout, writes the files O asks for (each
- * atomically) and appends the markdown to $GITHUB_STEP_SUMMARY when set.
- * Returns 0, or 2 after a message naming the file that failed. */
-int matrix_report_all(const struct matrix *m, const struct matrix_outputs *o);
+/* Where O (or, for the step summary, the environment) sends file output
+ * K of the matrix (report_outputs.h's kinds; --junit is none: NULL); NULL
+ * when it was not asked for. --svg DIR writes DIR/matrix.svg into PATH. */
+const char *matrix_output_path(const struct matrix_outputs *o, enum report_output k,
+			       char *path, size_t path_size);
+
+/* Writes file output K of M to PATH (atomically; the step summary
+ * appended). Returns 0, or a negative errno with ERR naming the file. */
+int matrix_output_write(const struct matrix *m, enum report_output k, const char *path,
+			char *err, size_t err_size);
 
 #endif

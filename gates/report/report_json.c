@@ -116,7 +116,7 @@ int report_json_write(const char *path, const struct run_result *r, char *err, s
 		bad |= json_object_set_new(root, "schema", json_integer(JSONOUT_SCHEMA));
 		bad |= json_object_set_new(root, "platform", jsonout_string(r->ctx.platform_key));
 		bad |= json_object_set_new(root, "verdict",
-					   json_string(result_exit_verdict(r->exit_code)));
+					   json_string(gate_exit_verdict(r->exit_code)));
 		bad |= json_object_set_new(root, "exit_code", json_integer(r->exit_code));
 		bad |= json_object_set_new(root, "wall_seconds", jsonout_number(r->wall_seconds));
 		bad |= json_object_set_new(root, "context", jsonout_context(&r->ctx));

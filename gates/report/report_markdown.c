@@ -33,8 +33,8 @@ static void print_summary(FILE *f, const struct run_result *r)
 {
 	size_t sv[VERDICT_ERROR + 1], ev[VERDICT_ERROR + 1], information, problems;
 	format_counts(r, sv, ev, &information, &problems);
-	fprintf(f, "## allocgate: %s %s\n\n", r->exit_code == 0 ? "✅" : "❌",
-		format_exit_word(r->exit_code));
+	fprintf(f, "## allocgate: %s %s\n\n", r->exit_code == GATE_EXIT_OK ? "✅" : "❌",
+		gate_exit_word(r->exit_code));
 	fputs("Platform `", f);
 	md(f, r->ctx.platform_key ? r->ctx.platform_key : "?");
 	fputs("`, ", f);

@@ -1,36 +1,61 @@
-/* report_outputs.c: the CI reports of a run or a merge (report_outputs.h). */
-#include <stdio.h>
+/* report_outputs.c: the file reports of a run or a merge (report_outputs.h). */
 #include <stdlib.h>
 
 #include "report/report_outputs.h"
-#include "core/message.h"
-#include "report/report_github.h"
+#include "report/report_json.h"
 #include "report/report_junit.h"
 #include "report/report_markdown.h"
 #include "report/report_svg.h"
 
-int report_outputs_write(const struct run_result *r, const struct report_paths *p)
+const char *report_output_flag(enum report_output k)
 {
-	char err[1024];
-	int ret = 0;
-	if (p->junit && report_junit_write(p->junit, r, err, sizeof err) < 0) {
-		message_error("--junit: %s", err);
-		ret = 2;
+	static const char *const flags[REPORT_OUTPUTS] = {
+		[REPORT_OUTPUT_JSON] = "--json",
+		[REPORT_OUTPUT_JUNIT] = "--junit",
+		[REPORT_OUTPUT_MARKDOWN] = "--markdown",
+		[REPORT_OUTPUT_SVG] = "--svg",
+		[REPORT_OUTPUT_STEP_SUMMARY] = "GITHUB_STEP_SUMMARY",
+	};
+	return k < REPORT_OUTPUTS ? flags[k] : "?";
+}
+
+const char *report_output_path(const struct report_paths *p, enum report_output k)
+{
+	const char *summary;
+	switch (k) {
+	case REPORT_OUTPUT_JSON:
+		return p->json;
+	case REPORT_OUTPUT_JUNIT:
+		return p->junit;
+	case REPORT_OUTPUT_MARKDOWN:
+		return p->markdown;
+	case REPORT_OUTPUT_SVG:
+		return p->svg_dir;
+	case REPORT_OUTPUT_STEP_SUMMARY:
+		summary = getenv("GITHUB_STEP_SUMMARY");
+		return summary && *summary ? summary : NULL;
+	default:
+		return NULL;
 	}
-	if (p->markdown && report_markdown_write(p->markdown, r, err, sizeof err) < 0) {
-		message_error("--markdown: %s", err);
-		ret = 2;
+}
+
+int report_output_write(const struct run_result *r, enum report_output k, const char *path,
+			char *err, size_t err_size)
+{
+	int rc;
+	switch (k) {
+	case REPORT_OUTPUT_JSON:
+		return report_json_write(path, r, err, err_size);
+	case REPORT_OUTPUT_JUNIT:
+		return report_junit_write(path, r, err, err_size);
+	case REPORT_OUTPUT_MARKDOWN:
+		return report_markdown_write(path, r, err, err_size);
+	case REPORT_OUTPUT_SVG:
+		rc = report_svg_write_dir(path, r, err, err_size);
+		return rc < 0 ? rc : 0;   /* it returns how many charts */
+	case REPORT_OUTPUT_STEP_SUMMARY:
+		return report_markdown_append(path, r, err, err_size);
+	default:
+		return 0;
 	}
-	if (p->svg_dir && report_svg_write_dir(p->svg_dir, r, err, sizeof err) < 0) {
-		message_error("--svg: %s", err);
-		ret = 2;
-	}
-	const char *summary = getenv("GITHUB_STEP_SUMMARY");
-	if (summary && *summary && report_markdown_append(summary, r, err, sizeof err) < 0) {
-		message_error("GITHUB_STEP_SUMMARY: %s", err);
-		ret = 2;
-	}
-	if (report_github_enabled())
-		report_github_print(stdout, r);
-	return ret;
 }

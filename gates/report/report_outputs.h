@@ -1,20 +1,43 @@
-/* report_outputs.h: every report besides the terminal and --json, written
- * the same way by `gate run` and `gate merge`. */
+/* report_outputs.h: every file report of a run or a merge (--json, --junit,
+ * --markdown, --svg, $GITHUB_STEP_SUMMARY), one at a time, so that the
+ * CLI (cli/reports.h) decides the order, names a failure and writes them
+ * again when the exit status changes. Nothing here prints. */
 #ifndef GATE_REPORT_OUTPUTS_H
 #define GATE_REPORT_OUTPUTS_H
+
+#include <stddef.h>
 
 #include "core/result.h"
 
 struct report_paths {
+	const char *json;      /* --json FILE, or NULL */
 	const char *junit;     /* --junit FILE, or NULL */
 	const char *markdown;  /* --markdown FILE, or NULL */
 	const char *svg_dir;   /* --svg DIR, or NULL */
 };
 
-/* Writes the requested files, appends the markdown to $GITHUB_STEP_SUMMARY
- * when set, and prints the ::error / ::warning annotations to stdout when
- * GITHUB_ACTIONS=true. Returns 0, or 2 after a message on stderr naming the
- * flag and file that could not be written (the others are still tried). */
-int report_outputs_write(const struct run_result *r, const struct report_paths *p);
+/* The file reports, in the order they are written: those replaced whole,
+ * then the step summary, which is appended to (once). */
+enum report_output {
+	REPORT_OUTPUT_JSON,
+	REPORT_OUTPUT_JUNIT,
+	REPORT_OUTPUT_MARKDOWN,
+	REPORT_OUTPUT_SVG,
+	REPORT_OUTPUT_STEP_SUMMARY,
+	REPORT_OUTPUTS
+};
+
+/* The flag (or variable) that asks for output K: "--json", ...,
+ * "GITHUB_STEP_SUMMARY". */
+const char *report_output_flag(enum report_output k);
+
+/* Where P (or, for the step summary, the environment) sends output K;
+ * NULL when it was not asked for. */
+const char *report_output_path(const struct report_paths *p, enum report_output k);
+
+/* Writes output K of R to PATH (atomically; the step summary appended).
+ * Returns 0, or a negative errno with ERR naming the file. */
+int report_output_write(const struct run_result *r, enum report_output k, const char *path,
+			char *err, size_t err_size);
 
 #endif

@@ -570,7 +570,7 @@ static void print_summary(FILE *f, const struct style *st, const struct run_resu
 				      "(not failing the change)", ev[VERDICT_FAIL_BOTH]);
 	if (information)
 		snprintf(info + n, sizeof info - n, ", %zu not gated (information)", information);
-	const char *word = format_exit_word(r->exit_code);
+	const char *word = gate_exit_word(r->exit_code);
 	fprintf(f, "\n%s%s%s: %zu series (%zu regressed, %zu improved, %zu inconclusive, %zu new, "
 		"%zu not compared); %zu expectations (%zu pass, %zu fail, %zu inconclusive, %zu "
 		"skipped, %zu error)%s; %zu problems; %.1f s; exit %d\n",

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sample/allocator.h"
+#include "core/platform.h"
 
 int allocator_is_default(const char *value)
 {
@@ -66,7 +67,7 @@ int allocator_preload_env(const char *path, char *out, size_t size)
 
 int allocator_context(struct context *ctx, const char *value)
 {
-	char name[256], key[512];
+	char name[256];
 	/* the default is the C library's own malloc: glibc's on Linux, but
 	 * msvcrt's or ucrt's on Windows (platform_context set ctx->libc) */
 	allocator_key_name(allocator_is_default(value) ? (ctx->libc ? ctx->libc : "glibc") : value,
@@ -75,17 +76,7 @@ int allocator_context(struct context *ctx, const char *value)
 	ctx->allocator = strdup(name);
 	if (!ctx->allocator)
 		return -ENOMEM;
-	if (allocator_is_default(value) || !ctx->platform_key)
+	if (allocator_is_default(value))
 		return 0;
-	/* keys hold [a-z0-9_-] only (platform.h) */
-	for (char *c = name; *c; c++)
-		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_'))
-			*c = (*c >= 'A' && *c <= 'Z') ? (char)(*c - 'A' + 'a') : '_';
-	snprintf(key, sizeof key, "%s-%s", ctx->platform_key, name);
-	char *copy = strdup(key);
-	if (!copy)
-		return -ENOMEM;
-	free(ctx->platform_key);
-	ctx->platform_key = copy;
-	return 0;
+	return platform_key_add_suffix(ctx, name);
 }

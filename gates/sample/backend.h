@@ -1,7 +1,9 @@
-/* backend.h: counter backends that wrap a kernel sample (docs/counters.md).
+/* backend.h: how a kernel sample is wrapped (--backend, docs/counters.md).
+ * In gates/ a backend is always this wrapper; the probe's own counter
+ * sources (perf/counters/counters_<os>.c) are another thing, never chosen here.
  *
- *   perf       the default: the kernel runs as is; its probe reads
- *              perf_event counters (or the POSIX clocks)
+ *   perf       the default: no wrapper, the kernel runs as is (and its
+ *              probe reads perf_event counters or the POSIX clocks)
  *   bpf        the kernel runs under build/gate-bpf, which adds the BPF
  *              allocator counts (bpf.*) to its record
  * Timings under a wrapping backend are its own (uprobes cost about a

@@ -98,7 +98,7 @@ int runner_sample_once(const struct kernel_info *k, const char *variant,
 	snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
 	char *argv[] = { k->path, "--variant", (char *)variant, "--params", p->name,
 			 "--seed", seed, NULL, NULL, NULL };
-	/* --best-of K, or 1 under a wrapping backend (bpf, callgrind): its counts
+	/* --best-of K, or 1 under a wrapping backend (bpf): its counts
 	 * would add up over the repetitions. Not passed otherwise, so that
 	 * kernels built before the flag (gate ab's side A) still run. */
 	int k_best_of = o->backend ? 1 : o->best_of;

@@ -285,9 +285,9 @@ static int load_top(const struct rl *l, const json_t *root, struct run_result *o
 	    (rc = string(l, root, "result", "verdict", 1, &word)))
 		return rc;
 	out->exit_code = (int)code;
-	if (strcmp(word, result_exit_verdict(out->exit_code)))
+	if (strcmp(word, gate_exit_verdict(out->exit_code)))
 		rc = fail(l, "verdict: \"%s\" does not match exit_code %d (\"%s\")", word,
-			  out->exit_code, result_exit_verdict(out->exit_code));
+			  out->exit_code, gate_exit_verdict(out->exit_code));
 	free(word);
 	if (rc || (rc = number(l, root, "result", "wall_seconds", &out->wall_seconds)) ||
 	    (rc = string(l, root, "result", "baseline", 0, &out->baseline_path)) ||
