@@ -5,7 +5,7 @@
  * A cost sample runs the kernel under callgrind with instrumentation off
  * until a region opens; the probe dumps the cost of every interval in
  * which the set of open regions stayed the same, labelled
- * "allocgate/R1/R2..." (perf/probe/probe_cost.c). Each dump holds every thread's
+ * "allocgate/R1/R2..." (perf/probe/probe_region.c). Each dump holds every thread's
  * cost of its interval. A region's cost is the sum of the dumps whose
  * label names it. */
 #ifndef GATE_COST_DUMP_H
