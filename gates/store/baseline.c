@@ -5,6 +5,7 @@
  * malformed is an error naming the file and the field, never a guess.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@ struct loader {
 	const char *path;
 	char *err;
 	size_t err_size;
+	bool baseline;		/* a baseline: every series must be comparable */
 };
 
 /* Sets the error to "PATH: " and the message; returns ERROR (negative). */
@@ -107,6 +109,17 @@ static int load_schema(const struct loader *ld, const json_t *root)
 	return 0;
 }
 
+/* Whether S holds a C0 control character or DEL: the gate writes none
+ * into a name or a context field, and one would let a file's text forge
+ * lines of a report (a notice built from it spans one line). */
+static bool has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
 /* Stores V, an integer, into the context field F at P; 0 or -EINVAL. */
 static int load_context_integer(const struct loader *ld, const struct jsonout_field *f,
 				const json_t *v, void *p)
@@ -154,6 +167,9 @@ static int load_context(const struct loader *ld, const json_t *obj, struct conte
 		}
 		if (!json_is_string(v))
 			return INVALID(ld, "context.%s: expected a string", f->name);
+		if (has_control(json_string_value(v)))
+			return INVALID(ld, "context.%s: holds a control character (the gate "
+				       "writes none)", f->name);
 		if (!(*(char **)p = copy_string(json_string_value(v))))
 			return NO_MEMORY(ld);
 	}
@@ -187,6 +203,8 @@ static int series_string(const struct loader *ld, size_t i, const json_t *obj,
 		return INVALID(ld, "series[%zu].%s: missing", i, name);
 	if (!json_is_string(v))
 		return INVALID(ld, "series[%zu].%s: expected a string", i, name);
+	if (has_control(json_string_value(v)))
+		return INVALID(ld, "series[%zu].%s: holds a control character", i, name);
 	*out = json_string_value(v);
 	return 0;
 }
@@ -289,6 +307,34 @@ static int load_history(const struct loader *ld, size_t i, const json_t *obj,
 	return 0;
 }
 
+/* A baseline series must give its comparison something to compare: a
+ * series with no measured sample has a NaN median, which every test of
+ * compare.c passes (NaN > allowed is false), so an edit that empties it
+ * would hide any regression as "pass". With batches, each batch must hold
+ * a measured sample, or its drift (compare_batch_drift) is not one. */
+static int check_usable(const struct loader *ld, size_t i, const struct series *s)
+{
+	size_t batches = s->batches ? s->batches : 1;
+	size_t chunk = s->sample_count / batches;
+
+	for (size_t b = 0; b < batches; b++) {
+		size_t usable = 0;
+
+		for (size_t k = b * chunk; k < (b + 1) * chunk; k++)
+			usable += !isnan(s->samples[k]);
+		if (usable)
+			continue;
+		if (batches == 1 || !chunk)
+			return INVALID(ld, "series[%zu] (%s %s %s %s): no measured sample (samples "
+				       "empty or all null): nothing to compare against", i,
+				       s->kernel, s->variant, s->params, s->metric);
+		return INVALID(ld, "series[%zu] (%s %s %s %s): batch %zu of %zu has no measured "
+			       "sample: the samples do not support %zu batches", i, s->kernel,
+			       s->variant, s->params, s->metric, b + 1, batches, batches);
+	}
+	return 0;
+}
+
 static int load_one_series(const struct loader *ld, size_t i, const json_t *obj,
 			   struct run_result *out)
 {
@@ -318,6 +364,8 @@ static int load_one_series(const struct loader *ld, size_t i, const json_t *obj,
 	if ((rc = load_samples(ld, i, json_object_get(obj, "samples"), series)) < 0)
 		return rc;
 	if ((rc = load_batches(ld, i, json_object_get(obj, "batches"), series)) < 0)
+		return rc;
+	if (ld->baseline && (rc = check_usable(ld, i, series)) < 0)
 		return rc;
 	return load_history(ld, i, obj, series);
 }
@@ -389,12 +437,51 @@ static int load_root(const struct loader *ld, const json_t *root, struct run_res
 	return check_duplicates(ld, out);
 }
 
-int baseline_load(const char *path, struct run_result *out, char *err, size_t err_size)
+/* Reads at most BASELINE_MAX_BYTES of FP into a malloc'd buffer (*BUF,
+ * *LEN); a longer file is refused before it is parsed, so that a huge or
+ * endless file (a FIFO, /dev/zero) costs a bounded read. */
+static int read_bounded(const struct loader *ld, FILE *fp, char **buf, size_t *len)
 {
-	struct loader ld = { path, err, err_size };
+	size_t cap = 1 << 16, n = 0, got;
+	char *b = malloc(cap), *nb;
+
+	if (!b)
+		return NO_MEMORY(ld);
+	while ((got = fread(b + n, 1, cap - n, fp)) > 0) {
+		n += got;
+		if (n > BASELINE_MAX_BYTES) {
+			free(b);
+			return loader_fail(ld, -EFBIG, "larger than the %d MiB a baseline or result "
+					   "file may hold; not read", BASELINE_MAX_BYTES >> 20);
+		}
+		if (n == cap) {
+			cap = cap * 2 > (size_t)BASELINE_MAX_BYTES + 1 ? (size_t)BASELINE_MAX_BYTES + 1
+								 : cap * 2;
+			if (!(nb = realloc(b, cap))) {
+				free(b);
+				return NO_MEMORY(ld);
+			}
+			b = nb;
+		}
+	}
+	if (ferror(fp)) {
+		free(b);
+		return loader_fail(ld, -EIO, "read error");
+	}
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+static int load_file(const char *path, bool baseline, struct run_result *out, char *err,
+		     size_t err_size)
+{
+	struct loader ld = { path, err, err_size, baseline };
 	json_error_t jerr;
 	struct stat st;
 	json_t *root;
+	char *text = NULL;
+	size_t len = 0;
 	FILE *fp;
 	int rc;
 
@@ -408,8 +495,12 @@ int baseline_load(const char *path, struct run_result *out, char *err, size_t er
 		rc = -errno;
 		return loader_fail(&ld, rc, "cannot open: %s", strerror(-rc));
 	}
-	root = json_loadf(fp, JSON_REJECT_DUPLICATES, &jerr);
+	rc = read_bounded(&ld, fp, &text, &len);
 	fclose(fp);
+	if (rc < 0)
+		return rc;
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(text);
 	if (!root)
 		return INVALID(&ld, "line %d, column %d: invalid JSON: %s",
 			       jerr.line, jerr.column, jerr.text);
@@ -418,6 +509,16 @@ int baseline_load(const char *path, struct run_result *out, char *err, size_t er
 	if (rc < 0)
 		result_free(out);
 	return rc;
+}
+
+int baseline_load(const char *path, struct run_result *out, char *err, size_t err_size)
+{
+	return load_file(path, true, out, err, err_size);
+}
+
+int baseline_load_result(const char *path, struct run_result *out, char *err, size_t err_size)
+{
+	return load_file(path, false, out, err, err_size);
 }
 
 /* Whether S has at least one sample that is not NaN. */
@@ -452,7 +553,7 @@ static json_t *series_array(const struct run_result *r)
 
 int baseline_save(const char *path, const struct run_result *r, char *err, size_t err_size)
 {
-	struct loader ld = { path, err, err_size };
+	struct loader ld = { path, err, err_size, true };
 	json_t *root = json_object();
 	int rc, bad = !root;
 
