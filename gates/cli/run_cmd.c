@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/baseline_notes.h"
 #include "cli/commands.h"
 #include "cli/session.h"
 #include "cli/update.h"
@@ -125,6 +126,21 @@ static int confirm_group(const struct group *g, struct rng *rng, void *ctx)
 	return failures;
 }
 
+/* What the report says about the baseline file itself (baseline_notes.h):
+ * what an older file lacked, what the change under test did to it. */
+static void add_baseline_notes(struct run_state *st)
+{
+	char *lenient = baseline_notes_leniency(&st->base);
+	char *changed = baseline_notes_change(st->baseline_path);
+
+	if (lenient)
+		baseline_notes_add(&st->s.r.baseline_note, lenient);
+	if (changed)
+		baseline_notes_add(&st->s.r.baseline_note, changed);
+	free(lenient);
+	free(changed);
+}
+
 static void compare(struct run_state *st)
 {
 	struct session *s = &st->s;
@@ -135,6 +151,7 @@ static void compare(struct run_state *st)
 		comparable_decide(&st->base.ctx, &s->r.ctx, &c);
 		s->r.baseline_note = comparable_note(&c, s->r.sites_recorded &&
 						    !st->base.sites_recorded);
+		add_baseline_notes(st);
 	}
 	compare_run_with(&s->r, st->have_base ? &st->base : NULL, &s->r.policy, &c);
 	if (st->have_base && sites_compare(&s->r, &st->base))

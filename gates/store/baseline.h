@@ -37,4 +37,9 @@ int baseline_load_result(const char *path, struct run_result *out, char *err, si
  * left out. Returns 0 or a negative errno with ERR set. */
 int baseline_save(const char *path, const struct run_result *r, char *err, size_t err_size);
 
+/* baseline_load_result of TEXT (LEN bytes; a file's version at another
+ * commit), NAME naming it in ERR. */
+int baseline_load_text(const char *name, const char *text, size_t len, struct run_result *out,
+		       char *err, size_t err_size);
+
 #endif
