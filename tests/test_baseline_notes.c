@@ -83,7 +83,7 @@ Test(baseline_notes, an_uncommitted_edit_is_measured_against_head)
 	write_baseline(101);
 	char *note = baseline_notes_change(path);
 	cr_assert_not_null(note);
-	cr_expect_not_null(strstr(note, "at HEAD (the last commit (HEAD)"), "%s", note);
+	cr_expect_not_null(strstr(note, "at HEAD (an edit not committed yet)"), "%s", note);
 	cr_expect_not_null(strstr(note, "1 series' median moved (the most: k/v/p allocs 100 -> "
 				  "101 (+1.0%))"), "%s", note);
 	cr_expect_not_null(strstr(note, "`gate ab`"), "%s", note);
@@ -98,7 +98,7 @@ Test(baseline_notes, the_last_commit_is_measured_against_the_one_before)
 	cr_assert_eq(commit("two: code and baseline together"), 0);
 	char *note = baseline_notes_change(path);
 	cr_assert_not_null(note);
-	cr_expect_not_null(strstr(note, "at HEAD~1 (the commit before"), "%s", note);
+	cr_expect_not_null(strstr(note, "at HEAD~1 (the last commit's change)"), "%s", note);
 	cr_expect_not_null(strstr(note, "k/v/p allocs 100 -> 150 (+50.0%)"), "%s", note);
 	cr_expect_not_null(strstr(note, "0 added, 0 removed"), "%s", note);
 	free(note);

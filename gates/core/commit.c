@@ -178,7 +178,7 @@ int commit_base_revision(const char *path, size_t max, char *rev, size_t size, c
 	differs = file_differs(path, text, len);
 	free(text);
 	snprintf(rev, size, "%s", differs ? "HEAD" : "HEAD~1");
-	snprintf(why, why_size, "%s", differs ? "the last commit (HEAD): the work tree's file "
-		 "differs from it" : "the commit before (HEAD~1)");
+	snprintf(why, why_size, "%s", differs ? "an edit not committed yet" :
+		 "the last commit's change");
 	return 0;
 }

@@ -26,8 +26,8 @@ int commit_git_describe(char *out, size_t size);
  *   GITHUB_BASE_REF set (a pull request on GitHub Actions): the merge base
  *     of HEAD with origin/<it>, else with <it> (the checkout must hold the
  *     base branch: fetch-depth 0);
- *   else: HEAD when PATH in the work tree differs from HEAD's (the change
- *     is not committed yet), HEAD~1 when not (the last commit is it).
+ *   else: HEAD when PATH in the work tree differs from HEAD's ("an edit
+ *     not committed yet"), HEAD~1 when not ("the last commit's change").
  * git runs in PATH's directory: the checkout holding the file. MAX: the
  * most bytes of PATH read. Returns 0, or -1 when there is none (no git,
  * not a checkout, a ref of other characters than letters, digits,
