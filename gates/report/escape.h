@@ -2,7 +2,7 @@
  * kernel's names, declarations and stderr, a source path, the environment
  * and a baseline file's fields are all untrusted: each renderer passes
  * them through its one rule here, and nothing of them reaches a report
- * raw (docs/robustness.md, "Hostile text").
+ * raw (docs/robustness.md, "Hostile text and careless baselines").
  *
  * terminal  control characters (CR, LF, ESC, DEL, C1) and bytes that are
  *           not UTF-8 shown escaped ("\r", "\n", "\x1b", "\xff"), never
