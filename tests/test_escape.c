@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "core/utf8.h"
+#include "decide/diff.h"
 #include "report/escape.h"
 #include "report/report_github.h"
 #include "report/report_json.h"
@@ -316,4 +317,29 @@ Test(escape, term_rule_values)
 		cr_expect_str_eq(got, cases[i].want);
 		free(got);
 	}
+}
+
+static void render_diff_sites(FILE *f, const struct run_result *b, const void *arg)
+{
+	struct run_result a;
+	(void)arg;
+	memset(&a, 0, sizeof a);
+	a.sites_recorded = true;
+	diff_print_sites(f, &a, b);
+}
+
+Test(escape, gate_diff_shows_the_sites_escaped)
+{
+	struct run_result r;
+	hostile_build(&r);
+	r.sites_recorded = true;
+	char *out = fixture_render(render_diff_sites, &r, NULL);
+	cr_expect_not_null(strstr(out, "allocation sites: "), "%s", out);
+	cr_expect_null(strchr(out, '\r'));
+	cr_expect_null(strchr(out, '\x1b'));
+	cr_expect(all_utf8(out));
+	for (const char *line = out; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+		cr_expect_neq(strncmp(line, "::", 2), 0, "%.60s", line);
+	free(out);
+	result_free(&r);
 }
