@@ -315,9 +315,14 @@ Test(baseline, series_without_any_sample_are_left_out)
 	fill(&r);
 	add(&r, "crashy", "always", "wall_ns", METRIC_TIMING, none, 2);
 	cr_assert_not_null(result_add_series(&r, "empty", "v", "p", "m", "u", METRIC_EXACT));
+	/* one measured sample in three batches: what a load refuses, never saved */
+	static const double one[] = { 5, NAN, NAN };
+	add(&r, "crashy", "mostly", "wall_ns", METRIC_TIMING, one, 3);
+	r.series[r.series_count - 1].batches = 3;
 	cr_assert_eq(baseline_save(in_dir("b.json"), &r, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(baseline_load(in_dir("b.json"), &back, err, sizeof(err)), 0, "%s", err);
 	cr_expect_eq(back.series_count, 4);
+	cr_expect_null(result_find_series(&back, "crashy", "mostly", "2MB", "wall_ns"));
 	cr_expect_null(result_find_series(&back, "crashy", "always", "2MB", "wall_ns"));
 	result_free(&r);
 	result_free(&back);

@@ -9,7 +9,9 @@
 #include <stdint.h>
 
 #include "core/utf8.h"
+#include "core/matrix.h"
 #include "decide/diff.h"
+#include "report/matrix_report.h"
 #include "report/escape.h"
 #include "report/report_github.h"
 #include "report/report_json.h"
@@ -335,6 +337,31 @@ Test(escape, gate_diff_shows_the_sites_escaped)
 	r.sites_recorded = true;
 	char *out = fixture_render(render_diff_sites, &r, NULL);
 	cr_expect_not_null(strstr(out, "allocation sites: "), "%s", out);
+	cr_expect_null(strchr(out, '\r'));
+	cr_expect_null(strchr(out, '\x1b'));
+	cr_expect(all_utf8(out));
+	for (const char *line = out; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+		cr_expect_neq(strncmp(line, "::", 2), 0, "%.60s", line);
+	free(out);
+	result_free(&r);
+}
+
+static void render_matrix(FILE *f, const struct run_result *r, const void *arg)
+{
+	struct matrix m;
+	(void)arg;
+	memset(&m, 0, sizeof m);
+	cr_assert_eq(matrix_take_problems(&m, "glibc", r), 0);
+	matrix_text_print(f, &m, false, false);
+	matrix_free(&m);
+}
+
+Test(escape, gate_matrix_shows_a_kernels_problems_escaped)
+{
+	struct run_result r;
+	hostile_build(&r);
+	char *out = fixture_render(render_matrix, &r, NULL);
+	cr_expect_not_null(strstr(out, "cr\\rforged"), "%s", out);
 	cr_expect_null(strchr(out, '\r'));
 	cr_expect_null(strchr(out, '\x1b'));
 	cr_expect(all_utf8(out));

@@ -543,19 +543,19 @@ int baseline_load_result(const char *path, struct run_result *out, char *err, si
 	return load_file(path, false, out, err, err_size);
 }
 
-/* Whether S has at least one sample that is not NaN. */
+/* Whether S is one baseline_load accepts: at least one sample that is
+ * not NaN, and at least as many as its batches (check_usable). */
 static int has_samples(const struct series *s)
 {
-	size_t i;
+	size_t i, usable = 0;
 
-	for (i = 0; i < s->sample_count; i++) {
-		if (!isnan(s->samples[i]))
-			return 1;
-	}
-	return 0;
+	for (i = 0; i < s->sample_count; i++)
+		usable += !isnan(s->samples[i]);
+	return usable && usable >= (s->batches ? s->batches : 1);
 }
 
-/* The "series" array of R in report order, without all-NaN series. */
+/* The "series" array of R in report order, without the series a load
+ * would refuse (all-NaN ones, too few for their batches). */
 static json_t *series_array(const struct run_result *r)
 {
 	const struct series **order = sorted_series(r);

@@ -33,8 +33,8 @@ int baseline_load(const char *path, struct run_result *out, char *err, size_t er
 int baseline_load_result(const char *path, struct run_result *out, char *err, size_t err_size);
 
 /* Writes the series and context of R to PATH atomically (temporary file in
- * the same directory, fsync, rename). Series whose samples are all NaN are
- * left out. Returns 0 or a negative errno with ERR set. */
+ * the same directory, fsync, rename). Series baseline_load would refuse
+ * are left out: all samples NaN, or fewer measured than batches. Returns 0 or a negative errno with ERR set. */
 int baseline_save(const char *path, const struct run_result *r, char *err, size_t err_size);
 
 /* baseline_load_result of TEXT (LEN bytes; a file's version at another
