@@ -315,9 +315,14 @@ Test(baseline, series_without_any_sample_are_left_out)
 	fill(&r);
 	add(&r, "crashy", "always", "wall_ns", METRIC_TIMING, none, 2);
 	cr_assert_not_null(result_add_series(&r, "empty", "v", "p", "m", "u", METRIC_EXACT));
+	/* one measured sample in three batches: what a load refuses, never saved */
+	static const double one[] = { 5, NAN, NAN };
+	add(&r, "crashy", "mostly", "wall_ns", METRIC_TIMING, one, 3);
+	r.series[r.series_count - 1].batches = 3;
 	cr_assert_eq(baseline_save(in_dir("b.json"), &r, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(baseline_load(in_dir("b.json"), &back, err, sizeof(err)), 0, "%s", err);
 	cr_expect_eq(back.series_count, 4);
+	cr_expect_null(result_find_series(&back, "crashy", "mostly", "2MB", "wall_ns"));
 	cr_expect_null(result_find_series(&back, "crashy", "always", "2MB", "wall_ns"));
 	result_free(&r);
 	result_free(&back);
@@ -443,6 +448,19 @@ ParameterizedTestParameters(baseline, malformed_file_is_rejected)
 		  "series[0].history[0]: expected a finite number > 0" },
 		{ "history_string", FILE_OF(SERIES(GOOD_FIELDS ",\"history\":[\"7\"]")),
 		  "series[0].history[0]: expected a finite number > 0" },
+		{ "samples_empty", FILE_OF(SERIES("\"class\":\"exact\",\"median\":1,\"samples\":[]")),
+		  "series[0] (k v p m): no measured sample" },
+		{ "samples_all_null", FILE_OF(SERIES("\"class\":\"exact\",\"median\":null,"
+		  "\"samples\":[null,null]")), "series[0] (k v p m): no measured sample" },
+		{ "samples_empty_with_batches", FILE_OF(SERIES("\"class\":\"exact\",\"median\":1,"
+		  "\"samples\":[],\"batches\":3")), "series[0] (k v p m): no measured sample" },
+		{ "batches_without_samples", FILE_OF(SERIES("\"class\":\"timing\",\"median\":1,"
+		  "\"samples\":[1,null,null,null,null,null],\"batches\":3")),
+		  "series[0] (k v p m): 1 measured sample cannot support 3 batches" },
+		{ "kernel_with_cr", FILE_OF("{\"kernel\":\"k\\r::error::x\"}"),
+		  "series[0].kernel: holds a control character" },
+		{ "context_with_newline", "{\"schema\":1,\"context\":{\"cpu_model\":\"a\\n::error::x\"},"
+		  "\"series\":[]}", "context.cpu_model: holds a control character" },
 	};
 	return cr_make_param_array(struct malformed, cases, sizeof(cases) / sizeof(cases[0]));
 }
@@ -460,6 +478,42 @@ ParameterizedTest(struct malformed *c, baseline, malformed_file_is_rejected)
 	cr_expect_not_null(strstr(err, c->want), "%s: \"%s\" lacks \"%s\"", c->name, err, c->want);
 	cr_expect_eq(back.series_count, 0);
 	cr_expect_null(back.series);
+}
+
+/* A result file (gate merge, gate diff) may hold a variant whose every
+ * sample failed; a baseline may not. */
+Test(baseline, a_result_may_hold_a_series_without_samples)
+{
+	struct run_result back;
+	char err[512] = "", path[512];
+
+	snprintf(path, sizeof(path), "%s", in_dir("r.json"));
+	write_text(path, FILE_OF(SERIES("\"class\":\"exact\",\"median\":null,\"samples\":[null]")));
+	cr_assert_eq(baseline_load_result(path, &back, err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(back.series_count, 1);
+	result_free(&back);
+	cr_expect_eq(baseline_load(path, &back, err, sizeof(err)), -EINVAL);
+}
+
+/* Over BASELINE_MAX_BYTES: refused unread (not parsed), naming the file. */
+Test(baseline, a_file_over_the_size_limit_is_refused)
+{
+	struct run_result back;
+	char err[512] = "", path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s", in_dir("big.json"));
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	/* whitespace: valid JSON around it would parse, were it read */
+	fputs("{\"schema\":1,\"series\":[]", f);
+	for (size_t i = 0; i < (size_t)BASELINE_MAX_BYTES / 4096 + 1; i++)
+		fprintf(f, "%4096s", "");
+	fputs("}", f);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_eq(baseline_load(path, &back, err, sizeof(err)), -EFBIG, "%s", err);
+	cr_expect_eq(strncmp(err, path, strlen(path)), 0, "%s", err);
+	cr_expect_not_null(strstr(err, "64 MiB"), "%s", err);
 }
 
 Test(baseline, save_leaves_no_temporary_file)
@@ -603,4 +657,29 @@ Test(baseline, policy_round_trips_and_is_read_strictly)
 		free(text);
 	}
 	result_free(&r);
+}
+
+/* The strict checks accept every committed baseline (run from the
+ * repository's root, as ci/test.sh does). */
+Test(baseline, every_committed_baseline_loads)
+{
+	DIR *d = opendir("baselines");
+	struct dirent *e;
+	size_t loaded = 0;
+
+	if (!d)
+		cr_skip_test("no baselines/ in the current directory");
+	while ((e = readdir(d))) {
+		struct run_result back;
+		char err[1024] = "", path[600];
+		size_t len = strlen(e->d_name);
+		if (len < 5 || strcmp(e->d_name + len - 5, ".json"))
+			continue;
+		snprintf(path, sizeof path, "baselines/%s", e->d_name);
+		cr_expect_eq(baseline_load(path, &back, err, sizeof err), 0, "%s", err);
+		result_free(&back);
+		loaded++;
+	}
+	closedir(d);
+	cr_expect_gt(loaded, 0);
 }

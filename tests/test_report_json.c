@@ -210,11 +210,11 @@ Test(report_json, non_utf8_text_still_gives_valid_json)
 
 	fill(&r);
 	cr_assert_eq(result_add_problem(&r, "k", NULL, NULL, "sample",
-					"stderr: \xff\xfe garbage \xc3"), 0);
+					"stderr: \xff\xfe garbage \xc3 caf\xc3\xa9"), 0);
 	cr_assert_eq(report_json_write(path, &r, err, sizeof(err)), 0, "%s", err);
 	root = load_json();
 	p = json_array_get(json_object_get(root, "problems"), 1);
-	cr_expect_str_eq(json_string_value(json_object_get(p, "reason")), "stderr: ?? garbage ?");
+	cr_expect_str_eq(json_string_value(json_object_get(p, "reason")), "stderr: \xef\xbf\xbd\xef\xbf\xbd garbage \xef\xbf\xbd caf\xc3\xa9");
 	json_decref(root);
 	result_free(&r);
 }

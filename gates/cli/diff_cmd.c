@@ -43,7 +43,7 @@ static int diff_baseline_path(const char *dir, const char *self_dir, char *out, 
 static int diff_load(const char *path, struct run_result *r)
 {
 	char err[1024];
-	int ret = baseline_load(path, r, err, sizeof err);
+	int ret = baseline_load_result(path, r, err, sizeof err);
 	if (ret)
 		message_error("%s", err);
 	return ret;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/baseline_notes.h"
 #include "cli/commands.h"
 #include "cli/session.h"
 #include "cli/update.h"
@@ -108,6 +109,21 @@ static int confirm_group(const struct group *g, struct rng *rng, void *ctx)
 	return failures;
 }
 
+/* What the report says about the baseline file itself (baseline_notes.h):
+ * what an older file lacked, what the change under test did to it. */
+static void add_baseline_notes(struct run_state *st)
+{
+	char *lenient = baseline_notes_leniency(&st->base);
+	char *changed = baseline_notes_change(st->baseline_path);
+
+	if (lenient)
+		baseline_notes_add(&st->s.result.baseline_note, lenient);
+	if (changed)
+		baseline_notes_add(&st->s.result.baseline_note, changed);
+	free(lenient);
+	free(changed);
+}
+
 /* The run against its baseline (compare_baseline), and its timing
  * regressions confirmed in fresh batches where the hardware is the same. */
 static void compare(struct run_state *st)
@@ -115,6 +131,8 @@ static void compare(struct run_state *st)
 	struct session *s = &st->s;
 	if (compare_baseline(&s->result, st->have_base ? &st->base : NULL, &st->comparable))
 		message_error("comparing with the baseline: out of memory");
+	if (st->have_base)
+		add_baseline_notes(st);
 	if (st->have_base && st->comparable.same_hardware)
 		s->sample_failures += confirm_suspects(s->kernels, s->kernel_count,
 						       s->options.tier, s->options.seed,

@@ -1,6 +1,7 @@
 /* commit.c: which commit a run measured (commit.h). */
 #include "core/commit.h"
 #include "core/commit_os.h"
+#include "core/path_os.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,5 +46,139 @@ int commit_git_describe(char *out, size_t size)
 		if (commit_os_close(c) == 0 && changed && strlen(out) + 7 < size)
 			strcat(out, "-dirty");
 	}
+	return 0;
+}
+
+/* Whether REF may go to git as a revision: not an option, no quoting. */
+static int ref_usable(const char *ref)
+{
+	if (!*ref || *ref == '-' || strlen(ref) > 200)
+		return 0;
+	for (const char *c = ref; *c; c++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-~^", *c))
+			return 0;
+	return 1;
+}
+
+/* PATH's directory (".") into DIR and its name into *NAME; 0, or -1 when
+ * it is too long. */
+static int split_path(const char *path, char *dir, size_t size, const char **name)
+{
+	const char *sep = path_os_last_separator(path);
+
+	*name = sep ? sep + 1 : path;
+	if (!sep)
+		return snprintf(dir, size, ".") < 0 ? -1 : 0;
+	if ((size_t)(sep - path) + 2 > size)
+		return -1;
+	/* "/x.json": the root */
+	snprintf(dir, size, "%.*s", sep == path ? 1 : (int)(sep - path), path);
+	return 0;
+}
+
+/* The merge base of HEAD and REF in the checkout holding DIR into OUT;
+ * 0 or -1. */
+static int merge_base(const char *dir, const char *ref, char *out, size_t size)
+{
+	char line[128] = "";
+	FILE *p;
+	int got;
+
+	if (!ref_usable(ref) || !(p = commit_os_open_merge_base(dir, ref)))
+		return -1;
+	got = fgets(line, (int)sizeof line, p) != NULL;
+	if (commit_os_close(p) != 0 || !got)
+		return -1;
+	line[strcspn(line, "\r\n")] = '\0';
+	if (!*line || !ref_usable(line))
+		return -1;
+	snprintf(out, size, "%s", line);
+	return 0;
+}
+
+int commit_file_at(const char *rev, const char *path, size_t max, char **text, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0, got;
+	char *buf, *grown, dir[4096];
+	const char *name;
+	FILE *p;
+
+	if (!ref_usable(rev) || split_path(path, dir, sizeof dir, &name) < 0 ||
+	    !(p = commit_os_open_show(dir, rev, name)))
+		return -1;
+	if (!(buf = malloc(cap)))
+		goto fail;
+	while ((got = fread(buf + n, 1, cap - n, p)) > 0) {
+		n += got;
+		if (n > max)
+			goto fail;
+		if (n == cap) {
+			if (!(grown = realloc(buf, cap *= 2)))
+				goto fail;
+			buf = grown;
+		}
+	}
+	if (commit_os_close(p) != 0) {
+		free(buf);
+		return -1;
+	}
+	*text = buf;
+	*len = n;
+	return 0;
+fail:
+	free(buf);
+	commit_os_close(p);   /* git may still be writing: pclose waits for it */
+	return -1;
+}
+
+/* Whether the file PATH differs from TEXT (LEN bytes), or cannot be read. */
+static int file_differs(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "rb");
+	char buf[65536];
+	size_t off = 0, got;
+	int differs = 0;
+
+	if (!f)
+		return 1;
+	while (!differs && (got = fread(buf, 1, sizeof buf, f)) > 0) {
+		differs = off + got > len || memcmp(buf, text + off, got) != 0;
+		off += got;
+	}
+	differs |= off != len || ferror(f);
+	fclose(f);
+	return differs;
+}
+
+int commit_base_revision(const char *path, size_t max, char *rev, size_t size, char *why,
+			 size_t why_size)
+{
+	const char *own = getenv("ALLOCGATE_BASE_REF"), *gh = getenv("GITHUB_BASE_REF"), *name;
+	char ref[256], dir[4096];
+	char *text;
+	size_t len;
+	int differs;
+
+	if (split_path(path, dir, sizeof dir, &name) < 0)
+		return -1;
+	if (own && *own) {
+		snprintf(why, why_size, "the merge base with %s (ALLOCGATE_BASE_REF)", own);
+		return merge_base(dir, own, rev, size);
+	}
+	if (gh && *gh) {
+		snprintf(ref, sizeof ref, "origin/%s", gh);
+		snprintf(why, why_size, "the merge base with %s (GITHUB_BASE_REF)", ref);
+		if (merge_base(dir, ref, rev, size) == 0)
+			return 0;
+		snprintf(why, why_size, "the merge base with %s (GITHUB_BASE_REF)", gh);
+		return merge_base(dir, gh, rev, size);
+	}
+	if (commit_file_at("HEAD", path, max, &text, &len) != 0)
+		return -1;
+	differs = file_differs(path, text, len);
+	free(text);
+	snprintf(rev, size, "%s", differs ? "HEAD" : "HEAD~1");
+	snprintf(why, why_size, "%s", differs ? "an edit not committed yet" :
+		 "the last commit's change");
 	return 0;
 }

@@ -19,4 +19,25 @@ int commit_current(char *out, size_t size);
  * first line, trailing space removed); 0, or -1 (no git, not a checkout). */
 int commit_git_describe(char *out, size_t size);
 
+/* The revision the change under test is measured against, for saying
+ * what it did to the file PATH (a baseline), into REV (a commit id or
+ * "HEAD"), and how it was chosen into WHY:
+ *   ALLOCGATE_BASE_REF set: the merge base of HEAD with it (any CI);
+ *   GITHUB_BASE_REF set (a pull request on GitHub Actions): the merge base
+ *     of HEAD with origin/<it>, else with <it> (the checkout must hold the
+ *     base branch: fetch-depth 0);
+ *   else: HEAD when PATH in the work tree differs from HEAD's ("an edit
+ *     not committed yet"), HEAD~1 when not ("the last commit's change").
+ * git runs in PATH's directory: the checkout holding the file. MAX: the
+ * most bytes of PATH read. Returns 0, or -1 when there is none (no git,
+ * not a checkout, a ref of other characters than letters, digits,
+ * . _ / - ~ ^, no merge base). */
+int commit_base_revision(const char *path, size_t max, char *rev, size_t size, char *why,
+			 size_t why_size);
+
+/* PATH (git runs in its directory) as it is at REV, at most MAX
+ * bytes, into a malloc'd *TEXT of *LEN bytes. Returns 0, or -1 (no git,
+ * no such file at REV, longer than MAX, no memory). */
+int commit_file_at(const char *rev, const char *path, size_t max, char **text, size_t *len);
+
 #endif

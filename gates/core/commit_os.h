@@ -14,6 +14,15 @@ FILE *commit_os_open_describe(void);
  * baseline recorded in two tiers is not "dirty" from the first), or NULL. */
 FILE *commit_os_open_changes(void);
 
+/* `git -C DIR merge-base HEAD REF`, or NULL. REF: a ref name of the
+ * characters commit_base_revision allows (letters, digits, . _ / - ~ ^,
+ * not first -); DIR quoted for the shell. */
+FILE *commit_os_open_merge_base(const char *dir, const char *ref);
+
+/* `git -C DIR show REV:./NAME` (NAME a file of DIR), or NULL; REV as REF
+ * above. */
+FILE *commit_os_open_show(const char *dir, const char *rev, const char *name);
+
 /* Closes it; 0 when git exited 0. */
 int commit_os_close(FILE *pipe);
 

@@ -2,6 +2,8 @@
  * Windows on PATH, as on GitHub's Windows runners. */
 #include "core/commit_os.h"
 
+#include <string.h>
+
 FILE *commit_os_open_describe(void)
 {
 	return _popen("git describe --always 2>NUL", "r");
@@ -11,6 +13,34 @@ FILE *commit_os_open_changes(void)
 {
 	return _popen("git status --porcelain --untracked-files=no -- \":(top)\" "
 		      "\":(top,exclude)baselines\" 2>NUL", "r");
+}
+
+/* cmd.exe quoting: "A" and "B"; a text holding " or % (which cmd expands
+ * even inside quotes) is refused: NULL, and nothing is said. */
+static FILE *open_quoted(const char *fmt, const char *a, const char *b)
+{
+	char cmd[8192];
+
+	if (strpbrk(a, "\"%\r\n") || strpbrk(b, "\"%\r\n") ||
+	    strlen(a) + strlen(b) + strlen(fmt) >= sizeof cmd)
+		return NULL;
+	snprintf(cmd, sizeof cmd, fmt, a, b);
+	return _popen(cmd, "r");
+}
+
+FILE *commit_os_open_merge_base(const char *dir, const char *ref)
+{
+	return open_quoted("git -C \"%s\" merge-base HEAD \"%s\" 2>NUL", dir, ref);
+}
+
+FILE *commit_os_open_show(const char *dir, const char *rev, const char *name)
+{
+	char spec[4200];
+
+	if (strlen(rev) + strlen(name) + 4 > sizeof spec)
+		return NULL;
+	snprintf(spec, sizeof spec, "%s:./%s", rev, name);
+	return open_quoted("git -C \"%s\" show \"%s\" 2>NUL", dir, spec);
 }
 
 int commit_os_close(FILE *pipe)

@@ -1,9 +1,11 @@
 /* diff_text.c: `gate diff` as text, from the records of diff.c. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "decide/diff.h"
+#include "report/escape.h"
 #include "report/format.h"
 
 static const char *diff_or(const char *s)
@@ -11,12 +13,19 @@ static const char *diff_or(const char *s)
 	return s && *s ? s : "-";
 }
 
-static void diff_side(FILE *f, const char *tag, const char *label, const struct context *c)
+/* The names and the context come from the files, checked by the loader
+ * (store/baseline.c refuses control characters in them); the labels
+ * (paths) and the sites under the terminal's rule (escape.h). */
+static void diff_side(FILE *f, const char *tag, const char *raw_label, const struct context *c)
 {
+	char *label = escape_term_dup(raw_label);
+	if (!label)
+		return;
 	fprintf(f, "%s %s: %s, allocator %s, %s, env [%s], commit %s, %s\n", tag, label,
 		diff_or(c->platform_key), c->allocator ? c->allocator : "glibc",
 		diff_or(c->cpu_model), c->env ? c->env : "", diff_or(c->commit),
 		diff_or(c->started_at));
+	free(label);
 }
 
 static void diff_change_text(const struct diff_row *row, char *buf, size_t size)
@@ -69,7 +78,7 @@ void diff_print_text(FILE *f, const struct diff *d, const char *label_a,
 		one_sided);
 }
 
-void diff_print_sites(FILE *f, const struct run_result *a, const struct run_result *b)
+static void print_sites(FILE *f, const struct run_result *a, const struct run_result *b)
 {
 	char text[1200];
 	if (!a->sites_recorded && !b->sites_recorded)
@@ -87,4 +96,14 @@ void diff_print_sites(FILE *f, const struct run_result *a, const struct run_resu
 		format_site_place(c->file, c->line, place, sizeof place);
 		fprintf(f, "  %s: %s (%s/%s/%s)\n", place, text, c->kernel, c->variant, c->params);
 	}
+}
+
+void diff_print_sites(FILE *f, const struct run_result *a, const struct run_result *b)
+{
+	struct run_result eb;
+
+	if (escape_result(b, escape_term_dup, &eb) < 0)
+		return;
+	print_sites(f, a, &eb);
+	escape_result_free(&eb);
 }

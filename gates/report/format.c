@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/format.h"
+#include "report/escape.h"
 #include "core/conditions.h"
 
 void format_value(double v, const char *unit, char *buf, size_t size)
@@ -215,15 +216,7 @@ void format_site_change(const struct site_change *c, bool ab, char *buf, size_t 
 
 void format_xml_text(FILE *f, const char *s)
 {
-	for (; s && *s; s++)
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if ((unsigned char)*s >= 0x20)
-			fputc(*s, f);
+	escape_xml(f, s);
 }
 
 void format_counts(const struct run_result *r, size_t *series, size_t *expects,

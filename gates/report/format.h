@@ -68,8 +68,8 @@ void format_site(const struct site *s, char *buf, size_t size);
  * KiB"; AB: the sides are named ("A 100 -> B 200"). */
 void format_site_change(const struct site_change *c, bool ab, char *buf, size_t size);
 
-/* S as XML character data into F (SVG text and titles): &, < and >
- * escaped, control characters left out. */
+/* S as XML character data into F (SVG text and titles), under the XML
+ * rule of report/escape.h. */
 void format_xml_text(FILE *f, const char *s);
 
 /* Counts of R's gated series and expectations by verdict (arrays of

@@ -2,8 +2,10 @@
  * (matrix_report.h). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "report/escape.h"
 #include "report/format.h"
 #include "report/matrix_report.h"
 
@@ -190,7 +192,10 @@ void matrix_text_print(FILE *f, const struct matrix *m, bool color, bool details
 			kernel = c->kernel;
 			params = c->params;
 			char title[400];
-			snprintf(title, sizeof title, "%s %s (%s)", kernel, params, c->file);
+			char *file = escape_term_dup(c->file ? c->file : "?");
+			snprintf(title, sizeof title, "%s %s (%s)", kernel, params,
+				 file ? file : "?");
+			free(file);
 			fputc('\n', f);
 			header_row(f, m, title);
 		}
@@ -200,8 +205,12 @@ void matrix_text_print(FILE *f, const struct matrix *m, bool color, bool details
 	print_speeds(f, m, details);
 	if (m->problem_count)
 		fprintf(f, "\nproblems\n");
-	for (size_t i = 0; i < m->problem_count; i++)
-		fprintf(f, "  %s\n", m->problems[i]);
+	for (size_t i = 0; i < m->problem_count; i++) {
+		/* a kernel's stderr: under the terminal's rule (escape.h) */
+		char *problem = escape_term_dup(m->problems[i]);
+		fprintf(f, "  %s\n", problem ? problem : "(out of memory)");
+		free(problem);
+	}
 	size_t declared = 0, held = 0, info = 0, info_held = 0;
 	for (size_t i = 0; i < m->claim_count; i++)
 		for (size_t a = 0; a < m->allocator_count; a++) {
@@ -280,7 +289,7 @@ void matrix_markdown_print(FILE *f, const struct matrix *m)
 	char est[128], v[32];
 	for (size_t i = 0; i < m->claim_count; i++) {
 		const struct matrix_claim *c = &m->claims[i];
-		fprintf(f, "| `%s:%d` ", c->file, c->line);
+		fputs("| ", f), escape_md_place(f, c->file, c->line), fputc(' ', f);
 		md(f, c->expr);
 		fprintf(f, " | %s |", c->params);
 		for (size_t a = 0; a < m->allocator_count; a++) {

@@ -13,31 +13,12 @@
 #include <string.h>
 
 #include "report/report_junit.h"
+#include "report/escape.h"
 #include "report/format.h"
 #include "report/report_file.h"
 
-/* Writes S escaped for XML text and attributes; control characters that
- * XML 1.0 cannot carry become '?'. */
-static void xml(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '&')
-			fputs("&amp;", f);
-		else if (c == '<')
-			fputs("&lt;", f);
-		else if (c == '>')
-			fputs("&gt;", f);
-		else if (c == '"')
-			fputs("&quot;", f);
-		else if (c == '\n')
-			fputs("&#10;", f);
-		else if (c < 0x20 && c != '\t')
-			fputc('?', f);
-		else
-			fputc(c, f);
-	}
-}
+/* Text and attribute values under the XML rule (escape.h). */
+#define xml escape_xml
 
 /* Every series is a test case: one that was not compared, or has no
  * baseline, is a skipped case that says why. */

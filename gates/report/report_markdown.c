@@ -6,28 +6,12 @@
 
 #include "report/report_markdown.h"
 #include "decide/sites.h"
+#include "report/escape.h"
 #include "report/format.h"
 #include "report/report_file.h"
 
-/* Writes S for a table cell or list item: | and backquote escaped, new
- * lines as spaces, < > & as entities so nothing becomes HTML. */
-static void md(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		if (*s == '|' || *s == '`' || *s == '*' || *s == '\\')
-			fputc('\\', f), fputc(*s, f);
-		else if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '\n' || *s == '\r')
-			fputc(' ', f);
-		else
-			fputc(*s, f);
-	}
-}
+/* Text under the markdown rule (escape.h). */
+#define md escape_md_text
 
 static void print_summary(FILE *f, const struct run_result *r)
 {
@@ -35,9 +19,9 @@ static void print_summary(FILE *f, const struct run_result *r)
 	format_counts(r, sv, ev, &information, &problems);
 	fprintf(f, "## allocgate: %s %s\n\n", r->exit_code == GATE_EXIT_OK ? "✅" : "❌",
 		gate_exit_word(r->exit_code));
-	fputs("Platform `", f);
-	md(f, r->ctx.platform_key ? r->ctx.platform_key : "?");
-	fputs("`, ", f);
+	fputs("Platform ", f);
+	escape_md_code(f, r->ctx.platform_key ? r->ctx.platform_key : "?");
+	fputs(", ", f);
 	md(f, r->ctx.tier ? r->ctx.tier : "?");
 	fputs(" tier, commit ", f);
 	md(f, r->ctx.commit ? r->ctx.commit : "?");
@@ -94,9 +78,9 @@ static void print_list(FILE *f, const struct run_result *r, enum verdict v, cons
 		if (!any++)
 			fprintf(f, "\n### %s\n\n", title);
 		format_expect(e, r->ctx.allocator, text, sizeof text);
-		fputs("- `", f);
-		fprintf(f, "%s:%d", e->file ? e->file : "?", e->line);
-		fputs("` ", f);
+		fputs("- ", f);
+		escape_md_place(f, e->file, e->line);
+		fputc(' ', f);
 		md(f, text);
 		fputc('\n', f);
 	}
@@ -107,7 +91,7 @@ static void print_list(FILE *f, const struct run_result *r, enum verdict v, cons
 		if (!any++)
 			fprintf(f, "\n### %s\n\n", title);
 		format_series(s, text, sizeof text);
-		fprintf(f, "- `%s:%d` ", s->file ? s->file : "?", s->line);
+		fputs("- ", f), escape_md_place(f, s->file, s->line), fputc(' ', f);
 		md(f, text);
 		fputc('\n', f);
 	}
@@ -126,7 +110,7 @@ static void print_advisory(FILE *f, const struct run_result *r)
 		if (!any++)
 			fputs("\n### Advisory (not gated)\n\n", f);
 		format_series(s, text, sizeof text);
-		fprintf(f, "- `%s:%d` ", s->file ? s->file : "?", s->line);
+		fputs("- ", f), escape_md_place(f, s->file, s->line), fputc(' ', f);
 		md(f, text);
 		fputc('\n', f);
 	}
@@ -208,8 +192,9 @@ static void print_site_changes(FILE *f, const struct run_result *r, int explaini
 		format_site_change(c, r->comparison != NULL, text, sizeof text);
 		char place[600];
 		format_site_place(c->file, c->line, place, sizeof place);
-		fprintf(f, "- `%s` %s/%s/%s: ", place, c->kernel, c->variant,
-			c->params);
+		fputs("- ", f), escape_md_code(f, place), fputc(' ', f);
+		md(f, c->kernel), fputc('/', f), md(f, c->variant), fputc('/', f);
+		md(f, c->params), fputs(": ", f);
 		md(f, text);
 		fputc('\n', f);
 	}
@@ -227,7 +212,7 @@ static void print_information(FILE *f, const struct run_result *r)
 		if (!any++)
 			fputs("\n### Information (declared for other allocators, not gated)\n\n", f);
 		format_expect(e, r->ctx.allocator, text, sizeof text);
-		fprintf(f, "- `%s:%d` ", e->file ? e->file : "?", e->line);
+		fputs("- ", f), escape_md_place(f, e->file, e->line), fputc(' ', f);
 		md(f, text);
 		fputc('\n', f);
 	}

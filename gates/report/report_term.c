@@ -7,6 +7,7 @@
 
 #include "report/report_term.h"
 #include "decide/sites.h"
+#include "report/escape.h"
 #include "report/format.h"
 #include "report/unavailable.h"
 
@@ -704,8 +705,8 @@ static void print_failures(FILE *f, const struct style *st, const struct run_res
 	print_other_site_changes(f, st, r);
 }
 
-void report_term_print(FILE *f, const struct run_result *r, const struct report_term_options *o,
-		       const struct run_result *base)
+static void print_report(FILE *f, const struct run_result *r, const struct report_term_options *o,
+			 const struct run_result *base)
 {
 	struct style st = pick_style(f, o);
 	print_header(f, &st, r, base);
@@ -715,4 +716,25 @@ void report_term_print(FILE *f, const struct run_result *r, const struct report_
 	print_method(f, &st, r);
 	print_summary(f, &st, r);
 	fflush(f);
+}
+
+/* Every text of R and BASE under the terminal's rule (escape.h) first. */
+void report_term_print(FILE *f, const struct run_result *r, const struct report_term_options *o,
+		       const struct run_result *base)
+{
+	struct run_result er, eb;
+
+	if (escape_result(r, escape_term_dup, &er) < 0) {
+		fputs("gate: out of memory rendering the report\n", f);
+		return;
+	}
+	if (base && escape_result(base, escape_term_dup, &eb) < 0) {
+		escape_result_free(&er);
+		fputs("gate: out of memory rendering the report\n", f);
+		return;
+	}
+	print_report(f, &er, o, base ? &eb : NULL);
+	escape_result_free(&er);
+	if (base)
+		escape_result_free(&eb);
 }

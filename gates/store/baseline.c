@@ -5,6 +5,7 @@
  * malformed is an error naming the file and the field, never a guess.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@ struct loader {
 	const char *path;
 	char *err;
 	size_t err_size;
+	bool baseline;		/* a baseline: every series must be comparable */
 };
 
 /* Sets the error to "PATH: " and the message; returns ERROR (negative). */
@@ -107,6 +109,18 @@ static int load_schema(const struct loader *ld, const json_t *root)
 	return 0;
 }
 
+/* Whether S holds a C0 control character or DEL (but a line feed with
+ * LINES): the gate writes none into a name or a context field but the
+ * lines of context.cost_diagnostics, and one would let a file's text
+ * forge lines of a report (a notice built from it spans one line). */
+static bool has_control(const char *s, bool lines)
+{
+	for (; *s; s++)
+		if (((unsigned char)*s < 0x20 && !(lines && *s == '\n')) || *s == 0x7f)
+			return true;
+	return false;
+}
+
 /* Stores V, an integer, into the context field F at P; 0 or -EINVAL. */
 static int load_context_integer(const struct loader *ld, const struct jsonout_field *f,
 				const json_t *v, void *p)
@@ -154,6 +168,9 @@ static int load_context(const struct loader *ld, const json_t *obj, struct conte
 		}
 		if (!json_is_string(v))
 			return INVALID(ld, "context.%s: expected a string", f->name);
+		if (has_control(json_string_value(v), !strcmp(f->name, "cost_diagnostics")))
+			return INVALID(ld, "context.%s: holds a control character (the gate "
+				       "writes none)", f->name);
 		if (!(*(char **)p = copy_string(json_string_value(v))))
 			return NO_MEMORY(ld);
 	}
@@ -187,6 +204,8 @@ static int series_string(const struct loader *ld, size_t i, const json_t *obj,
 		return INVALID(ld, "series[%zu].%s: missing", i, name);
 	if (!json_is_string(v))
 		return INVALID(ld, "series[%zu].%s: expected a string", i, name);
+	if (has_control(json_string_value(v), false))
+		return INVALID(ld, "series[%zu].%s: holds a control character", i, name);
 	*out = json_string_value(v);
 	return 0;
 }
@@ -289,6 +308,30 @@ static int load_history(const struct loader *ld, size_t i, const json_t *obj,
 	return 0;
 }
 
+/* A baseline series must give its comparison something to compare: a
+ * series with no measured sample has a NaN median, which every test of
+ * compare.c passes (NaN > allowed is false), so an edit that empties it
+ * would hide any regression as "pass". Its batches (compare_batch_drift)
+ * need at least one measured sample each on average: a recording can lose
+ * a whole batch of one metric (the scheduler counts of refcount's
+ * threads_2 in the committed baseline), never more samples than that. */
+static int check_usable(const struct loader *ld, size_t i, const struct series *s)
+{
+	size_t batches = s->batches ? s->batches : 1, usable = 0;
+
+	for (size_t k = 0; k < s->sample_count; k++)
+		usable += !isnan(s->samples[k]);
+	if (!usable)
+		return INVALID(ld, "series[%zu] (%s %s %s %s): no measured sample (samples empty "
+			       "or all null): nothing to compare against", i, s->kernel, s->variant,
+			       s->params, s->metric);
+	if (usable < batches)
+		return INVALID(ld, "series[%zu] (%s %s %s %s): %zu measured sample%s cannot "
+			       "support %zu batches", i, s->kernel, s->variant, s->params,
+			       s->metric, usable, usable == 1 ? "" : "s", batches);
+	return 0;
+}
+
 static int load_one_series(const struct loader *ld, size_t i, const json_t *obj,
 			   struct run_result *out)
 {
@@ -318,6 +361,8 @@ static int load_one_series(const struct loader *ld, size_t i, const json_t *obj,
 	if ((rc = load_samples(ld, i, json_object_get(obj, "samples"), series)) < 0)
 		return rc;
 	if ((rc = load_batches(ld, i, json_object_get(obj, "batches"), series)) < 0)
+		return rc;
+	if (ld->baseline && (rc = check_usable(ld, i, series)) < 0)
 		return rc;
 	return load_history(ld, i, obj, series);
 }
@@ -389,12 +434,52 @@ static int load_root(const struct loader *ld, const json_t *root, struct run_res
 	return check_duplicates(ld, out);
 }
 
-int baseline_load(const char *path, struct run_result *out, char *err, size_t err_size)
+/* Reads at most BASELINE_MAX_BYTES of FP into a malloc'd buffer (*BUF,
+ * *LEN); a longer file is refused before it is parsed, so that a huge or
+ * endless file (a FIFO, /dev/zero) costs a bounded read. */
+static int read_bounded(const struct loader *ld, FILE *fp, char **buf, size_t *len)
 {
-	struct loader ld = { path, err, err_size };
-	json_error_t jerr;
+	size_t cap = 1 << 16, n = 0, got;
+	char *b = malloc(cap), *nb;
+
+	if (!b)
+		return NO_MEMORY(ld);
+	while ((got = fread(b + n, 1, cap - n, fp)) > 0) {
+		n += got;
+		if (n > BASELINE_MAX_BYTES) {
+			free(b);
+			return loader_fail(ld, -EFBIG, "larger than the %d MiB a baseline or result "
+					   "file may hold; not read", BASELINE_MAX_BYTES >> 20);
+		}
+		if (n == cap) {
+			cap = cap * 2 > (size_t)BASELINE_MAX_BYTES + 1 ? (size_t)BASELINE_MAX_BYTES + 1
+								 : cap * 2;
+			if (!(nb = realloc(b, cap))) {
+				free(b);
+				return NO_MEMORY(ld);
+			}
+			b = nb;
+		}
+	}
+	if (ferror(fp)) {
+		free(b);
+		return loader_fail(ld, -EIO, "read error");
+	}
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+static int load_text(const struct loader *ld, const char *text, size_t len,
+		     struct run_result *out);
+
+static int load_file(const char *path, bool baseline, struct run_result *out, char *err,
+		     size_t err_size)
+{
+	struct loader ld = { path, err, err_size, baseline };
 	struct stat st;
-	json_t *root;
+	char *text = NULL;
+	size_t len = 0;
 	FILE *fp;
 	int rc;
 
@@ -408,31 +493,69 @@ int baseline_load(const char *path, struct run_result *out, char *err, size_t er
 		rc = -errno;
 		return loader_fail(&ld, rc, "cannot open: %s", strerror(-rc));
 	}
-	root = json_loadf(fp, JSON_REJECT_DUPLICATES, &jerr);
+	rc = read_bounded(&ld, fp, &text, &len);
 	fclose(fp);
+	if (rc < 0)
+		return rc;
+	rc = load_text(&ld, text, len, out);
+	free(text);
+	return rc;
+}
+
+/* Parses TEXT (LEN bytes) as LD's file into OUT (zeroed). */
+static int load_text(const struct loader *ld, const char *text, size_t len,
+		     struct run_result *out)
+{
+	json_error_t jerr;
+	json_t *root;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (len > BASELINE_MAX_BYTES)
+		return loader_fail(ld, -EFBIG, "larger than the %d MiB a baseline or result "
+				   "file may hold; not read", BASELINE_MAX_BYTES >> 20);
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root)
-		return INVALID(&ld, "line %d, column %d: invalid JSON: %s",
+		return INVALID(ld, "line %d, column %d: invalid JSON: %s",
 			       jerr.line, jerr.column, jerr.text);
-	rc = load_root(&ld, root, out);
+	rc = load_root(ld, root, out);
 	json_decref(root);
 	if (rc < 0)
 		result_free(out);
 	return rc;
 }
 
-/* Whether S has at least one sample that is not NaN. */
-static int has_samples(const struct series *s)
+int baseline_load_text(const char *name, const char *text, size_t len, struct run_result *out,
+		       char *err, size_t err_size)
 {
-	size_t i;
+	struct loader ld = { name, err, err_size, false };
 
-	for (i = 0; i < s->sample_count; i++) {
-		if (!isnan(s->samples[i]))
-			return 1;
-	}
-	return 0;
+	return load_text(&ld, text, len, out);
 }
 
-/* The "series" array of R in report order, without all-NaN series. */
+int baseline_load(const char *path, struct run_result *out, char *err, size_t err_size)
+{
+	return load_file(path, true, out, err, err_size);
+}
+
+int baseline_load_result(const char *path, struct run_result *out, char *err, size_t err_size)
+{
+	return load_file(path, false, out, err, err_size);
+}
+
+/* Whether S is one baseline_load accepts: at least one sample that is
+ * not NaN, and at least as many as its batches (check_usable). */
+static int has_samples(const struct series *s)
+{
+	size_t i, usable = 0;
+
+	for (i = 0; i < s->sample_count; i++)
+		usable += !isnan(s->samples[i]);
+	return usable && usable >= (s->batches ? s->batches : 1);
+}
+
+/* The "series" array of R in report order, without the series a load
+ * would refuse (all-NaN ones, too few for their batches). */
 static json_t *series_array(const struct run_result *r)
 {
 	const struct series **order = sorted_series(r);
@@ -452,7 +575,7 @@ static json_t *series_array(const struct run_result *r)
 
 int baseline_save(const char *path, const struct run_result *r, char *err, size_t err_size)
 {
-	struct loader ld = { path, err, err_size };
+	struct loader ld = { path, err, err_size, true };
 	json_t *root = json_object();
 	int rc, bad = !root;
 

@@ -15,14 +15,31 @@
 #include <stddef.h>
 #include "core/result.h"
 
+/* The largest baseline or result file read, in bytes: 64 MiB, some 70
+ * times the largest real baseline (baselines/linux-x86_64-glibc.json,
+ * 0.95 MB for 2558 series); a larger file is refused unread. */
+#define BASELINE_MAX_BYTES (64 << 20)
+
 /* Loads PATH into OUT (zeroed first): context and series with samples.
- * Returns 0; -ENOENT when the file does not exist; -EINVAL when it is
- * malformed, with ERR naming the file and the field, line or column. */
+ * Every series must be comparable: at least one measured (non-null)
+ * sample, and one in each of its batches. Returns 0; -ENOENT when the
+ * file does not exist; -EFBIG over BASELINE_MAX_BYTES; -EINVAL when it is
+ * malformed, with ERR naming the file and the field, line or column, or
+ * the series (kernel variant params metric). */
 int baseline_load(const char *path, struct run_result *out, char *err, size_t err_size);
 
+/* baseline_load for a --json result (gate merge, gate diff): a series may
+ * have no measured sample (a variant whose every sample failed). */
+int baseline_load_result(const char *path, struct run_result *out, char *err, size_t err_size);
+
 /* Writes the series and context of R to PATH atomically (temporary file in
- * the same directory, fsync, rename). Series whose samples are all NaN are
- * left out. Returns 0 or a negative errno with ERR set. */
+ * the same directory, fsync, rename). Series baseline_load would refuse
+ * are left out: all samples NaN, or fewer measured than batches. Returns 0 or a negative errno with ERR set. */
 int baseline_save(const char *path, const struct run_result *r, char *err, size_t err_size);
+
+/* baseline_load_result of TEXT (LEN bytes; a file's version at another
+ * commit), NAME naming it in ERR. */
+int baseline_load_text(const char *name, const char *text, size_t len, struct run_result *out,
+		       char *err, size_t err_size);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "store/jsonout.h"
+#include "core/utf8.h"
 #include "store/atomic_file.h"
 
 /* 17 significant digits print every double so that it reads back exactly. */
@@ -53,24 +54,21 @@ const size_t jsonout_context_field_count =
 json_t *jsonout_string(const char *s)
 {
 	json_t *j;
-	char *ascii;
-	size_t i;
+	char *valid;
 
 	if (!s)
 		return json_null();
 	j = json_string(s);
 	if (j)
 		return j;
-	/* Not UTF-8 (a kernel's stray output, a locale's CPU name): keep the
-	 * ASCII and mark the rest, rather than writing a file nobody can read. */
-	ascii = malloc(strlen(s) + 1);
-	if (!ascii)
+	/* Not UTF-8 (a kernel's stray output, a locale's CPU name): each
+	 * byte that starts no well-formed sequence becomes U+FFFD, rather
+	 * than a file nobody can read. */
+	valid = utf8_valid_dup(s);
+	if (!valid)
 		return NULL;
-	for (i = 0; s[i]; i++)
-		ascii[i] = (unsigned char)s[i] < 0x80 ? s[i] : '?';
-	ascii[i] = '\0';
-	j = json_string(ascii);
-	free(ascii);
+	j = json_string(valid);
+	free(valid);
 	return j;
 }
 

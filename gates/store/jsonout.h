@@ -31,7 +31,7 @@ struct jsonout_field {
 extern const struct jsonout_field jsonout_context_fields[];
 extern const size_t jsonout_context_field_count;
 
-/* A JSON string for S: null for NULL, bytes that are not UTF-8 become '?'.
+/* A JSON string for S: null for NULL, bytes that are not UTF-8 become U+FFFD.
  * Returns a new reference, or NULL on no memory. */
 json_t *jsonout_string(const char *s);
 

@@ -301,7 +301,7 @@ int results_load(const char *path, struct run_result *out, char *err, size_t err
 {
 	struct rl l = { path, err, err_size };
 	json_error_t jerr;
-	int rc = baseline_load(path, out, err, err_size);
+	int rc = baseline_load_result(path, out, err, err_size);
 	if (rc)
 		return rc;
 	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
