@@ -42,6 +42,9 @@ Test(report_github, escaping)
 	cr_expect_str_eq(buf, "a%25b%0D%0Ac%3Ad%2Ce");
 	report_github_escape("%%%%", 0, buf, 8); /* never cuts an escape in half */
 	cr_expect_str_eq(buf, "%25%25");
+	/* a kernel's ESC or BEL never reaches the log raw */
+	report_github_escape("red\x1b[31m\a", 0, buf, sizeof buf);
+	cr_expect_str_eq(buf, "red\\x1b[31m\\x07");
 }
 
 Test(report_github, enabled_only_when_true)

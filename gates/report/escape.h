@@ -16,7 +16,8 @@
  *           that are not UTF-8 as U+FFFD
  * JSON      bytes that are not UTF-8 as U+FFFD (store/jsonout.c,
  *           core/utf8.h); jansson escapes the rest
- * GitHub    annotations: % CR LF escaped, and : , in properties
+ * GitHub    annotations: % CR LF escaped, other control characters as
+ *           "\xNN", and : , in properties
  *           (report_github_escape)
  */
 #ifndef GATE_ESCAPE_H

@@ -13,14 +13,22 @@ void report_github_escape(const char *s, int property, char *buf, size_t size)
 	if (!size)
 		return;
 	for (; s && *s; s++) {
-		const char *rep = *s == '%' ? "%25" : *s == '\r' ? "%0D" : *s == '\n' ? "%0A"
-				  : property && *s == ':' ? "%3A" : property && *s == ',' ? "%2C"
+		unsigned char c = (unsigned char)*s;
+		char hex[8];
+		const char *rep = c == '%' ? "%25" : c == '\r' ? "%0D" : c == '\n' ? "%0A"
+				  : property && c == ':' ? "%3A" : property && c == ',' ? "%2C"
 				  : NULL;
-		size_t len = rep ? 3 : 1;
+		/* any other control character (ESC, BEL, DEL...) shown as \xNN,
+		 * never emitted into the log (escape.h, the terminal's rule) */
+		if (!rep && (c < 0x20 || c == 0x7f)) {
+			snprintf(hex, sizeof hex, "\\x%02x", c);
+			rep = hex;
+		}
+		size_t len = rep ? strlen(rep) : 1;
 		if (n + len >= size)
 			break;
 		if (rep)
-			memcpy(buf + n, rep, 3);
+			memcpy(buf + n, rep, len);
 		else
 			buf[n] = *s;
 		n += len;
