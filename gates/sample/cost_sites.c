@@ -1,0 +1,343 @@
+/* cost_sites.c: allocation sites from callgrind's call graph (cost_sites.h;
+ * valgrind manual, "Callgrind Format Specification"). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sample/cost_dump.h"
+#include "sample/cost_sites.h"
+
+/* One function of one object. */
+struct cost_sites_fn {
+	char *object, *name;
+	int entry;                         /* enum cost_entry, or -1 */
+	int calls_other;                   /* calls something but entry points */
+	uint64_t self_ir;                  /* its own instructions */
+	uint64_t calls_in;                 /* calls made of it */
+	uint64_t entry_calls[COST_ENTRIES];
+};
+
+/* CALLS calls of CALLEE from line LINE of FILE in CALLER (fns indices). */
+struct cost_sites_call {
+	size_t caller, callee;
+	char *file;
+	int line;
+	uint64_t calls;
+};
+
+static uint64_t hash(const char *object, const char *name, size_t name_len)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (const char *p = object; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	for (size_t i = 0; i < name_len; i++)
+		h = (h ^ (unsigned char)name[i]) * 1099511628211ull;
+	return h;
+}
+
+static int reindex(struct cost_sites *g, size_t size)
+{
+	size_t *index = malloc(size * sizeof *index);
+	if (!index)
+		return -ENOMEM;
+	for (size_t i = 0; i < size; i++)
+		index[i] = SIZE_MAX;
+	for (size_t f = 0; f < g->fn_count; f++) {
+		const struct cost_sites_fn *fn = &g->fns[f];
+		size_t at = hash(fn->object, fn->name, strlen(fn->name)) % size;
+		while (index[at] != SIZE_MAX)
+			at = (at + 1) % size;
+		index[at] = f;
+	}
+	free(g->index);
+	g->index = index;
+	g->index_size = size;
+	return 0;
+}
+
+/* The index of function NAME (NAME_LEN bytes, callgrind's recursion
+ * suffix "'2" dropped) of OBJECT, added when new; SIZE_MAX on no memory. */
+static size_t fn_of(struct cost_sites *g, const char *object, const char *name, size_t name_len)
+{
+	const char *tick = memchr(name, '\'', name_len);
+	name_len = tick ? (size_t)(tick - name) : name_len;
+	if ((g->fn_count + 1) * 2 > g->index_size &&
+	    reindex(g, g->index_size ? 2 * g->index_size : 1024))
+		return SIZE_MAX;
+	size_t at = hash(object, name, name_len) % g->index_size;
+	for (; g->index[at] != SIZE_MAX; at = (at + 1) % g->index_size) {
+		const struct cost_sites_fn *fn = &g->fns[g->index[at]];
+		if (!strcmp(fn->object, object) && !strncmp(fn->name, name, name_len) &&
+		    !fn->name[name_len])
+			return g->index[at];
+	}
+	if (g->fn_count == g->fn_capacity) {
+		size_t cap = g->fn_capacity ? 2 * g->fn_capacity : 256;
+		struct cost_sites_fn *fns = realloc(g->fns, cap * sizeof *fns);
+		if (!fns)
+			return SIZE_MAX;
+		g->fns = fns;
+		g->fn_capacity = cap;
+	}
+	struct cost_sites_fn *fn = &g->fns[g->fn_count];
+	memset(fn, 0, sizeof *fn);
+	fn->object = strdup(object);
+	fn->name = strndup(name, name_len);
+	if (!fn->object || !fn->name) {
+		free(fn->object);
+		free(fn->name);
+		return SIZE_MAX;
+	}
+	fn->entry = cost_entry_of(name, name + name_len,
+				  cost_object_is_library(object, object + strlen(object)));
+	g->index[at] = g->fn_count;
+	return g->fn_count++;
+}
+
+static int add_call(struct cost_sites *g, size_t caller, size_t callee, const char *file,
+		    int line, uint64_t calls)
+{
+	if (g->call_count == g->call_capacity) {
+		size_t cap = g->call_capacity ? 2 * g->call_capacity : 256;
+		struct cost_sites_call *c = realloc(g->calls, cap * sizeof *c);
+		if (!c)
+			return -ENOMEM;
+		g->calls = c;
+		g->call_capacity = cap;
+	}
+	struct cost_sites_call *c = &g->calls[g->call_count];
+	*c = (struct cost_sites_call){ caller, callee, strdup(file), line, calls };
+	if (!c->file)
+		return -ENOMEM;
+	g->call_count++;
+	struct cost_sites_fn *from = &g->fns[caller], *to = &g->fns[callee];
+	to->calls_in += calls;
+	if (to->entry >= 0)
+		from->entry_calls[to->entry] += calls;
+	else if (strncmp(to->name, "_dl_runtime_resolve", 19))   /* a PLT's first call */
+		from->calls_other = 1;
+	return 0;
+}
+
+/* Parser state between lines. */
+struct cost_sites_parse {
+	char object[4096], callee_object[4096], file[4096], fn_file[4096];
+	size_t caller, callee;
+	int ir_column;          /* 1-based among the numbers of a cost line; 0 if unknown */
+	int pending;            /* a calls= line was read: the next cost line is its */
+	uint64_t calls;
+};
+
+static const char *line_end(const char *p)
+{
+	const char *e = strchr(p, '\n');
+	return e ? e : p + strlen(p);
+}
+
+static void copy(char *out, size_t size, const char *p, const char *end)
+{
+	snprintf(out, size, "%.*s", (int)(end - p), p);
+}
+
+/* The column of Ir on the "events:" line P (to END), 1-based after the
+ * position; 0 when absent. */
+static int ir_column(const char *p, const char *end)
+{
+	int col = 1;
+	while (p < end) {
+		while (p < end && *p == ' ')
+			p++;
+		const char *w = p;
+		while (p < end && *p != ' ')
+			p++;
+		if (p - w == 2 && !strncmp(w, "Ir", 2))
+			return col;
+		col += p > w;
+	}
+	return 0;
+}
+
+static int cost_line(struct cost_sites *g, struct cost_sites_parse *st, const char *p,
+		     const char *end)
+{
+	uint64_t v[2] = { 0, 0 };
+	int n = 0;
+	for (char *next; n <= st->ir_column && p < end; p = next) {
+		while (p < end && *p == ' ')
+			p++;
+		if (p >= end)
+			break;
+		uint64_t x = strtoull(p, &next, 10);
+		if (next == p)
+			break;
+		if (n == 0)
+			v[0] = x;
+		else if (n == st->ir_column)
+			v[1] = x;
+		n++;
+	}
+	if (st->caller == SIZE_MAX)
+		return 0;
+	if (st->pending && st->callee != SIZE_MAX) {
+		st->pending = 0;
+		return add_call(g, st->caller, st->callee, st->file, (int)v[0], st->calls);
+	}
+	st->pending = 0;
+	g->fns[st->caller].self_ir += v[1];
+	return 0;
+}
+
+int cost_sites_add_dump(struct cost_sites *g, const char *text)
+{
+	static const char trigger[] = "desc: Trigger: Client Request: allocgate/";
+	struct cost_sites_parse *st = calloc(1, sizeof *st);
+	int ret = 0, probe = 0;
+	if (!st)
+		return -ENOMEM;
+	st->caller = st->callee = SIZE_MAX;
+	for (const char *p = text; *p && !ret; ) {
+		const char *end = line_end(p);
+		if (!strncmp(p, trigger, sizeof trigger - 1)) {
+			probe = 1;
+		} else if (!strncmp(p, "events:", 7)) {
+			st->ir_column = ir_column(p + 7, end);
+		} else if (!strncmp(p, "ob=", 3)) {
+			copy(st->object, sizeof st->object, p + 3, end);
+		} else if (!strncmp(p, "cob=", 4)) {
+			copy(st->callee_object, sizeof st->callee_object, p + 4, end);
+		} else if (!strncmp(p, "fl=", 3)) {
+			copy(st->fn_file, sizeof st->fn_file, p + 3, end);
+			copy(st->file, sizeof st->file, p + 3, end);
+		} else if (!strncmp(p, "fi=", 3) || !strncmp(p, "fe=", 3)) {
+			copy(st->file, sizeof st->file, p + 3, end);
+		} else if (!strncmp(p, "fn=", 3)) {
+			if (!probe)
+				break;   /* the header is over: not a dump of the probe */
+			snprintf(st->file, sizeof st->file, "%s", st->fn_file);
+			st->caller = fn_of(g, st->object, p + 3, (size_t)(end - p - 3));
+			st->pending = 0;
+			ret = st->caller == SIZE_MAX ? -ENOMEM : 0;
+		} else if (!strncmp(p, "cfn=", 4)) {
+			const char *ob = *st->callee_object ? st->callee_object : st->object;
+			st->callee = fn_of(g, ob, p + 4, (size_t)(end - p - 4));
+			st->callee_object[0] = '\0';   /* cob= names one call's callee */
+			ret = st->callee == SIZE_MAX ? -ENOMEM : 0;
+		} else if (!strncmp(p, "calls=", 6)) {
+			st->calls = strtoull(p + 6, NULL, 10);
+			st->pending = 1;
+		} else if ((*p >= '0' && *p <= '9') || *p == '+' || *p == '-' || *p == '*') {
+			ret = cost_line(g, st, p, end);
+		}
+		p = *end ? end + 1 : end;
+	}
+	free(st);
+	return ret;
+}
+
+/* Whether F only forwards to one allocator entry point (cost_sites.h);
+ * that entry point, or -1. */
+static int wrapper_entry(const struct cost_sites_fn *f)
+{
+	int entry = -1;
+	if (f->entry >= 0 || f->calls_other || !f->calls_in ||
+	    f->self_ir > COST_SITES_WRAPPER_IR * f->calls_in)
+		return -1;
+	for (int e = 0; e < COST_ENTRIES; e++) {
+		if (!f->entry_calls[e])
+			continue;
+		if (entry >= 0 || f->entry_calls[e] != f->calls_in)
+			return -1;
+		entry = e;
+	}
+	return entry;
+}
+
+static const char *const kinds[COST_ENTRIES] = {
+	"malloc", "calloc", "realloc", "free", "aligned_alloc",
+};
+
+/* Adds CALLS calls of KIND at the place of call C to REC, merged with an
+ * equal site; 0 or -ENOMEM. */
+static int put_site(const struct cost_sites *g, const struct cost_sites_call *c, int kind,
+		    uint64_t calls, struct record *rec)
+{
+	const struct cost_sites_fn *caller = &g->fns[c->caller];
+	const char *file = c->file, *function = caller->name;
+	int line = c->line;
+	if (!*file || !strcmp(file, "???") || line <= 0) {
+		const char *slash = strrchr(caller->object, '/');
+		file = slash ? slash + 1 : caller->object;
+		function = "-";
+		line = 0;
+	}
+	for (size_t i = 0; i < rec->site_count; i++) {
+		struct record_site *s = &rec->sites[i];
+		if (s->line == line && !strcmp(s->kind, kinds[kind]) && !strcmp(s->file, file) &&
+		    !strcmp(s->function, function)) {
+			s->calls += calls;
+			return 0;
+		}
+	}
+	struct record_site *s = realloc(rec->sites, (rec->site_count + 1) * sizeof *s);
+	if (!s)
+		return -ENOMEM;
+	rec->sites = s;
+	s += rec->site_count;
+	*s = (struct record_site){ strdup(kinds[kind]), strdup(function), strdup(file), line,
+				   calls, 0 };
+	rec->site_count++;
+	return s->kind && s->function && s->file ? 0 : -ENOMEM;
+}
+
+/* The allocator calls of KIND made by call C: at C's line, or, when C's
+ * caller only forwards them, at the lines that called it. */
+static int attribute(const struct cost_sites *g, const struct cost_sites_call *c, int kind,
+		     uint64_t calls, int depth, struct record *rec)
+{
+	if (depth >= COST_SITES_WRAPPER_DEPTH || wrapper_entry(&g->fns[c->caller]) != kind)
+		return put_site(g, c, kind, calls, rec);
+	uint64_t in = g->fns[c->caller].calls_in;
+	for (size_t i = 0; i < g->call_count; i++) {
+		const struct cost_sites_call *up = &g->calls[i];
+		if (up->callee != c->caller || !up->calls)
+			continue;
+		/* each call of the wrapper made one of CALLS: the caller's share
+		 * of them (all of them when the wrapper calls from one line) */
+		uint64_t share = calls == in ? up->calls
+				 : (uint64_t)((double)up->calls * (double)calls / (double)in + 0.5);
+		int ret = attribute(g, up, kind, share, depth + 1, rec);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int cost_sites_record(const struct cost_sites *g, struct record *rec)
+{
+	for (size_t i = 0; i < g->call_count; i++) {
+		const struct cost_sites_call *c = &g->calls[i];
+		int kind = g->fns[c->callee].entry;
+		/* the allocator's own calls (realloc calling malloc) are not sites */
+		if (kind < 0 || g->fns[c->caller].entry >= 0 || !c->calls)
+			continue;
+		int ret = attribute(g, c, kind, c->calls, 0, rec);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+void cost_sites_free(struct cost_sites *g)
+{
+	for (size_t i = 0; i < g->fn_count; i++) {
+		free(g->fns[i].object);
+		free(g->fns[i].name);
+	}
+	for (size_t i = 0; i < g->call_count; i++)
+		free(g->calls[i].file);
+	free(g->fns);
+	free(g->index);
+	free(g->calls);
+	memset(g, 0, sizeof *g);
+}

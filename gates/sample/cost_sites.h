@@ -1,0 +1,57 @@
+/* cost_sites.h: allocation sites from the cost pass's call graph
+ * (docs/counters.md, "Allocation sites"): the line of code that called
+ * malloc, calloc, realloc, free or an aligned allocation, however it got
+ * there (a function pointer, a macro, an inlined wrapper, a shared library
+ * with debug information), and how often, inside the measured regions.
+ *
+ * callgrind writes, under each function ("fn=", in the file "fl=", or
+ * "fi="/"fe=" for inlined code), every callee ("cfn=") with a "calls="
+ * line whose next cost line starts with the caller's line number
+ * (--dump-line=yes, its default). Every dump whose label is the probe's
+ * adds once, whatever regions it names: a site's calls are the variant's,
+ * as the counted build's are.
+ *
+ * A forwarding wrapper (a library's `lib_malloc(n) { return
+ * hooks.malloc(n); }`) is seen through to its callers: a function whose
+ * calls of one entry point equal the calls made of it, that calls nothing
+ * else and whose own cost is at most COST_SITES_WRAPPER_IR instructions a
+ * call. Up to COST_SITES_WRAPPER_DEPTH wrappers deep. */
+#ifndef GATE_COST_SITES_H
+#define GATE_COST_SITES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sample/record.h"
+
+/* The most instructions a call a forwarding wrapper may execute itself
+ * (load the hook, call it, return: 3 to 6 on x86-64 at -O2, up to about
+ * 12 at -O0 with a frame). */
+#define COST_SITES_WRAPPER_IR 16
+#define COST_SITES_WRAPPER_DEPTH 4
+
+/* The call graph of one sample's dumps; start from all zeroes. */
+struct cost_sites {
+	struct cost_sites_fn *fns;
+	size_t fn_count, fn_capacity;
+	size_t *index;               /* open-addressed hash of fns, index_size slots */
+	size_t index_size;
+	struct cost_sites_call *calls;
+	size_t call_count, call_capacity;
+};
+
+/* Adds the call graph of TEXT, one dump file (--compress-strings=no
+ * --compress-pos=no), when its label is the probe's; a dump of another
+ * label adds nothing. Returns 0 or -ENOMEM. */
+int cost_sites_add_dump(struct cost_sites *g, const char *text);
+
+/* Appends to REC's sites every line that called an allocator entry point
+ * (wrappers seen through), with its calls and 0 bytes (callgrind does not
+ * see the arguments). A caller without line information is a site of line
+ * 0 and function "-" in its object's file name. Returns 0 or -ENOMEM. */
+int cost_sites_record(const struct cost_sites *g, struct record *rec);
+
+/* Frees what G holds. */
+void cost_sites_free(struct cost_sites *g);
+
+#endif
