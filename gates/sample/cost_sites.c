@@ -12,10 +12,9 @@
 struct cost_sites_fn {
 	char *object, *name;
 	int entry;                         /* enum cost_entry, or -1 */
-	int calls_other;                   /* calls something but entry points */
+	int forwards;                      /* the entry point it only forwards to, or -1 */
 	uint64_t self_ir;                  /* its own instructions */
 	uint64_t calls_in;                 /* calls made of it */
-	uint64_t entry_calls[COST_ENTRIES];
 };
 
 /* CALLS calls of CALLEE from line LINE of FILE in CALLER (fns indices). */
@@ -89,6 +88,7 @@ static size_t fn_of(struct cost_sites *g, const char *object, const char *name, 
 		free(fn->name);
 		return SIZE_MAX;
 	}
+	fn->forwards = -1;
 	fn->entry = cost_entry_of(name, name + name_len,
 				  cost_object_is_library(object, object + strlen(object)));
 	g->index[at] = g->fn_count;
@@ -111,12 +111,7 @@ static int add_call(struct cost_sites *g, size_t caller, size_t callee, const ch
 	if (!c->file)
 		return -ENOMEM;
 	g->call_count++;
-	struct cost_sites_fn *from = &g->fns[caller], *to = &g->fns[callee];
-	to->calls_in += calls;
-	if (to->entry >= 0)
-		from->entry_calls[to->entry] += calls;
-	else if (strncmp(to->name, "_dl_runtime_resolve", 19))   /* a PLT's first call */
-		from->calls_other = 1;
+	g->fns[callee].calls_in += calls;
 	return 0;
 }
 
@@ -235,22 +230,52 @@ int cost_sites_add_dump(struct cost_sites *g, const char *text)
 	return ret;
 }
 
-/* Whether F only forwards to one allocator entry point (cost_sites.h);
- * that entry point, or -1. */
-static int wrapper_entry(const struct cost_sites_fn *f)
+/* The entry point a call of F reaches: F's own, or the one it forwards
+ * to; -1 for neither. */
+static int reaches(const struct cost_sites_fn *f)
 {
-	int entry = -1;
-	if (f->entry >= 0 || f->calls_other || !f->calls_in ||
-	    f->self_ir > COST_SITES_WRAPPER_IR * f->calls_in)
-		return -1;
-	for (int e = 0; e < COST_ENTRIES; e++) {
-		if (!f->entry_calls[e])
-			continue;
-		if (entry >= 0 || f->entry_calls[e] != f->calls_in)
-			return -1;
-		entry = e;
+	return f->entry >= 0 ? f->entry : f->forwards;
+}
+
+/* Whether F is no allocator call at all: the lazy binding of a PLT's first
+ * call. */
+static int is_binding(const struct cost_sites_fn *f)
+{
+	return !strncmp(f->name, "_dl_runtime_resolve", 19);
+}
+
+/* One pass of the wrapper rule (cost_sites.h) over every function: F
+ * forwards to entry point E when all its calls reach E (directly or
+ * through a function already found forwarding), as many as were made of
+ * it, and its own cost is a few instructions a call. Returns whether a
+ * function was found forwarding. */
+static int find_forwarders(struct cost_sites *g, uint64_t (*reach)[COST_ENTRIES + 1])
+{
+	int found = 0;
+	memset(reach, 0, g->fn_count * sizeof *reach);
+	for (size_t i = 0; i < g->call_count; i++) {
+		const struct cost_sites_call *c = &g->calls[i];
+		const struct cost_sites_fn *to = &g->fns[c->callee];
+		if (!is_binding(to))
+			reach[c->caller][reaches(to) >= 0 ? reaches(to) : COST_ENTRIES] += c->calls;
 	}
-	return entry;
+	for (size_t f = 0; f < g->fn_count; f++) {
+		struct cost_sites_fn *fn = &g->fns[f];
+		if (fn->entry >= 0 || fn->forwards >= 0 || !fn->calls_in || reach[f][COST_ENTRIES] ||
+		    fn->self_ir > COST_SITES_WRAPPER_IR * fn->calls_in)
+			continue;
+		int e = -1, one = 1;
+		for (int k = 0; k < COST_ENTRIES; k++)
+			if (reach[f][k]) {
+				one = e < 0 && reach[f][k] == fn->calls_in;
+				e = k;
+			}
+		if (e >= 0 && one) {
+			fn->forwards = e;
+			found = 1;
+		}
+	}
+	return found;
 }
 
 static const char *const kinds[COST_ENTRIES] = {
@@ -290,42 +315,26 @@ static int put_site(const struct cost_sites *g, const struct cost_sites_call *c,
 	return s->kind && s->function && s->file ? 0 : -ENOMEM;
 }
 
-/* The allocator calls of KIND made by call C: at C's line, or, when C's
- * caller only forwards them, at the lines that called it. */
-static int attribute(const struct cost_sites *g, const struct cost_sites_call *c, int kind,
-		     uint64_t calls, int depth, struct record *rec)
+int cost_sites_record(struct cost_sites *g, struct record *rec)
 {
-	if (depth >= COST_SITES_WRAPPER_DEPTH || wrapper_entry(&g->fns[c->caller]) != kind)
-		return put_site(g, c, kind, calls, rec);
-	uint64_t in = g->fns[c->caller].calls_in;
-	for (size_t i = 0; i < g->call_count; i++) {
-		const struct cost_sites_call *up = &g->calls[i];
-		if (up->callee != c->caller || !up->calls)
-			continue;
-		/* each call of the wrapper made one of CALLS: the caller's share
-		 * of them (all of them when the wrapper calls from one line) */
-		uint64_t share = calls == in ? up->calls
-				 : (uint64_t)((double)up->calls * (double)calls / (double)in + 0.5);
-		int ret = attribute(g, up, kind, share, depth + 1, rec);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-int cost_sites_record(const struct cost_sites *g, struct record *rec)
-{
-	for (size_t i = 0; i < g->call_count; i++) {
+	uint64_t (*reach)[COST_ENTRIES + 1] = calloc(g->fn_count + 1, sizeof *reach);
+	int ret = 0;
+	if (!reach)
+		return -ENOMEM;
+	for (int depth = 0; depth < COST_SITES_WRAPPER_DEPTH && find_forwarders(g, reach); depth++)
+		;
+	free(reach);
+	/* a call that reaches an entry point is a site, but where its caller
+	 * is the allocator (realloc calling malloc) or a wrapper (its callers'
+	 * calls of it are the sites) */
+	for (size_t i = 0; !ret && i < g->call_count; i++) {
 		const struct cost_sites_call *c = &g->calls[i];
-		int kind = g->fns[c->callee].entry;
-		/* the allocator's own calls (realloc calling malloc) are not sites */
-		if (kind < 0 || g->fns[c->caller].entry >= 0 || !c->calls)
-			continue;
-		int ret = attribute(g, c, kind, c->calls, 0, rec);
-		if (ret)
-			return ret;
+		const struct cost_sites_fn *from = &g->fns[c->caller];
+		int kind = reaches(&g->fns[c->callee]);
+		if (kind >= 0 && from->entry < 0 && from->forwards < 0 && c->calls)
+			ret = put_site(g, c, kind, c->calls, rec);
 	}
-	return 0;
+	return ret;
 }
 
 void cost_sites_free(struct cost_sites *g)

@@ -13,9 +13,10 @@
  *
  * A forwarding wrapper (a library's `lib_malloc(n) { return
  * hooks.malloc(n); }`) is seen through to its callers: a function whose
- * calls of one entry point equal the calls made of it, that calls nothing
- * else and whose own cost is at most COST_SITES_WRAPPER_IR instructions a
- * call. Up to COST_SITES_WRAPPER_DEPTH wrappers deep. */
+ * calls all reach one entry point (directly or through another wrapper),
+ * as many as were made of it, and whose own cost is at most
+ * COST_SITES_WRAPPER_IR instructions a call. Up to
+ * COST_SITES_WRAPPER_DEPTH wrappers deep. */
 #ifndef GATE_COST_SITES_H
 #define GATE_COST_SITES_H
 
@@ -45,11 +46,11 @@ struct cost_sites {
  * label adds nothing. Returns 0 or -ENOMEM. */
 int cost_sites_add_dump(struct cost_sites *g, const char *text);
 
-/* Appends to REC's sites every line that called an allocator entry point
- * (wrappers seen through), with its calls and 0 bytes (callgrind does not
+/* Finds the forwarding wrappers of G, then appends to REC's sites every
+ * line that called an allocator entry point (wrappers seen through), with its calls and 0 bytes (callgrind does not
  * see the arguments). A caller without line information is a site of line
  * 0 and function "-" in its object's file name. Returns 0 or -ENOMEM. */
-int cost_sites_record(const struct cost_sites *g, struct record *rec);
+int cost_sites_record(struct cost_sites *g, struct record *rec);
 
 /* Frees what G holds. */
 void cost_sites_free(struct cost_sites *g);
