@@ -17,41 +17,83 @@ struct cost_sites_fn {
 	uint64_t calls_in;                 /* calls made of it */
 };
 
-/* CALLS calls of CALLEE from line LINE of FILE in CALLER (fns indices). */
+/* CALLS calls of CALLEE from line LINE of file FILE (an index of files)
+ * in CALLER (fns indices): one per (caller, callee, file, line), the
+ * dumps' edges added up. */
 struct cost_sites_call {
-	size_t caller, callee;
-	char *file;
+	size_t caller, callee, file;
 	int line;
 	uint64_t calls;
 };
 
-static uint64_t hash(const char *object, const char *name, size_t name_len)
+#define FNV_OFFSET 1469598103934665603ull
+#define FNV_PRIME 1099511628211ull
+
+static uint64_t hash_bytes(uint64_t h, const char *p, size_t n)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (const char *p = object; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ull;
-	for (size_t i = 0; i < name_len; i++)
-		h = (h ^ (unsigned char)name[i]) * 1099511628211ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * FNV_PRIME;
 	return h;
 }
 
-static int reindex(struct cost_sites *g, size_t size)
+static uint64_t hash_fn(const char *object, const char *name, size_t name_len)
 {
-	size_t *index = malloc(size * sizeof *index);
-	if (!index)
+	return hash_bytes(hash_bytes(FNV_OFFSET, object, strlen(object) + 1), name, name_len);
+}
+
+static uint64_t hash_call(size_t caller, size_t callee, size_t file, int line)
+{
+	uint64_t k[4] = { caller, callee, file, (uint64_t)line };
+	return hash_bytes(FNV_OFFSET, (const char *)k, sizeof k);
+}
+
+/* The hash of element I of table T of G. */
+static uint64_t hash_of(const struct cost_sites *g, int t, size_t i)
+{
+	if (t == COST_SITES_FNS)
+		return hash_fn(g->fns[i].object, g->fns[i].name, strlen(g->fns[i].name));
+	if (t == COST_SITES_FILES)
+		return hash_bytes(FNV_OFFSET, g->files[i], strlen(g->files[i]));
+	const struct cost_sites_call *c = &g->calls[i];
+	return hash_call(c->caller, c->callee, c->file, c->line);
+}
+
+/* Makes room in table T (holding COUNT elements) for one more: at most
+ * half full. 0 or -ENOMEM. */
+static int table_room(struct cost_sites *g, int t, size_t count)
+{
+	struct cost_sites_table *tb = &g->tables[t];
+	if ((count + 1) * 2 <= tb->size)
+		return 0;
+	size_t size = tb->size ? 2 * tb->size : 1024;
+	size_t *slots = malloc(size * sizeof *slots);
+	if (!slots)
 		return -ENOMEM;
 	for (size_t i = 0; i < size; i++)
-		index[i] = SIZE_MAX;
-	for (size_t f = 0; f < g->fn_count; f++) {
-		const struct cost_sites_fn *fn = &g->fns[f];
-		size_t at = hash(fn->object, fn->name, strlen(fn->name)) % size;
-		while (index[at] != SIZE_MAX)
+		slots[i] = SIZE_MAX;
+	for (size_t i = 0; i < count; i++) {
+		size_t at = hash_of(g, t, i) % size;
+		while (slots[at] != SIZE_MAX)
 			at = (at + 1) % size;
-		index[at] = f;
+		slots[at] = i;
 	}
-	free(g->index);
-	g->index = index;
-	g->index_size = size;
+	free(tb->slots);
+	tb->slots = slots;
+	tb->size = size;
+	return 0;
+}
+
+/* Grows array *A of *CAP elements of SIZE bytes to hold COUNT + 1. */
+static int room(void **a, size_t *cap, size_t count, size_t size)
+{
+	if (count < *cap)
+		return 0;
+	size_t n = *cap ? 2 * *cap : 256;
+	void *p = realloc(*a, n * size);
+	if (!p)
+		return -ENOMEM;
+	*a = p;
+	*cap = n;
 	return 0;
 }
 
@@ -61,23 +103,16 @@ static size_t fn_of(struct cost_sites *g, const char *object, const char *name, 
 {
 	const char *tick = memchr(name, '\'', name_len);
 	name_len = tick ? (size_t)(tick - name) : name_len;
-	if ((g->fn_count + 1) * 2 > g->index_size &&
-	    reindex(g, g->index_size ? 2 * g->index_size : 1024))
+	if (table_room(g, COST_SITES_FNS, g->fn_count) ||
+	    room((void **)&g->fns, &g->fn_capacity, g->fn_count, sizeof *g->fns))
 		return SIZE_MAX;
-	size_t at = hash(object, name, name_len) % g->index_size;
-	for (; g->index[at] != SIZE_MAX; at = (at + 1) % g->index_size) {
-		const struct cost_sites_fn *fn = &g->fns[g->index[at]];
+	const struct cost_sites_table *tb = &g->tables[COST_SITES_FNS];
+	size_t at = hash_fn(object, name, name_len) % tb->size;
+	for (; tb->slots[at] != SIZE_MAX; at = (at + 1) % tb->size) {
+		const struct cost_sites_fn *fn = &g->fns[tb->slots[at]];
 		if (!strcmp(fn->object, object) && !strncmp(fn->name, name, name_len) &&
 		    !fn->name[name_len])
-			return g->index[at];
-	}
-	if (g->fn_count == g->fn_capacity) {
-		size_t cap = g->fn_capacity ? 2 * g->fn_capacity : 256;
-		struct cost_sites_fn *fns = realloc(g->fns, cap * sizeof *fns);
-		if (!fns)
-			return SIZE_MAX;
-		g->fns = fns;
-		g->fn_capacity = cap;
+			return tb->slots[at];
 	}
 	struct cost_sites_fn *fn = &g->fns[g->fn_count];
 	memset(fn, 0, sizeof *fn);
@@ -91,27 +126,46 @@ static size_t fn_of(struct cost_sites *g, const char *object, const char *name, 
 	fn->forwards = -1;
 	fn->entry = cost_entry_of(name, name + name_len,
 				  cost_object_is_library(object, object + strlen(object)));
-	g->index[at] = g->fn_count;
+	tb->slots[at] = g->fn_count;
 	return g->fn_count++;
 }
 
-static int add_call(struct cost_sites *g, size_t caller, size_t callee, const char *file,
+/* The index of file name FILE, added when new; SIZE_MAX on no memory. */
+static size_t file_of(struct cost_sites *g, const char *file)
+{
+	if (table_room(g, COST_SITES_FILES, g->file_count) ||
+	    room((void **)&g->files, &g->file_capacity, g->file_count, sizeof *g->files))
+		return SIZE_MAX;
+	const struct cost_sites_table *tb = &g->tables[COST_SITES_FILES];
+	size_t at = hash_bytes(FNV_OFFSET, file, strlen(file)) % tb->size;
+	for (; tb->slots[at] != SIZE_MAX; at = (at + 1) % tb->size)
+		if (!strcmp(g->files[tb->slots[at]], file))
+			return tb->slots[at];
+	if (!(g->files[g->file_count] = strdup(file)))
+		return SIZE_MAX;
+	tb->slots[at] = g->file_count;
+	return g->file_count++;
+}
+
+static int add_call(struct cost_sites *g, size_t caller, size_t callee, const char *file_name,
 		    int line, uint64_t calls)
 {
-	if (g->call_count == g->call_capacity) {
-		size_t cap = g->call_capacity ? 2 * g->call_capacity : 256;
-		struct cost_sites_call *c = realloc(g->calls, cap * sizeof *c);
-		if (!c)
-			return -ENOMEM;
-		g->calls = c;
-		g->call_capacity = cap;
-	}
-	struct cost_sites_call *c = &g->calls[g->call_count];
-	*c = (struct cost_sites_call){ caller, callee, strdup(file), line, calls };
-	if (!c->file)
+	size_t file = file_of(g, file_name);
+	if (file == SIZE_MAX || table_room(g, COST_SITES_CALLS, g->call_count) ||
+	    room((void **)&g->calls, &g->call_capacity, g->call_count, sizeof *g->calls))
 		return -ENOMEM;
-	g->call_count++;
 	g->fns[callee].calls_in += calls;
+	const struct cost_sites_table *tb = &g->tables[COST_SITES_CALLS];
+	size_t at = hash_call(caller, callee, file, line) % tb->size;
+	for (; tb->slots[at] != SIZE_MAX; at = (at + 1) % tb->size) {
+		struct cost_sites_call *c = &g->calls[tb->slots[at]];
+		if (c->caller == caller && c->callee == callee && c->file == file && c->line == line) {
+			c->calls += calls;
+			return 0;
+		}
+	}
+	g->calls[g->call_count] = (struct cost_sites_call){ caller, callee, file, line, calls };
+	tb->slots[at] = g->call_count++;
 	return 0;
 }
 
@@ -288,7 +342,7 @@ static int put_site(const struct cost_sites *g, const struct cost_sites_call *c,
 		    uint64_t calls, struct record *rec)
 {
 	const struct cost_sites_fn *caller = &g->fns[c->caller];
-	const char *file = c->file, *function = caller->name;
+	const char *file = g->files[c->file], *function = caller->name;
 	int line = c->line;
 	if (!*file || !strcmp(file, "???") || line <= 0) {
 		const char *slash = strrchr(caller->object, '/');
@@ -343,10 +397,12 @@ void cost_sites_free(struct cost_sites *g)
 		free(g->fns[i].object);
 		free(g->fns[i].name);
 	}
-	for (size_t i = 0; i < g->call_count; i++)
-		free(g->calls[i].file);
+	for (size_t i = 0; i < g->file_count; i++)
+		free(g->files[i]);
+	for (int t = 0; t < COST_SITES_TABLES; t++)
+		free(g->tables[t].slots);
 	free(g->fns);
-	free(g->index);
+	free(g->files);
 	free(g->calls);
 	memset(g, 0, sizeof *g);
 }

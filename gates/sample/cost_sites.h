@@ -31,14 +31,23 @@
 #define COST_SITES_WRAPPER_IR 16
 #define COST_SITES_WRAPPER_DEPTH 4
 
+/* An open-addressed hash of indices into one of cost_sites's arrays. */
+struct cost_sites_table {
+	size_t *slots;               /* SIZE_MAX: free */
+	size_t size;
+};
+
+enum { COST_SITES_FNS, COST_SITES_FILES, COST_SITES_CALLS, COST_SITES_TABLES };
+
 /* The call graph of one sample's dumps; start from all zeroes. */
 struct cost_sites {
-	struct cost_sites_fn *fns;
+	struct cost_sites_fn *fns;   /* functions, by object and name */
 	size_t fn_count, fn_capacity;
-	size_t *index;               /* open-addressed hash of fns, index_size slots */
-	size_t index_size;
-	struct cost_sites_call *calls;
+	char **files;                /* file names the calls are at */
+	size_t file_count, file_capacity;
+	struct cost_sites_call *calls;   /* calls, by caller, callee, file and line */
 	size_t call_count, call_capacity;
+	struct cost_sites_table tables[COST_SITES_TABLES];
 };
 
 /* Adds the call graph of TEXT, one dump file (--compress-strings=no
