@@ -247,3 +247,38 @@ Test(cost_sites, a_wrapper_of_a_wrapper_is_seen_through)
 	record_free(&rec);
 	cost_sites_free(&g);
 }
+
+Test(cost_sites, file_names_without_dot_segments)
+{
+	static const char dots[] =
+		"desc: Trigger: Client Request: allocgate/\n"
+		"events: Ir\n"
+		"ob=/proj/kernel\n"
+		"fl=./kernels/k.c\n"
+		"fn=run\n"
+		"30 10\n"
+		"cob=/lib/libc.so.6\n"
+		"cfn=free\n"
+		"calls=2 5\n"
+		"31 40\n"
+		"fi=./string/../sysdeps/x/./y.h\n"
+		"cob=/lib/libc.so.6\n"
+		"cfn=malloc\n"
+		"calls=1 5\n"
+		"7 40\n"
+		"fe=/abs/./dir/../k2.c\n"
+		"cob=/lib/libc.so.6\n"
+		"cfn=calloc\n"
+		"calls=1 5\n"
+		"9 40\n"
+		"totals: 130\n";
+	struct cost_sites g = { 0 };
+	struct record rec = { 0 };
+	cr_assert_eq(cost_sites_add_dump(&g, dots), 0);
+	cr_assert_eq(cost_sites_record(&g, &rec), 0);
+	cr_expect(site_at(&rec, "kernels/k.c", 31, "free"), "as the counted build names it");
+	cr_expect(site_at(&rec, "sysdeps/x/y.h", 7, "malloc"));
+	cr_expect(site_at(&rec, "/abs/k2.c", 9, "calloc"));
+	record_free(&rec);
+	cost_sites_free(&g);
+}

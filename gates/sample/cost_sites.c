@@ -336,6 +336,39 @@ static const char *const kinds[COST_ENTRIES] = {
 	"malloc", "calloc", "realloc", "free", "aligned_alloc",
 };
 
+/* FILE as a path without "." segments and with "dir/.." folded, into OUT:
+ * debug information names files as the compiler was given them
+ * ("./kernels/k.c" under -fdebug-prefix-map=DIR=., glibc's
+ * "./string/../sysdeps/x.c"), the counted build as "kernels/k.c". */
+static void normal_path(const char *file, char *out, size_t size)
+{
+	size_t n = 0;
+	int absolute = file[0] == '/';
+	out[0] = '\0';
+	for (const char *p = file; *p && size > 1;) {
+		while (*p == '/')
+			p++;
+		const char *seg = p;
+		while (*p && *p != '/')
+			p++;
+		size_t len = (size_t)(p - seg);
+		if (!len || (len == 1 && seg[0] == '.'))
+			continue;
+		if (len == 2 && seg[0] == '.' && seg[1] == '.' && n > 0) {
+			char *last = strrchr(out, '/');
+			if (strcmp(last ? last + 1 : out, "..")) {
+				n = last ? (size_t)(last - out) : 0;
+				out[n] = '\0';
+				continue;
+			}
+		}
+		int w = snprintf(out + n, size - n, "%s%.*s", n || absolute ? "/" : "", (int)len, seg);
+		n = w < 0 || (size_t)w >= size - n ? size - 1 : n + (size_t)w;
+	}
+	if (!n)
+		snprintf(out, size, "%s", file);
+}
+
 /* Adds CALLS calls of KIND at the place of call C to REC, merged with an
  * equal site; 0 or -ENOMEM. */
 static int put_site(const struct cost_sites *g, const struct cost_sites_call *c, int kind,
@@ -343,12 +376,16 @@ static int put_site(const struct cost_sites *g, const struct cost_sites_call *c,
 {
 	const struct cost_sites_fn *caller = &g->fns[c->caller];
 	const char *file = g->files[c->file], *function = caller->name;
+	char path[4096];
 	int line = c->line;
 	if (!*file || !strcmp(file, "???") || line <= 0) {
 		const char *slash = strrchr(caller->object, '/');
 		file = slash ? slash + 1 : caller->object;
 		function = "-";
 		line = 0;
+	} else {
+		normal_path(file, path, sizeof path);
+		file = path;
 	}
 	for (size_t i = 0; i < rec->site_count; i++) {
 		struct record_site *s = &rec->sites[i];
