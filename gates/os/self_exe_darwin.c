@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <mach-o/dyld.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
