@@ -117,7 +117,11 @@ static size_t fn_of(struct cost_sites *g, const char *object, const char *name, 
 	struct cost_sites_fn *fn = &g->fns[g->fn_count];
 	memset(fn, 0, sizeof *fn);
 	fn->object = strdup(object);
-	fn->name = strndup(name, name_len);
+	fn->name = malloc(name_len + 1);   /* not strndup: not in every C runtime */
+	if (fn->name) {
+		memcpy(fn->name, name, name_len);
+		fn->name[name_len] = '\0';
+	}
 	if (!fn->object || !fn->name) {
 		free(fn->object);
 		free(fn->name);
