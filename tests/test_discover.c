@@ -189,3 +189,43 @@ Test(discover, missing_directory_is_enoent, .init = make_dir, .fini = remove_dir
 	cr_expect_eq(discover_kernels(path, &list), -ENOENT);
 	cr_expect_null(list);
 }
+
+/* ---- the running program, and the interposer in a prefix's lib/ ---- */
+
+#include "core/path_os.h"
+
+Test(discover, self_executable_is_this_program_with_links_resolved)
+{
+	char self[4096], want[4096], tiny[4];
+	cr_assert_eq(path_os_self_executable(self, sizeof self), 0);
+	cr_expect_eq(self[0], '/', "absolute: %s", self);
+	const char *base = strrchr(self, '/');
+	cr_expect_str_eq(base + 1, "unit", "the suite's own executable: %s", self);
+	cr_assert(realpath(self, want));
+	cr_expect_str_eq(self, want, "no link left in %s", self);
+	cr_expect_eq(path_os_self_executable(tiny, sizeof tiny), -ENAMETOOLONG);
+}
+
+Test(discover, interposer_in_the_prefix_lib_beside_bin)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+	cr_skip_test("a sanitizer build uses no interposer");
+#endif
+	char prefix[] = "/tmp/allocgate-prefix-XXXXXX", path[600], bin[300], out[4096];
+	cr_assert(mkdtemp(prefix));
+	snprintf(bin, sizeof bin, "%s/bin", prefix);
+	snprintf(path, sizeof path, "%s/lib", prefix);
+	cr_assert_eq(mkdir(bin, 0755), 0);
+	cr_assert_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof path, "%s/lib/liballocgate-interpose.so", prefix);
+	int fd = open(path, O_CREAT | O_WRONLY, 0644);
+	cr_assert(fd >= 0);
+	close(fd);
+	unsetenv("ALLOCGATE_INTERPOSE");
+	const char *why = discover_interposer(bin, out, sizeof out);
+	cr_expect_null(why, "%s", why ? why : "");
+	snprintf(path, sizeof path, "%s/bin/../lib/liballocgate-interpose.so", prefix);
+	cr_expect_str_eq(out, path);
+	snprintf(path, sizeof path, "rm -rf '%s'", prefix);
+	cr_expect_eq(system(path), 0);
+}

@@ -127,10 +127,10 @@ Test(sites, words)
 	c.bytes_after = 0;
 	format_site_change(&c, true, buf, sizeof buf);
 	cr_expect_str_eq(buf, "allocation site in worker_strdup: malloc calls A 3 -> B 6");
-	struct site s = { "k", "v", "p", "k.c", "f", "strdup", 30, 200000, 1400000 };
+	struct site s = { "k", "v", "p", "k.c", "f", "strdup", 30, 200000, 1400000, false };
 	format_site(&s, buf, sizeof buf);
 	cr_expect_str_eq(buf, "k.c:30 in f: 200,000 strdup calls, 1.34 MiB");
-	struct site lib = { "k", "v", "p", "libc.so.6", "-", "malloc", 0, 1, 7 };
+	struct site lib = { "k", "v", "p", "libc.so.6", "-", "malloc", 0, 1, 7, false };
 	format_site(&lib, buf, sizeof buf);
 	cr_expect_str_eq(buf, "inside libc.so.6: 1 malloc call, 7 B");
 	struct site_change lc = { "k", "v", "p", "libglib-2.0.so.0", "-", "malloc", 0, false, true,

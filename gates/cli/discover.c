@@ -37,7 +37,7 @@ const char *discover_interposer(const char *self_dir, char *out, size_t size)
 {
 	static const char *const places[] = { "%s/%s", "%s/../lib/%s" };
 	const char *off = getenv("ALLOCGATE_INTERPOSE"), *file = allocator_os_interposer_file();
-	static char none[200];
+	static char none[4400];
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 	return "a sanitizer build (its kernels need the sanitizer's runtime first in the process)";
 #endif
@@ -46,9 +46,17 @@ const char *discover_interposer(const char *self_dir, char *out, size_t size)
 	if (!file)
 		return "no allocation interposer on this OS (the C runtime's malloc cannot be "
 		       "preloaded)";
-	for (size_t i = 0; i < sizeof places / sizeof places[0]; i++) {
+	/* the running gate's own directory first (an installed gate run
+	 * through PATH or a link: its prefix's lib/), then ARGV0's */
+	char exe[4096], exe_dir[4096] = "";
+	if (!path_os_self_executable(exe, sizeof exe))
+		discover_self_dir(exe, exe_dir, sizeof exe_dir);
+	for (size_t i = 0; i < 2 * (sizeof places / sizeof places[0]); i++) {
 		char path[4096];
-		snprintf(path, sizeof path, places[i], self_dir, file);
+		const char *dir = i < sizeof places / sizeof places[0] ? exe_dir : self_dir;
+		if (!*dir)
+			continue;
+		snprintf(path, sizeof path, places[i % (sizeof places / sizeof places[0])], dir, file);
 		if (access(path, R_OK) != 0)
 			continue;
 		/* absolute: the preload variable is read in the kernel's process */
@@ -59,8 +67,8 @@ const char *discover_interposer(const char *self_dir, char *out, size_t size)
 		if (n > 0 && (size_t)n < size)
 			return NULL;
 	}
-	snprintf(none, sizeof none, "no %s next to the gate (configure.py builds it on Linux "
-		 "and macOS)", file);
+	snprintf(none, sizeof none, "no %s next to the gate or in its prefix's lib/ (%s; "
+		 "configure.py builds it on Linux and macOS)", file, *exe_dir ? exe_dir : self_dir);
 	return none;
 }
 

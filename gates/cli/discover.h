@@ -14,7 +14,9 @@ void discover_self_dir(const char *argv0, char *out, size_t size);
 void discover_baseline_dir(const char *self_dir, char *out, size_t size);
 
 /* The allocation interposer (liballocgate-interpose.so: next to a built
- * gate in SELF_DIR, or in SELF_DIR/../lib when installed) into OUT; NULL,
+ * gate, or in ../lib beside an installed gate's bin/; looked for from the
+ * running program's own file (path_os_self_executable), links resolved,
+ * then from SELF_DIR) into OUT as an absolute path; NULL,
  * or why there is none (static text): not found (it is built on Linux
  * only), ALLOCGATE_INTERPOSE=0, or a sanitizer build (its kernels need
  * their runtime first in the process; a library preloaded before it aborts

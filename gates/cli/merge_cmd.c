@@ -193,16 +193,19 @@ static int add_result(struct run_result *out, const struct run_result *in, int m
 	out->sites_recorded |= in->sites_recorded;
 	for (size_t i = 0; i < in->site_count; i++) {
 		const struct site *st = &in->sites[i];
-		if (!result_add_site(out, name_in(in, st->kernel, multi, name, sizeof name),
-				     st->variant, st->params, st->file, st->function, st->kind,
-				     st->line, st->calls, st->bytes))
+		struct site *copy = result_add_site(out, name_in(in, st->kernel, multi, name,
+								 sizeof name),
+						    st->variant, st->params, st->file, st->function,
+						    st->kind, st->line, st->calls, st->bytes);
+		if (!copy)
 			return -ENOMEM;
+		copy->cost = st->cost;
 	}
 	for (size_t i = 0; i < in->site_change_count; i++) {
 		const struct site_change *c = &in->site_changes[i];
 		struct site at = { (char *)name_in(in, c->kernel, multi, name, sizeof name),
 				   c->variant, c->params, c->file, c->function, c->kind, c->line,
-				   0, 0 };
+				   0, 0, false };
 		struct site_change *d = result_add_site_change(out, &at);
 		if (!d)
 			return -ENOMEM;

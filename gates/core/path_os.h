@@ -1,6 +1,7 @@
 /* path_os.h: the OS's file name conventions, for the layers that take
  * paths apart (store/atomic_file.c, cli/discover.c). One file per OS:
- * os/path_posix.c, os/path_windows.c. */
+ * os/path_posix.c, os/path_windows.c; and where the running program is:
+ * os/self_exe_linux.c, os/self_exe_darwin.c, os/self_exe_windows.c. */
 #ifndef GATE_PATH_OS_H
 #define GATE_PATH_OS_H
 
@@ -19,5 +20,12 @@ int path_os_same_prefix(const char *a, const char *b, size_t n);
  * executable by this user on POSIX (access X_OK); NAME ends in ".exe" on
  * Windows. Returns 1 or 0. */
 int path_os_is_program(const char *path, const char *name);
+
+/* The running program's own file, links resolved, into OUT: what an
+ * installed gate finds its interposer and helpers from, however it was
+ * started (through PATH, a link, a full path). Linux: /proc/self/exe;
+ * macOS: _NSGetExecutablePath then realpath; Windows: GetModuleFileName.
+ * Returns 0, or a negative errno (-ENAMETOOLONG when SIZE is too small). */
+int path_os_self_executable(char *out, size_t size);
 
 #endif

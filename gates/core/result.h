@@ -113,13 +113,16 @@ struct expect_result {
 
 /* One allocation call site of a variant, from its counted sample
  * (docs/protocol.md, "Allocation sites"): calls and requested bytes
- * inside the regions. FILE is relative to the current directory when it
- * lies below it. */
+ * inside the regions; or from its cost sample (sample/cost_sites.h):
+ * calls at any line, libraries' included, through hooks and wrappers.
+ * FILE is relative to the current directory when it lies below it. */
 struct site {
 	char *kernel, *variant, *params;
 	char *file, *function, *kind;   /* kind: "malloc", "free", ... */
 	int line;
 	uint64_t calls, bytes;
+	bool cost;                      /* from the cost pass's call graph (bytes 0):
+					 * compared only where both sides have such */
 };
 
 /* A site that appeared, disappeared or changed its calls or bytes between

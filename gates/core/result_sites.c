@@ -95,9 +95,9 @@ static int change_cmp(const void *pa, const void *pb)
 {
 	const struct site_change *a = pa, *b = pb;
 	struct site x = { a->kernel, a->variant, a->params, a->file, a->function, a->kind,
-			  a->line, 0, 0 };
+			  a->line, 0, 0, false };
 	struct site y = { b->kernel, b->variant, b->params, b->file, b->function, b->kind,
-			  b->line, 0, 0 };
+			  b->line, 0, 0, false };
 	return result_site_order(&x, &y);
 }
 

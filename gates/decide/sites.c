@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "decide/sites.h"
+#include "sample/cost_dump.h"
 
 static int counted(const struct run_result *r, const char *kernel, const char *variant,
 		   const char *params)
@@ -40,11 +41,28 @@ static const struct site *moved(const struct run_result *other, const struct run
 	return NULL;
 }
 
+/* Whether R has sites of the cost pass for S's (kernel, variant, params). */
+static int has_cost_sites(const struct run_result *r, const struct site *s)
+{
+	for (size_t i = 0; i < r->site_count; i++) {
+		const struct site *o = &r->sites[i];
+		if (o->cost && !strcmp(o->kernel, s->kernel) && !strcmp(o->variant, s->variant) &&
+		    !strcmp(o->params, s->params))
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether S can be compared: its variant's counted pass ran on both sides
+ * and, for a site of the cost pass, its cost pass did too (a baseline
+ * taken with --no-cost, or before the cost pass named sites, has none:
+ * not every call is new). */
 static int both_counted(const struct run_result *r, const struct run_result *before,
 			const struct site *s)
 {
 	return counted(r, s->kernel, s->variant, s->params) &&
-	       counted(before, s->kernel, s->variant, s->params);
+	       counted(before, s->kernel, s->variant, s->params) &&
+	       (!s->cost || (has_cost_sites(r, s) && has_cost_sites(before, s)));
 }
 
 int sites_compare(struct run_result *r, const struct run_result *before)
@@ -84,12 +102,22 @@ int sites_compare(struct run_result *r, const struct run_result *before)
 	return 0;
 }
 
+/* Whether NAME is a cost pass's count of allocator calls,
+ * "[REGION.]cost_E_calls" (sample/cost_dump.h): the calls the cost pass's
+ * sites explain. */
+static int cost_calls(const char *name)
+{
+	size_t len = strlen(name);
+	return cost_metric(name) && len > 6 && !strcmp(name + len - 6, "_calls");
+}
+
 int sites_explain_failure(const struct run_result *r, const char *kernel, const char *variant,
 			  const char *params)
 {
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
-		if (s->verdict == VERDICT_FAIL && result_metric_is_allocation_count(s->metric) &&
+		if (s->verdict == VERDICT_FAIL &&
+		    (result_metric_is_allocation_count(s->metric) || cost_calls(s->metric)) &&
 		    !strcmp(s->kernel, kernel) && !strcmp(s->variant, variant) &&
 		    !strcmp(s->params, params))
 			return 1;

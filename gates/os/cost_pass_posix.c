@@ -5,7 +5,8 @@
  * --cache-sim=yes <fixed caches> --callgrind-out-file=DIR/cg.out KERNEL
  * ...` in a fresh temporary DIR; the probe's dumps are DIR/cg.out.1,
  * .2, ... (the final DIR/cg.out, written at exit, holds nothing counted),
- * which sample/cost_regions.c sums per region. Samples run on threads, each spawning its own valgrind: they are not
+ * which sample/cost_regions.c sums per region and sample/cost_sites.c reads
+ * for the allocation sites. Samples run on threads, each spawning its own valgrind: they are not
  * timed, so they may share the machine. */
 #include <dirent.h>
 #include <errno.h>
@@ -21,6 +22,7 @@
 #include "sample/cost_dump.h"
 #include "sample/cost_pass.h"
 #include "sample/cost_regions.h"
+#include "sample/cost_sites.h"
 #include "sample/spawn.h"
 
 /* valgrind on PATH into OUT; 0 or -ENOENT. */
@@ -177,6 +179,7 @@ static char *read_file(const char *path)
 static int read_dumps(struct cost_job *job, const char *dir)
 {
 	struct cost_regions *rs = calloc(1, sizeof *rs);
+	struct cost_sites graph = { 0 };
 	char path[4200];
 	int ret = 0;
 	if (!rs)
@@ -187,10 +190,16 @@ static int read_dumps(struct cost_job *job, const char *dir)
 		if (!text)
 			break;
 		ret = cost_regions_add_dump(rs, text, &job->ifuncs, job->why, sizeof job->why);
+		ret = ret ? ret : cost_sites_add_dump(&graph, text);
 		free(text);
 	}
 	ret = ret ? ret : cost_regions_metrics(rs, job->argv[0], &job->rec, job->why,
 					       sizeof job->why);
+	/* the allocation sites of the same dumps (cost_sites.h) */
+	ret = ret ? ret : cost_sites_record(&graph, &job->rec);
+	if (ret == -ENOMEM && !job->why[0])
+		snprintf(job->why, sizeof job->why, "cost pass: out of memory");
+	cost_sites_free(&graph);
 	free(rs);
 	return ret;
 }

@@ -64,11 +64,7 @@ size_t cost_prefix(const char *valgrind, const char *out_file, char *out_arg,
 	return n;
 }
 
-/* The entry point whose symbol is NAME (up to END), or -1. A versioned
- * name ("free@@GLIBC_2.2.5") counts as its base name. The allocators' own
- * names (je_, mi_, tc_, __libc_) count only in a shared library (IN_LIBRARY):
- * a kernel may have a function of that name (thread_cache's tc_free). */
-static int entry_of(const char *name, const char *end, int in_library)
+int cost_entry_of(const char *name, const char *end, int in_library)
 {
 	const char *at = memchr(name, '@', (size_t)(end - name));
 	size_t len = (size_t)((at ? at : end) - name);
@@ -84,9 +80,7 @@ static int entry_of(const char *name, const char *end, int in_library)
 	return -1;
 }
 
-/* Whether the object path P (to END) is a shared library ("....so",
- * "....so.6"): not the kernel's own executable. */
-static int is_library(const char *p, const char *end)
+int cost_object_is_library(const char *p, const char *end)
 {
 	for (const char *q = p; q + 3 <= end; q++)
 		if (!strncmp(q, ".so", 3) && (q + 3 == end || q[3] == '.'))
@@ -201,15 +195,15 @@ int cost_parse_dump(const char *text, struct cost_dump *d, char *err, size_t err
 		} else if (!strncmp(p, "totals:", 7)) {
 			cost_totals(&st, d, p + 7, end);
 		} else if (!strncmp(p, "ob=", 3)) {
-			st.ob_library = st.cob_library = is_library(p + 3, end);
+			st.ob_library = st.cob_library = cost_object_is_library(p + 3, end);
 		} else if (!strncmp(p, "cob=", 4)) {
-			st.cob_library = is_library(p + 4, end);
+			st.cob_library = cost_object_is_library(p + 4, end);
 		} else if (!strncmp(p, "fn=", 3)) {
-			st.caller_entry = entry_of(p + 3, end, st.ob_library);
+			st.caller_entry = cost_entry_of(p + 3, end, st.ob_library);
 			st.pending_calls = 0;
 			st.cob_library = st.ob_library;
 		} else if (!strncmp(p, "cfn=", 4)) {
-			st.callee_entry = entry_of(p + 4, end, st.cob_library);
+			st.callee_entry = cost_entry_of(p + 4, end, st.cob_library);
 			st.cob_library = st.ob_library;   /* cob= names one call's callee */
 		} else if (!strncmp(p, "calls=", 6)) {
 			uint64_t v[2];

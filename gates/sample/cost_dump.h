@@ -78,6 +78,16 @@ int cost_metric(const char *name);
 /* The entry point's name in metric names: "malloc", "calloc", ... */
 const char *cost_entry_name(enum cost_entry e);
 
+/* The entry point whose symbol is NAME (up to END), or -1. A versioned
+ * name ("free@@GLIBC_2.2.5") counts as its base name. The allocators' own
+ * names (je_, mi_, tc_, __libc_) count only in a shared library (IN_LIBRARY):
+ * a kernel may have a function of that name (thread_cache's tc_free). */
+int cost_entry_of(const char *name, const char *end, int in_library);
+
+/* Whether the object path P (to END) is a shared library ("....so",
+ * "....so.6"): not the kernel's own executable. */
+int cost_object_is_library(const char *p, const char *end);
+
 /* Adds the ifunc variants that TEXT (a dump with uncompressed names) ran,
  * its "fn=" and "cfn=" names of glibc's variants, to the set *SET
  * (core/cost_key.h). Returns 0 or -ENOMEM. */

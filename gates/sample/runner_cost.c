@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/cost_key.h"
 #include "sample/backend.h"
@@ -35,6 +36,62 @@ static void cost_argv(const struct kernel_info *k, size_t v, const struct kernel
 		argv[n++] = "1";
 	}
 	argv[n] = NULL;
+}
+
+/* Whether R has a site of the counted build at FILE:LINE of KIND for
+ * (KERNEL, VARIANT, PARAMS): the cost pass's site there is the same call,
+ * whose bytes the counted one knows. */
+static int counted_site_at(const struct run_result *r, const char *kernel, const char *variant,
+			   const char *params, const char *file, int line, const char *kind)
+{
+	for (size_t i = 0; i < r->site_count; i++) {
+		const struct site *s = &r->sites[i];
+		if (!s->cost && s->line == line && !strcmp(s->file, file) && !strcmp(s->kind, kind) &&
+		    !strcmp(s->kernel, kernel) && !strcmp(s->variant, variant) &&
+		    !strcmp(s->params, params))
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether R has sites of the cost pass for (KERNEL, VARIANT, PARAMS). */
+static int has_cost_sites(const struct run_result *r, const char *kernel, const char *variant,
+			  const char *params)
+{
+	for (size_t i = 0; i < r->site_count; i++) {
+		const struct site *s = &r->sites[i];
+		if (s->cost && !strcmp(s->kernel, kernel) && !strcmp(s->variant, variant) &&
+		    !strcmp(s->params, params))
+			return 1;
+	}
+	return 0;
+}
+
+/* The allocation sites of REC (one cost sample of variant V of K on
+ * PARAMS, sample/cost_sites.h), once per group, but where the counted
+ * build named the same call. Returns 0 or -ENOMEM. */
+static int take_cost_sites(struct run_result *r, const struct kernel_info *k, size_t v,
+			   const char *params, const struct record *rec)
+{
+	char cwd[4096];
+	const char *variant = k->variants[v];
+	r->sites_recorded = true;
+	if (has_cost_sites(r, k->name, variant, params))
+		return 0;
+	if (!getcwd(cwd, sizeof cwd))
+		cwd[0] = '\0';
+	for (size_t i = 0; i < rec->site_count; i++) {
+		const struct record_site *st = &rec->sites[i];
+		const char *file = runner_relative_file(st->file, cwd);
+		if (counted_site_at(r, k->name, variant, params, file, st->line, st->kind))
+			continue;
+		struct site *s = result_add_site(r, k->name, variant, params, file, st->function,
+						 st->kind, st->line, st->calls, st->bytes);
+		if (!s)
+			return -ENOMEM;
+		s->cost = true;
+	}
+	return 0;
 }
 
 /* The cost pass of one group (cost_pass.h): COST_RUNS samples of every
@@ -89,6 +146,10 @@ void runner_cost_pass(const struct runner_side *sides, const size_t *item_side,
 				result_add_problem(sd->r, sd->k->name, sd->k->variants[item_variant[i]],
 						   sd->p->name, "cost sample", mine[rep].why);
 		}
+		if (!failed && take_cost_sites(sd->r, sd->k, item_variant[i], sd->p->name,
+					       &mine[0].rec))
+			result_add_problem(sd->r, sd->k->name, sd->k->variants[item_variant[i]],
+					   sd->p->name, "allocation sites", "out of memory");
 		for (int round = 0; !failed && round < o->rounds; round++) {
 			const struct record *rec = &mine[round % runs].rec;
 			for (size_t m = 0; m < rec->metric_count; m++)

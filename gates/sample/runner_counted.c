@@ -101,16 +101,6 @@ static int has_problem(const struct run_result *r, const char *kernel, const cha
 #define COUNTED_HOW "build it from the same sources with the Cflags of `pkg-config --cflags " \
 	"allocgate-counted` (docs/install.md)"
 
-/* FILE relative to the current directory (the project the gate runs in)
- * when it lies below it, as the reporters name files; else as it is. */
-static const char *relative_file(const char *file, const char *cwd)
-{
-	size_t n = strlen(cwd);
-	if (n && !strncmp(file, cwd, n) && (file[n] == '/' || file[n] == '\\') && file[n + 1])
-		return file + n + 1;
-	return file;
-}
-
 /* The allocation sites of REC (one counted sample of variant V), once per
  * group: every batch's counted sample counts the same calls. */
 static void take_sites(const struct kernel_info *k, size_t v, const struct kernel_paramset *p,
@@ -125,7 +115,7 @@ static void take_sites(const struct kernel_info *k, size_t v, const struct kerne
 	for (size_t i = 0; i < rec->site_count; i++) {
 		const struct record_site *st = &rec->sites[i];
 		if (!result_add_site(r, k->name, k->variants[v], p->name,
-				     relative_file(st->file, cwd), st->function, st->kind, st->line,
+				     runner_relative_file(st->file, cwd), st->function, st->kind, st->line,
 				     st->calls, st->bytes))
 			return;
 	}

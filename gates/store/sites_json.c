@@ -40,6 +40,7 @@ json_t *sites_json(const struct run_result *r)
 				    s->function, s->kind) ||
 		    json_object_set_new(o, "calls", json_integer((json_int_t)s->calls)) ||
 		    json_object_set_new(o, "bytes", json_integer((json_int_t)s->bytes)) ||
+		    (s->cost && json_object_set_new(o, "source", json_string("cost"))) ||
 		    json_array_append_new(a, o)) {
 			json_decref(a);
 			a = NULL;
@@ -150,8 +151,18 @@ int sites_json_load(const json_t *arr, struct run_result *out, char *err, size_t
 		    get_count(o, "sites", i, "calls", false, &present, &calls, err, err_size) ||
 		    get_count(o, "sites", i, "bytes", false, &present, &bytes, err, err_size))
 			return -1;
-		if (!result_add_site(out, k, v, p, f, fn, kind, line, calls, bytes))
+		const json_t *source = json_object_get(o, "source");
+		if (source && (!json_is_string(source) ||
+			       (strcmp(json_string_value(source), "cost") &&
+				strcmp(json_string_value(source), "counted")))) {
+			snprintf(err, err_size, "sites[%zu].source: expected \"cost\" or \"counted\"",
+				 i);
+			return -1;
+		}
+		struct site *s = result_add_site(out, k, v, p, f, fn, kind, line, calls, bytes);
+		if (!s)
 			return -ENOMEM;
+		s->cost = source && !strcmp(json_string_value(source), "cost");
 	}
 	return 0;
 }

@@ -1,0 +1,67 @@
+/* cost_sites.h: allocation sites from the cost pass's call graph
+ * (docs/counters.md, "Allocation sites"): the line of code that called
+ * malloc, calloc, realloc, free or an aligned allocation, however it got
+ * there (a function pointer, a macro, an inlined wrapper, a shared library
+ * with debug information), and how often, inside the measured regions.
+ *
+ * callgrind writes, under each function ("fn=", in the file "fl=", or
+ * "fi="/"fe=" for inlined code), every callee ("cfn=") with a "calls="
+ * line whose next cost line starts with the caller's line number
+ * (--dump-line=yes, its default). Every dump whose label is the probe's
+ * adds once, whatever regions it names: a site's calls are the variant's,
+ * as the counted build's are.
+ *
+ * A forwarding wrapper (a library's `lib_malloc(n) { return
+ * hooks.malloc(n); }`) is seen through to its callers: a function whose
+ * calls all reach one entry point (directly or through another wrapper),
+ * as many as were made of it, and whose own cost is at most
+ * COST_SITES_WRAPPER_IR instructions a call. Up to
+ * COST_SITES_WRAPPER_DEPTH wrappers deep. */
+#ifndef GATE_COST_SITES_H
+#define GATE_COST_SITES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sample/record.h"
+
+/* The most instructions a call a forwarding wrapper may execute itself
+ * (load the hook, call it, return: 3 to 6 on x86-64 at -O2, up to about
+ * 12 at -O0 with a frame). */
+#define COST_SITES_WRAPPER_IR 16
+#define COST_SITES_WRAPPER_DEPTH 4
+
+/* An open-addressed hash of indices into one of cost_sites's arrays. */
+struct cost_sites_table {
+	size_t *slots;               /* SIZE_MAX: free */
+	size_t size;
+};
+
+enum { COST_SITES_FNS, COST_SITES_FILES, COST_SITES_CALLS, COST_SITES_TABLES };
+
+/* The call graph of one sample's dumps; start from all zeroes. */
+struct cost_sites {
+	struct cost_sites_fn *fns;   /* functions, by object and name */
+	size_t fn_count, fn_capacity;
+	char **files;                /* file names the calls are at */
+	size_t file_count, file_capacity;
+	struct cost_sites_call *calls;   /* calls, by caller, callee, file and line */
+	size_t call_count, call_capacity;
+	struct cost_sites_table tables[COST_SITES_TABLES];
+};
+
+/* Adds the call graph of TEXT, one dump file (--compress-strings=no
+ * --compress-pos=no), when its label is the probe's; a dump of another
+ * label adds nothing. Returns 0 or -ENOMEM. */
+int cost_sites_add_dump(struct cost_sites *g, const char *text);
+
+/* Finds the forwarding wrappers of G, then appends to REC's sites every
+ * line that called an allocator entry point (wrappers seen through), with its calls and 0 bytes (callgrind does not
+ * see the arguments). A caller without line information is a site of line
+ * 0 and function "-" in its object's file name. Returns 0 or -ENOMEM. */
+int cost_sites_record(struct cost_sites *g, struct record *rec);
+
+/* Frees what G holds. */
+void cost_sites_free(struct cost_sites *g);
+
+#endif
