@@ -96,7 +96,7 @@ size_t report_github_print(FILE *f, const struct run_result *r)
 		n++;
 	}
 	/* each changed allocation site at its own line: an error where it
-	 * explains a heap_* regression of its variant, else a notice */
+	 * explains a failing heap_*, proc_* or cost_*_calls count of its variant, else a notice */
 	for (size_t i = 0; i < r->site_change_count; i++) {
 		const struct site_change *c = &r->site_changes[i];
 		int failing = sites_explain_failure(r, c->kernel, c->variant, c->params);
