@@ -81,6 +81,22 @@ Test(contain, child_in_a_session_of_its_own_ends_with_a_timed_out_sample)
 	spawn_output_free(&out);
 }
 
+/* A kernel that closes its stdout and stderr and goes on: the pipes say
+ * nothing more, the time limit still holds. */
+Test(contain, kernel_that_closes_its_output_still_times_out, .timeout = 60)
+{
+	char marker[128];
+	struct spawn_output out;
+	linux_only();
+	hostile_marker("close-hang", marker, sizeof marker);
+	run_victim("close-hang", marker, 1, &out);
+	cr_expect_eq(out.status, SPAWN_TIMED_OUT);
+	int left = hostile_count_after_a_second(marker);
+	hostile_kill_all(marker);
+	cr_expect_eq(left, 0, "%d processes of the sample outlived it", left);
+	spawn_output_free(&out);
+}
+
 /* The sample's own end is still reported: its status is read after what
  * it left behind was ended (the kernel is reaped last). */
 Test(contain, the_sample_keeps_its_exit_status)

@@ -202,15 +202,39 @@ static int pipe_cloexec(int fds[2])
 #endif
 }
 
+/* Waits until child PID has exited, without reaping it, or until DEADLINE
+ * (a kernel that closed its stdout and stderr and goes on); then kills
+ * it. Returns 1 when the deadline passed. Polls: 0.1 ms, doubling to 10 ms. */
+static int wait_exited(pid_t pid, double deadline)
+{
+	struct timespec pause = { 0, 100000 };
+	for (;;) {
+		siginfo_t info;
+		info.si_pid = 0;
+		if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) < 0 && errno != EINTR)
+			return 0;   /* ECHILD: nothing to wait for */
+		if (info.si_pid == pid)
+			return 0;
+		if (now_seconds() >= deadline)
+			break;
+		nanosleep(&pause, NULL);
+		if (pause.tv_nsec < 10000000)
+			pause.tv_nsec *= 2;
+	}
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	siginfo_t info;
+	while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+		;
+	return 1;
+}
+
 /* Once child PID has exited (not yet reaped, so that its pid and group id
  * stay its own): kills what is left of its process group and, when
  * contained, every child of this process but the others being waited on
  * (what PID left behind, reparented here). */
 static void end_sample(pid_t pid)
 {
-	siginfo_t info;
-	while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
-		;
 	pthread_mutex_lock(&live_lock);
 	kill(-pid, SIGKILL);
 	if (contained)
@@ -264,6 +288,7 @@ int spawn_run(char *const argv[], char *const env[], double timeout_seconds,
 		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);
 	}
+	timed_out = wait_exited(pid, timed_out ? 0 : start + timeout_seconds) || timed_out;
 	end_sample(pid);
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)

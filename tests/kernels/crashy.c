@@ -9,6 +9,7 @@
  *            then samples as usual (POSIX)
  *   setsid   the same, the child in a session of its own (setsid(2))
  *   setsid-hang  that child, and the kernel itself never returns
+ *   close-hang   closes its stdout and stderr, then never returns (POSIX)
  *   ci-files writes to the file CRASHY_OUT whether it sees GITHUB_ENV,
  *            GITHUB_STEP_SUMMARY and GITHUB_TOKEN, and appends a line to
  *            each of the first two it sees (what a hostile kernel does)
@@ -105,6 +106,12 @@ static void misbehave(const char *mode)
 	if (!strcmp(mode, "setsid-hang"))
 		for (;;)
 			sleep(60);
+	if (!strcmp(mode, "close-hang")) {
+		close(STDOUT_FILENO);
+		close(STDERR_FILENO);
+		for (;;)
+			sleep(60);
+	}
 #endif
 	if (!strcmp(mode, "ci-files"))
 		ci_files();
