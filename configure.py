@@ -5,9 +5,11 @@ Standard library only. Finds the C compiler (CC, CFLAGS, LDFLAGS are
 honoured), the target OS, and the dependencies through pkg-config:
 jansson (required: baselines and results are JSON), Criterion (tests),
 libbpf (optional, Linux counters through BPF). The generated build.ninja
-re-runs this script with the same arguments when configure.py changes, or
+re-runs this script with the same arguments when configure.py changes,
 when the package database changes (Debian/Ubuntu: /var/lib/dpkg/status),
-since what was found may have changed with it.
+or when a directory where an optional dependency was looked for changes
+(probed_paths: the compiler's include directories, pkg-config's search
+path), since what was found may have changed with it.
 
 A Windows cross build (--host x86_64-w64-mingw32) takes jansson from
 --with-jansson PREFIX, or from BUILDDIR/prefix where ci/mingw-jansson.sh
@@ -359,6 +361,63 @@ def package_databases():
     return found
 
 
+def include_dirs(cc, cflags, platform):
+    """The directories CC searches for #include <...> with CFLAGS, from
+    `cc -E -v` (GCC and Clang print the list between "search starts here"
+    and "End of search list"); none for MSVC."""
+    if platform.is_msvc():
+        return []
+    try:
+        res = subprocess.run(shlex.split(cc) + shlex.split(cflags) + ["-E", "-v", "-x", "c",
+                             os.devnull], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             universal_newlines=True)
+    except OSError:
+        return []
+    dirs, inside = [], False
+    for line in res.stderr.splitlines():
+        if line.startswith("#include <...> search starts here"):
+            inside = True
+        elif line.startswith("End of search list"):
+            break
+        elif inside and line.startswith(" "):
+            dirs.append(line.strip().split(" (")[0])   # " /x (framework directory)"
+    return dirs
+
+
+def nearest_existing(path):
+    """PATH, or its nearest ancestor that exists."""
+    path = os.path.abspath(path)
+    while not os.path.exists(path) and os.path.dirname(path) != path:
+        path = os.path.dirname(path)
+    return path
+
+
+def probed_paths(cc, cflags, platform, pkg_config, bpf_tools_missing):
+    """Where an optional dependency found missing would appear, and where
+    a found one lives: each compiler include directory's valgrind/ (or the
+    directory itself while that is missing: adding valgrind/ to it changes
+    its time), pkg-config's search path (jansson, Criterion, libbpf), and
+    PATH's directories while libbpf is there but clang or bpftool is not.
+    Inputs of the ninja file, so that an install without a package database
+    (a source install, Homebrew, a copied header) configures again. Sorted;
+    one dated in the future left out (package_databases says why)."""
+    paths = set()
+    for d in include_dirs(cc, cflags, platform):
+        paths.add(nearest_existing(os.path.join(d, "valgrind")))
+    if pkg_config:
+        search = []
+        libdir = os.environ.get("PKG_CONFIG_LIBDIR")
+        search += (libdir if libdir is not None else
+                   (run([pkg_config, "--variable", "pc_path", "pkg-config"]) or "")).split(":")
+        search += os.environ.get("PKG_CONFIG_PATH", "").split(":")
+        paths.update(nearest_existing(d) for d in search if d)
+    if bpf_tools_missing:
+        paths.update(nearest_existing(d) for d in os.environ.get("PATH", "").split(os.pathsep)
+                     if os.path.isabs(d))
+    now = time.time()
+    return sorted(p for p in paths if os.path.getmtime(p) <= now and p != "/")
+
+
 PC_DESCRIPTIONS = {
     "allocgate": "allocgate's kernel probe, <allocgate/probe.h>: variants, parameter "
                  "sets, regions and declared expectations of a kernel",
@@ -502,6 +561,8 @@ def main(argv):
     bpf, bpf_note = detect_bpf(platform, pkg_config)
     if bpf_note:
         notes.append(bpf_note)
+    probed = probed_paths(cc, cflags, platform, pkg_config,
+                          bool(bpf_note and "libbpf not found" not in bpf_note and not bpf))
     # callgrind backend: the probe switches collection around the region
     if platform.is_windows():
         pass  # no valgrind for Windows
@@ -555,7 +616,11 @@ def main(argv):
         w.rule("link", "$cc $ldflags -o $out $in $extra_libs $libs", description="LINK $out")
     w.rule("configure", "%s configure.py $configure_args" % shlex.quote(sys.executable),
            generator="1", description="CONFIGURE")
-    w.build(args.ninja_file, "configure", implicit=["configure.py"] + package_databases())
+    w.build(args.ninja_file, "configure", implicit=["configure.py"] + package_databases() + probed)
+    # a probed directory that disappears configures again instead of
+    # stopping ninja ("missing and no known rule to make it")
+    for path in probed:
+        w.build(path, "phony")
 
     def objects(srcs, extra=""):
         objs = []

@@ -1,6 +1,15 @@
 # ci/deps.sh: sourced by ./gate and ci/test.sh. Checks the build's
 # dependencies and installs the missing ones with apt-get when running as
 # root on Debian/Ubuntu; otherwise prints the exact command and fails.
+#
+# The user decides (docs/install.md): ALLOCGATE_NO_INSTALL=1 in the
+# environment (or `./gate --no-install`, `ci/test.sh --no-install`, which
+# set it) turns every apt-get off: what is missing is named, as for a user
+# who is not root. A failed install is remembered for the run: the
+# packages (or "*" when apt-get update failed: nothing can be installed)
+# are added to ALLOCGATE_INSTALL_FAILED, exported, so that neither this
+# shell nor the commands it starts (the ./gate runs of the test suite)
+# try them again.
 
 # Debian packages: what each is for (`./gate` installs the first group,
 # `ci/test.sh` both; a bare Debian, debootstrap --variant=minbase, needs
@@ -57,18 +66,57 @@ gate_deps_missing() {
 	echo "$missing"
 }
 
+# gate_may_install: 0 when this shell may run apt-get itself: root,
+# apt-get present, and installs not turned off (ALLOCGATE_NO_INSTALL).
+gate_may_install() {
+	case "${ALLOCGATE_NO_INSTALL:-}" in
+	"" | 0) ;;
+	*) return 1 ;;
+	esac
+	[ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1
+}
+
+# gate_install_failed_before PKGS...: 0 when an install of one of PKGS (or
+# apt-get update) failed earlier in this run.
+gate_install_failed_before() {
+	for pkg in "$@"; do
+		case " ${ALLOCGATE_INSTALL_FAILED:-} " in
+		*" * "* | *" $pkg "*) return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# gate_install_failed WHAT...: remembers WHAT (packages, or "*") for the run.
+gate_install_failed() {
+	ALLOCGATE_INSTALL_FAILED="${ALLOCGATE_INSTALL_FAILED:-} $*"
+	export ALLOCGATE_INSTALL_FAILED
+}
+
 # gate_apt_install PKGS...: apt-get install as root (apt-get update once
-# per shell); 0 when it worked, 1 with apt's output on stderr.
+# per shell); 0 when it worked, 1 with apt's output on stderr. Not tried
+# again for a package that failed earlier in the run.
 gate_apt_install() {
+	if gate_install_failed_before "$@"; then
+		echo "gate: not trying apt-get again for$(printf ' %s' "$@"): it failed earlier" \
+			"in this run (ALLOCGATE_INSTALL_FAILED)" >&2
+		return 1
+	fi
 	log=$(mktemp)
 	if [ -z "${gate_apt_updated:-}" ]; then
-		apt-get update -qq >"$log" 2>&1 || { cat "$log" >&2; rm -f "$log"; return 1; }
+		if ! apt-get update -qq >"$log" 2>&1; then
+			cat "$log" >&2
+			rm -f "$log"
+			gate_install_failed "*"
+			return 1
+		fi
 		gate_apt_updated=1
 	fi
 	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 		"$@" >"$log" 2>&1; then
 		cat "$log" >&2
 		rm -f "$log"
+		gate_install_failed "$@"
 		return 1
 	fi
 	rm -f "$log"
@@ -79,7 +127,7 @@ gate_apt_install() {
 gate_deps_ensure() {
 	missing=$(gate_deps_missing "${1:-}")
 	[ -z "$missing" ] && return 0
-	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	if gate_may_install; then
 		for _ in 1 2; do
 			echo "gate: installing$missing (apt-get)" >&2
 			if ! gate_apt_install $missing; then
@@ -106,7 +154,7 @@ gate_optional_ensure() {
 	[ -f /etc/debian_version ] && ! dpkg -s libc6-dbg >/dev/null 2>&1 && dbg=" libc6-dbg"
 	command -v valgrind >/dev/null 2>&1 && [ -f /usr/include/valgrind/callgrind.h ] &&
 		[ -z "$dbg" ] && return 0
-	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	if gate_may_install; then
 		echo "gate: installing valgrind$dbg for the cost pass (apt-get)" >&2
 		gate_apt_install valgrind $dbg 2>/dev/null && return 0
 		echo "gate: apt-get install valgrind$dbg failed: the run has no cost pass" >&2
@@ -145,7 +193,7 @@ gate_allocator_ensure() {
 		esac
 		ldconfig -p 2>/dev/null | grep -q "$lib" || pkgs="$pkgs $pkg"
 	done
-	[ -n "$pkgs" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 || return 0
+	[ -n "$pkgs" ] && gate_may_install || return 0
 	echo "gate: installing$pkgs (apt-get)" >&2
 	gate_apt_install $pkgs 2>/dev/null || echo "gate: apt-get install$pkgs failed" >&2
 	return 0

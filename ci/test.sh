@@ -2,10 +2,21 @@
 # ci/test.sh: the test command (README). Installs what the tests need (as
 # root with apt-get; otherwise names it), configures, builds everything, and
 # runs the Criterion suite (unit tests and end-to-end tests on the test
-# kernels). Extra arguments go to configure.py, e.g. --sanitize=address,undefined.
+# kernels). Extra arguments go to configure.py, e.g. --sanitize=address,undefined;
+# but --no-install (or ALLOCGATE_NO_INSTALL=1): no apt-get, only the names
+# of what is missing (ci/deps.sh, docs/install.md).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+for arg in "$@"; do
+	shift
+	if [ "$arg" = --no-install ]; then
+		ALLOCGATE_NO_INSTALL=1
+		export ALLOCGATE_NO_INSTALL
+	else
+		set -- "$@" "$arg"
+	fi
+done
 . "$root/ci/deps.sh"
 gate_deps_ensure tests || exit 2
 gate_optional_ensure

@@ -6,7 +6,9 @@
  * given with --with-jansson. The GCC command lines are what every other
  * test builds with. Also: the package database as an input of the ninja
  * file, so that a package installed after configuring (ci/test.sh
- * installing Criterion after ./gate) makes ninja configure again. */
+ * installing Criterion after ./gate) makes ninja configure again; and the
+ * directories where the optional dependencies were looked for, so that
+ * one installed without the package database does too. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdio.h>
@@ -162,7 +164,7 @@ Test(configure, a_changed_package_database_configures_again)
 {
 	char out[8192], want[600], touch[1200];
 	configure_with_package_db("-1 minute");
-	snprintf(want, sizeof want, "%s/x.ninja: configure | configure.py %s/status\n", tmpdir,
+	snprintf(want, sizeof want, "%s/x.ninja: configure | configure.py %s/status ", tmpdir,
 		 tmpdir);
 	cr_expect(strstr(text, want), "no '%s' in the ninja file", want);
 
@@ -189,4 +191,61 @@ Test(configure, a_package_database_from_the_future_is_not_an_input)
 	cr_expect_null(strstr(text, "/status"), "the future database is an input:\n%.2000s", text);
 	cr_assert_eq(run_into(ninja, out, sizeof out), 0, "%s", out);
 	cr_expect(strstr(out, "no work to do") && !strstr(out, "CONFIGURE"), "%s", out);
+}
+
+/* A header or a .pc file that appears where configure.py looked for it
+ * (a compiler include directory, pkg-config's path) makes ninja configure
+ * again without a package database (a source install, Homebrew): the
+ * directories are inputs of the ninja file, and one that disappears
+ * configures again rather than stopping ninja. */
+Test(configure, an_optional_dependency_installed_later_configures_again)
+{
+	char cmd[4096], out[8192], want[700], ninja_cmd[2048];
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/allocgate-probed-XXXXXX");
+	cr_assert(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
+	write_file("status", "Package: stand-in\n");
+	snprintf(cmd, sizeof cmd, "mkdir %s/inc %s/pc && touch -d '-1 minute' %s/status %s/inc %s/pc",
+		 tmpdir, tmpdir, tmpdir, tmpdir, tmpdir);
+	cr_assert_eq(system(cmd), 0);
+	/* the environment configure.py ran with, for ninja's re-runs too */
+	char env[1200];
+	snprintf(env, sizeof env, "GATE_PACKAGE_DB=%s/status CFLAGS=-I%s/inc PKG_CONFIG_PATH=%s/pc",
+		 tmpdir, tmpdir, tmpdir);
+	snprintf(cmd, sizeof cmd, "%s python3 configure.py --builddir %s/b --ninja-file %s/x.ninja "
+		 "2>&1", env, tmpdir, tmpdir);
+	cr_assert_eq(run_into(cmd, out, sizeof out), 0, "%s", out);
+	read_text("x.ninja");
+	snprintf(want, sizeof want, " %s/inc ", tmpdir);
+	cr_expect(strstr(text, want), "the include directory is no input:\n%.3000s", text);
+	snprintf(want, sizeof want, " %s/pc", tmpdir);
+	cr_expect(strstr(text, want), "pkg-config's directory is no input:\n%.3000s", text);
+	snprintf(want, sizeof want, "build %s/inc: phony\n", tmpdir);
+	cr_expect(strstr(text, want), "no phony rule for it:\n%.3000s", text);
+
+	snprintf(ninja_cmd, sizeof ninja_cmd, "%s ninja -f %s/x.ninja %s/x.ninja 2>&1", env, tmpdir,
+		 tmpdir);
+	cr_assert_eq(run_into(ninja_cmd, out, sizeof out), 0, "%s", out);
+	cr_expect(strstr(out, "no work to do"), "%s", out);
+	/* valgrind's headers appear in the include directory */
+	snprintf(cmd, sizeof cmd, "touch -d '-30 seconds' %s/x.ninja && mkdir %s/inc/valgrind && "
+		 "touch %s/inc/valgrind/callgrind.h", tmpdir, tmpdir, tmpdir);
+	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(run_into(ninja_cmd, out, sizeof out), 0, "%s", out);
+	cr_expect(strstr(out, "CONFIGURE"), "a new header did not configure again:\n%s", out);
+	read_text("x.ninja");
+	snprintf(want, sizeof want, " %s/inc/valgrind ", tmpdir);
+	cr_expect(strstr(text, want), "the found directory is no input:\n%.3000s", text);
+	cr_assert_eq(run_into(ninja_cmd, out, sizeof out), 0, "%s", out);
+	cr_expect(strstr(out, "no work to do"), "configured again a second time:\n%s", out);
+	/* a package's .pc file appears */
+	snprintf(cmd, sizeof cmd, "touch -d '-30 seconds' %s/x.ninja && touch %s/pc/stand-in.pc",
+		 tmpdir, tmpdir);
+	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(run_into(ninja_cmd, out, sizeof out), 0, "%s", out);
+	cr_expect(strstr(out, "CONFIGURE"), "a new .pc file did not configure again:\n%s", out);
+	/* the headers go away: configured again, not "missing and no known rule" */
+	snprintf(cmd, sizeof cmd, "rm -r %s/inc/valgrind", tmpdir);
+	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(run_into(ninja_cmd, out, sizeof out), 0, "%s", out);
+	cr_expect(strstr(out, "CONFIGURE"), "%s", out);
 }

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,18 @@ int atomic_file_os_create(struct atomic_file *af)
 		return -error;
 	}
 	return 0;
+}
+
+static pthread_mutex_t open_files_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void atomic_file_os_lock(void)
+{
+	pthread_mutex_lock(&open_files_lock);
+}
+
+void atomic_file_os_unlock(void)
+{
+	pthread_mutex_unlock(&open_files_lock);
 }
 
 int atomic_file_os_sync(FILE *fp)

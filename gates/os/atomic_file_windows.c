@@ -75,6 +75,18 @@ static int make_temporary(struct atomic_file *af)
 	return error ? -error : create_from_template(af);
 }
 
+static SRWLOCK open_files_lock = SRWLOCK_INIT;
+
+void atomic_file_os_lock(void)
+{
+	AcquireSRWLockExclusive(&open_files_lock);
+}
+
+void atomic_file_os_unlock(void)
+{
+	ReleaseSRWLockExclusive(&open_files_lock);
+}
+
 int atomic_file_os_create(struct atomic_file *af)
 {
 	int fd = make_temporary(af);

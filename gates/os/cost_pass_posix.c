@@ -237,6 +237,55 @@ static int kernel_link(const char *kernel, const char *dir, char *link, size_t s
 	return symlink(target, link);
 }
 
+/* The temporary directories of the samples running now (one per thread),
+ * for cost_pass_remove_temporary. */
+#define DIRS_MAX 64
+static pthread_mutex_t dirs_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *dirs[DIRS_MAX];
+static int dirs_closed;
+
+/* mkdtemp on DIR (a template) and lists it; 0 or a negative errno. */
+static int make_dir(char *dir)
+{
+	int ret = 0;
+	pthread_mutex_lock(&dirs_lock);
+	if (dirs_closed)
+		ret = -EINTR;
+	else if (!mkdtemp(dir))
+		ret = -errno;
+	for (size_t i = 0; !ret && i < DIRS_MAX; i++)
+		if (!dirs[i]) {
+			dirs[i] = dir;
+			break;
+		}
+	pthread_mutex_unlock(&dirs_lock);
+	return ret;
+}
+
+/* Unlists DIR and removes it, unless cost_pass_remove_temporary did. */
+static void drop_dir(char *dir)
+{
+	pthread_mutex_lock(&dirs_lock);
+	for (size_t i = 0; i < DIRS_MAX; i++)
+		if (dirs[i] == dir)
+			dirs[i] = NULL;
+	if (!dirs_closed)
+		remove_dir(dir);
+	pthread_mutex_unlock(&dirs_lock);
+}
+
+void cost_pass_remove_temporary(void)
+{
+	pthread_mutex_lock(&dirs_lock);
+	dirs_closed = 1;
+	for (size_t i = 0; i < DIRS_MAX; i++)
+		if (dirs[i]) {
+			remove_dir(dirs[i]);
+			dirs[i] = NULL;
+		}
+	pthread_mutex_unlock(&dirs_lock);
+}
+
 static void run_job(struct cost_job *job)
 {
 	char tool[4096], dir[4096], out_file[4200], out_arg[4300], link[COST_ARGV0_LENGTH + 1];
@@ -253,10 +302,10 @@ static void run_job(struct cost_job *job)
 		return;
 	}
 	snprintf(dir, sizeof dir, "%s/allocgate-cost-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir)) {
-		job->ret = -errno;
+	job->ret = make_dir(dir);
+	if (job->ret) {
 		snprintf(job->why, sizeof job->why, "cost pass: mkdtemp %.300s: %s", dir,
-			 strerror(errno));
+			 strerror(-job->ret));
 		return;
 	}
 	snprintf(out_file, sizeof out_file, "%s/cg.out", dir);
@@ -285,7 +334,7 @@ static void run_job(struct cost_job *job)
 		}
 	}
 	spawn_output_free(&out);
-	remove_dir(dir);
+	drop_dir(dir);
 }
 
 struct cost_queue {

@@ -1,9 +1,15 @@
 /* spawn_posix.c: spawn.h on POSIX: fork, exec, poll both pipes, SIGKILL at
- * the deadline. The child runs in its own process group so that a kernel
- * that forks cannot leave a process behind. */
+ * the deadline. The child runs in its own process group; when it has
+ * exited, before it is reaped (so that its pid, the group's id, cannot be
+ * reused meanwhile), the rest of its group is killed, and with
+ * spawn_contain on Linux every process it left behind elsewhere
+ * (spawn_reap.h). The children being waited on are listed, under a lock
+ * (the cost pass spawns from several threads), for that and for
+ * spawn_end_all. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +25,54 @@
 #endif
 
 #include "sample/spawn.h"
+#include "sample/spawn_reap.h"
+
+/* The cost pass's threads (at most 64) and the main thread. */
+#define LIVE_MAX 128
+
+/* The children spawn_run is waiting on, the other threads' included. */
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static pid_t live[LIVE_MAX];
+static size_t live_count;
+static int contained;   /* spawn_contain made this process a subreaper */
+static int ending;      /* spawn_end_all: start nothing more */
+
+extern char **environ;
+
+int spawn_contain(void)
+{
+	int ret = spawn_reap_subreaper();
+	contained = ret == 0;
+	return ret;
+}
+
+static void live_remove(pid_t pid)
+{
+	for (size_t i = 0; i < live_count; i++)
+		if (live[i] == pid) {
+			live[i] = live[--live_count];
+			return;
+		}
+}
+
+void spawn_end_all(void)
+{
+	pthread_mutex_lock(&live_lock);
+	ending = 1;
+	for (size_t i = 0; i < live_count; i++) {
+		kill(-live[i], SIGKILL);
+		kill(live[i], SIGKILL);
+	}
+	/* gone: exited (not reaped: that is the waiting thread's) */
+	for (size_t i = 0; i < live_count; i++) {
+		siginfo_t info;
+		while (waitid(P_PID, (id_t)live[i], &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+			;
+	}
+	if (contained)
+		spawn_reap_adopted(live, live_count);
+	/* the lock stays held: no thread starts or ends a child again */
+}
 
 static double now_seconds(void)
 {
@@ -72,23 +126,23 @@ static void child_environment(void)
 #endif
 }
 
-static void child_exec(char *const argv[], char *const env[], int out_fd, int err_fd)
+/* In the forked child: only async-signal-safe calls (the parent may have
+ * other threads), ENVP built before the fork. */
+static void child_exec(char *const argv[], char *const envp[], int out_fd, int err_fd)
 {
+	sigset_t none;
 	setpgid(0, 0);
+	/* the gate blocks the signals its interrupt thread waits for
+	 * (interrupt_posix.c); a kernel starts with none blocked */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	child_environment();
 	dup2(out_fd, STDOUT_FILENO);
 	dup2(err_fd, STDERR_FILENO);
 	int devnull = open("/dev/null", O_RDONLY);
 	if (devnull >= 0)
 		dup2(devnull, STDIN_FILENO);
-	if (env && env[0] && !strcmp(env[0], SPAWN_ENV_CLEAR)) {
-		static char *none[] = { NULL };
-		environ = none;   /* clearenv(3) is not on macOS */
-		env++;
-	}
-	for (size_t i = 0; env && env[i]; i++)
-		putenv(env[i]);
-	execv(argv[0], argv);
+	execve(argv[0], argv, envp);
 	dprintf(STDERR_FILENO, "cannot execute %s: %s\n", argv[0], strerror(errno));
 	_exit(127);
 }
@@ -148,32 +202,84 @@ static int pipe_cloexec(int fds[2])
 #endif
 }
 
+/* Waits until child PID has exited, without reaping it, or until DEADLINE
+ * (a kernel that closed its stdout and stderr and goes on); then kills
+ * it. Returns 1 when the deadline passed. Polls: 0.1 ms, doubling to 10 ms. */
+static int wait_exited(pid_t pid, double deadline)
+{
+	struct timespec pause = { 0, 100000 };
+	for (;;) {
+		siginfo_t info;
+		info.si_pid = 0;
+		if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) < 0 && errno != EINTR)
+			return 0;   /* ECHILD: nothing to wait for */
+		if (info.si_pid == pid)
+			return 0;
+		if (now_seconds() >= deadline)
+			break;
+		nanosleep(&pause, NULL);
+		if (pause.tv_nsec < 10000000)
+			pause.tv_nsec *= 2;
+	}
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	siginfo_t info;
+	while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+		;
+	return 1;
+}
+
+/* Once child PID has exited (not yet reaped, so that its pid and group id
+ * stay its own): kills what is left of its process group and, when
+ * contained, every child of this process but the others being waited on
+ * (what PID left behind, reparented here). */
+static void end_sample(pid_t pid)
+{
+	pthread_mutex_lock(&live_lock);
+	kill(-pid, SIGKILL);
+	if (contained)
+		spawn_reap_adopted(live, live_count);
+	live_remove(pid);
+	pthread_mutex_unlock(&live_lock);
+}
+
 int spawn_run(char *const argv[], char *const env[], double timeout_seconds,
 	      struct spawn_output *o)
 {
 	int out_pipe[2] = { -1, -1 }, err_pipe[2] = { -1, -1 };
 	struct sink out = { 0 }, err = { 0 };
 	int ret = -ENOMEM;
+	char **envp = spawn_env_build(environ, env);
 	memset(o, 0, sizeof *o);
 	out.buf = malloc(SPAWN_OUTPUT_MAX + 1);
 	err.buf = malloc(SPAWN_OUTPUT_MAX + 1);
-	if (!out.buf || !err.buf)
+	if (!out.buf || !err.buf || !envp)
 		goto fail;
 	if (pipe_cloexec(out_pipe) || pipe_cloexec(err_pipe)) {
 		ret = -errno;
 		goto fail;
 	}
 	double start = now_seconds();
+	pthread_mutex_lock(&live_lock);
+	if (ending || live_count == LIVE_MAX) {
+		pthread_mutex_unlock(&live_lock);
+		ret = ending ? -EINTR : -EAGAIN;
+		goto fail;
+	}
 	pid_t pid = fork();
+	if (pid == 0)
+		child_exec(argv, envp, out_pipe[1], err_pipe[1]);
+	if (pid > 0) {
+		live[live_count++] = pid;
+		setpgid(pid, pid);
+	}
+	pthread_mutex_unlock(&live_lock);
 	if (pid < 0) {
 		o->status = SPAWN_FAILED;
 		o->error = errno;
 		ret = 0;
 		goto fail;
 	}
-	if (pid == 0)
-		child_exec(argv, env, out_pipe[1], err_pipe[1]);
-	setpgid(pid, pid);
 	close(out_pipe[1]);
 	close(err_pipe[1]);
 	out_pipe[1] = err_pipe[1] = -1;
@@ -182,6 +288,8 @@ int spawn_run(char *const argv[], char *const env[], double timeout_seconds,
 		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);
 	}
+	timed_out = wait_exited(pid, timed_out ? 0 : start + timeout_seconds) || timed_out;
+	end_sample(pid);
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
@@ -207,6 +315,7 @@ fail:
 	}
 	free(out.buf);
 	free(err.buf);
+	free(envp);
 	return ret;
 }
 

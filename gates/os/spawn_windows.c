@@ -117,51 +117,44 @@ static char *command_line(char *const argv[])
 	return cmd;
 }
 
-/* Whether the environment entry E ("KEY=VALUE") has the key of ENTRY
- * (Windows keys are case-insensitive). */
-static int same_key(const char *e, const char *entry)
-{
-	const char *eq = strchr(entry + (entry[0] == '='), '=');
-	size_t n = eq ? (size_t)(eq - entry) : strlen(entry);
-	return _strnicmp(e, entry, n) == 0 && e[n] == '=';
-}
-
 static int by_key(const void *a, const void *b)
 {
 	return _stricmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* The environment block for the child: this process's environment
- * (GetEnvironmentStrings) with ENV's assignments added or replacing
- * entries of the same key, sorted as CreateProcess wants it. NULL when
- * ENV is empty (inherit), or on no memory (*FAILED set). */
+ * (GetEnvironmentStrings) less what spawn_env_withheld keeps back, with
+ * ENV's assignments added or replacing entries of the same key
+ * (spawn_env_build), sorted as CreateProcess wants it. NULL when there is
+ * nothing to change (inherit), or on no memory (*FAILED set). */
 static char *environment_block(char *const env[], int *failed)
 {
-	char *parent, *block = NULL, **list = NULL;
-	size_t count = 0, extra = 0, total = 1;
+	char *parent, *block = NULL, **list = NULL, **mine = NULL;
+	size_t count = 0, total = 1;
+	int withhold = 0;
 
 	*failed = 0;
-	if (!env || !env[0])
-		return NULL;
-	int clear = !strcmp(env[0], SPAWN_ENV_CLEAR);   /* ENV alone (spawn.h) */
-	env += clear;
 	parent = GetEnvironmentStringsA();
-	for (const char *e = parent; !clear && e && *e; e += strlen(e) + 1)
+	for (const char *e = parent; e && *e; e += strlen(e) + 1)
 		count++;
-	while (env[extra])
-		extra++;
-	list = malloc((count + extra) * sizeof *list);
-	*failed = !list;
+	mine = malloc((count + 1) * sizeof *mine);
 	count = 0;
-	for (char *e = clear ? NULL : parent; list && e && *e; e += strlen(e) + 1) {
-		int replaced = 0;
-		for (size_t i = 0; i < extra && !replaced; i++)
-			replaced = same_key(e, env[i]);
-		if (!replaced)
-			list[count++] = e;
+	for (char *e = parent; mine && e && *e; e += strlen(e) + 1) {
+		mine[count++] = e;
+		withhold = withhold || spawn_env_withheld(e);
 	}
-	for (size_t i = 0; list && i < extra; i++)
-		list[count++] = env[i];
+	if (mine)
+		mine[count] = NULL;
+	if (mine && !withhold && (!env || !env[0])) {
+		free(mine);
+		FreeEnvironmentStringsA(parent);
+		return NULL;
+	}
+	/* spawn_env_build drops withheld entries only when configured */
+	list = mine ? spawn_env_build(mine, env) : NULL;
+	count = 0;
+	while (list && list[count])
+		count++;
 	if (list)
 		qsort(list, count, sizeof *list, by_key);
 	for (size_t i = 0; list && i < count; i++)
@@ -176,9 +169,56 @@ static char *environment_block(char *const env[], int *failed)
 	}
 	*failed = !block;
 	free(list);
+	free(mine);
 	if (parent)
 		FreeEnvironmentStringsA(parent);
 	return block;
+}
+
+/* The jobs of the samples running now, of every thread, for spawn_end_all. */
+#define LIVE_MAX 128
+static SRWLOCK live_lock = SRWLOCK_INIT;
+static HANDLE live[LIVE_MAX];
+static size_t live_count;
+static int ending;
+
+/* Lists JOB as running; 0, or -EINTR after spawn_end_all, -EAGAIN when full. */
+static int live_add(HANDLE job)
+{
+	int ret = 0;
+	AcquireSRWLockExclusive(&live_lock);
+	if (ending || live_count == LIVE_MAX)
+		ret = ending ? -EINTR : -EAGAIN;
+	else
+		live[live_count++] = job;
+	ReleaseSRWLockExclusive(&live_lock);
+	return ret;
+}
+
+static void live_remove(HANDLE job)
+{
+	AcquireSRWLockExclusive(&live_lock);
+	for (size_t i = 0; i < live_count; i++)
+		if (live[i] == job) {
+			live[i] = live[--live_count];
+			break;
+		}
+	ReleaseSRWLockExclusive(&live_lock);
+}
+
+/* The job object is the containment: nothing to set up for the process. */
+int spawn_contain(void)
+{
+	return 0;
+}
+
+void spawn_end_all(void)
+{
+	AcquireSRWLockExclusive(&live_lock);
+	ending = 1;
+	for (size_t i = 0; i < live_count; i++)
+		TerminateJobObject(live[i], 1);
+	/* the lock stays held: no thread starts or ends a sample again */
 }
 
 /* A job that kills its processes when its last handle closes; NULL on error. */
@@ -353,6 +393,12 @@ int spawn_run(char *const argv[], char *const env[], double timeout_seconds,
 		ret = -EPERM;
 		goto fail;
 	}
+	ret = live_add(job);
+	if (ret < 0) {
+		CloseHandle(job);
+		job = NULL;
+		goto fail;
+	}
 	double start = now_seconds();
 	error = start_child(argv, env, job, wr, &pi);
 	CloseHandle(wr[0]);
@@ -398,8 +444,10 @@ fail:
 		if (wr[i])
 			CloseHandle(wr[i]);
 	}
-	if (job)
+	if (job) {
+		live_remove(job);
 		CloseHandle(job);  /* KILL_ON_JOB_CLOSE: nothing the kernel started survives */
+	}
 	free(out.buf);
 	free(err.buf);
 	return ret;

@@ -75,4 +75,9 @@ int cost_pass_context(struct context *ctx, char *const *env);
  * samples are not timed, so they may share the machine). Each job's ret, rec and why are set. */
 void cost_pass_run(struct cost_job *jobs, size_t n, int parallel);
 
+/* Removes the temporary directories of the cost samples running now
+ * (valgrind's dumps) and makes later samples fail: for an interrupted run
+ * (core/interrupt.h), after spawn_end_all. Not from a signal handler. */
+void cost_pass_remove_temporary(void);
+
 #endif

@@ -1,8 +1,19 @@
 /* spawn.h: run one kernel process with a time limit and capture its output.
  *
- * The OS-independent part is spawn.c; the OS part (spawn_run and
- * spawn_os_describe_signal) is one file per OS: spawn_posix.c (fork/exec,
- * poll, SIGKILL), spawn_windows.c (CreateProcess, job object).
+ * The OS-independent part is spawn.c (the settings, the child's
+ * environment, the descriptions); the OS part (spawn_run, spawn_contain,
+ * spawn_end_all, spawn_os_describe_signal) is one file per OS:
+ * spawn_posix.c (fork/exec, poll, a process group per sample, SIGKILL;
+ * on Linux the orphans through spawn_reap.h), spawn_windows.c
+ * (CreateProcess, a job object per sample).
+ *
+ * Containment (docs/robustness.md, "Processes"): no process a kernel
+ * started survives its sample. Linux: the gate is a child subreaper, so a
+ * process the kernel left behind (its own session included) becomes the
+ * gate's child and is killed and reaped when the sample ends. macOS: the
+ * sample's process group is killed when it ends; a process that left the
+ * group (setsid, setpgid) escapes. Windows: the job object is closed when
+ * the sample ends (JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE, no breakaway).
  */
 #ifndef GATE_SPAWN_H
 #define GATE_SPAWN_H
@@ -49,6 +60,39 @@ int spawn_run(char *const argv[], char *const env[], double timeout_seconds,
  * prctl PR_SET_THP_DISABLE, inherited across exec); ignored elsewhere. So
  * that two runs differ only in what the user changed. */
 void spawn_configure(int pin_cpu, int no_aslr, int no_thp);
+
+/* When WITHHOLD, every later child gets this process's environment
+ * without the CI's command files and credentials (spawn_env_withheld);
+ * otherwise all of it. The gate turns it on; the extra assignments of
+ * spawn_run (--env) are always passed. */
+void spawn_configure_env(int withhold);
+
+/* Whether the environment entry ENTRY ("NAME=VALUE") is kept from the
+ * children when spawn_configure_env is on: NAME starts with GITHUB_,
+ * ACTIONS_, RUNNER_ or INPUT_ (GitHub Actions' command files, runtime
+ * tokens and action inputs), or contains TOKEN, SECRET, PASSWORD, PASSWD or
+ * CREDENTIAL (any CI's credentials: CI_JOB_TOKEN, NPM_TOKEN, ...); letter
+ * case ignored. */
+int spawn_env_withheld(const char *entry);
+
+/* The environment of a child as execve wants it: this process's ENVIRON
+ * less what spawn_env_withheld keeps back (when configured), with ENV's
+ * assignments ("KEY=VALUE", NULL-terminated; SPAWN_ENV_CLEAR first: ENV
+ * alone) added or replacing the same names. A malloc'ed array whose
+ * strings are ENVIRON's and ENV's (free the array only); NULL on no memory. */
+char **spawn_env_build(char *const environ_[], char *const env[]);
+
+/* Makes this process the keeper of every later child's descendants
+ * (above: the subreaper on Linux). Call once, before any thread starts.
+ * Returns 0, or -ENOSYS where the OS has no such thing (macOS: the process
+ * group alone). */
+int spawn_contain(void);
+
+/* Kills every process a spawn_run of any thread is waiting on, and what
+ * they started, and waits until they are gone; a later spawn_run starts
+ * nothing (-EINTR). For an interrupted run (core/interrupt.h): call it
+ * from the interrupt's thread, never from a signal handler. */
+void spawn_end_all(void);
 
 /* The settings of spawn_configure (for the OS implementations). */
 int spawn_pin_cpu(void);

@@ -26,6 +26,34 @@ int atomic_file_fail(char *err, size_t err_size, int error, const char *fmt, ...
 	return -error;
 }
 
+/* The temporary files of the writers open now, for atomic_file_remove_open
+ * (an interrupted run); a writer beyond OPEN_MAX is not listed. */
+#define OPEN_MAX 32
+static char *open_files[OPEN_MAX];
+static int closed;   /* atomic_file_remove_open ran: no new temporary file */
+
+/* Lists or unlists TMP_PATH; under atomic_file_os_lock. */
+static void list_open(char *tmp_path, int add)
+{
+	for (size_t i = 0; i < OPEN_MAX; i++)
+		if (add ? !open_files[i] : open_files[i] == tmp_path) {
+			open_files[i] = add ? tmp_path : NULL;
+			return;
+		}
+}
+
+void atomic_file_remove_open(void)
+{
+	atomic_file_os_lock();
+	closed = 1;
+	for (size_t i = 0; i < OPEN_MAX; i++)
+		if (open_files[i]) {
+			remove(open_files[i]);
+			open_files[i] = NULL;
+		}
+	atomic_file_os_unlock();
+}
+
 static char *copy_of(const char *s, size_t n)
 {
 	char *c = malloc(n + 1);
@@ -74,7 +102,11 @@ int atomic_file_open(struct atomic_file *af, const char *path, char *err, size_t
 	}
 	memcpy(af->tmp_path, path, n);
 	memcpy(af->tmp_path + n, ATOMIC_FILE_SUFFIX, sizeof(ATOMIC_FILE_SUFFIX));
-	rc = atomic_file_os_create(af);
+	atomic_file_os_lock();
+	rc = closed ? -EINTR : atomic_file_os_create(af);
+	if (rc == 0)
+		list_open(af->tmp_path, 1);
+	atomic_file_os_unlock();
 	if (rc < 0) {
 		atomic_file_fail(err, err_size, -rc, "%s: cannot create a temporary file next to it",
 				 path);
@@ -87,8 +119,12 @@ void atomic_file_abort(struct atomic_file *af)
 {
 	if (af->fp)
 		fclose(af->fp);
-	if (af->tmp_path)
+	atomic_file_os_lock();
+	if (af->tmp_path) {
+		list_open(af->tmp_path, 0);
 		remove(af->tmp_path);
+	}
+	atomic_file_os_unlock();
 	release(af);
 }
 
@@ -118,7 +154,13 @@ int atomic_file_commit(struct atomic_file *af, char *err, size_t err_size)
 		atomic_file_abort(af);
 		return rc;
 	}
-	rc = atomic_file_os_replace(af->tmp_path, af->path);
+	/* under the lock: an interrupt removes the temporary file before the
+	 * rename or finds it renamed, never half of each */
+	atomic_file_os_lock();
+	rc = closed ? -EINTR : atomic_file_os_replace(af->tmp_path, af->path);
+	if (rc >= 0)
+		list_open(af->tmp_path, 0);
+	atomic_file_os_unlock();
 	if (rc < 0) {
 		atomic_file_fail(err, err_size, -rc, "%s: cannot replace it with %s", af->path,
 				 af->tmp_path);

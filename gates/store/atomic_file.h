@@ -32,6 +32,12 @@ int atomic_file_commit(struct atomic_file *af, char *err, size_t err_size);
 /* Closes and removes the temporary file, leaving PATH untouched; releases AF. */
 void atomic_file_abort(struct atomic_file *af);
 
+/* Removes the temporary file of every writer still open, now, and makes
+ * every later atomic_file_open and atomic_file_commit fail with -EINTR:
+ * for an interrupted run (core/interrupt.h), which then leaves each file
+ * as it was or wholly replaced. Not from a signal handler. */
+void atomic_file_remove_open(void);
+
 /* Whether atomic_file_open could later write PATH: its directory exists
  * and is writable, or is missing but its parent is (it will be created).
  * Checked before a long run, so that a typo costs nothing. Returns 0, or a

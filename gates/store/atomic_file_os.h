@@ -22,6 +22,11 @@ int atomic_file_os_sync(FILE *fp);
  * directory's fsync failed). */
 int atomic_file_os_replace(const char *tmp, const char *path);
 
+/* The lock of atomic_file.c's list of open temporary files (a mutex;
+ * the interrupt thread takes it beside the writer's). */
+void atomic_file_os_lock(void);
+void atomic_file_os_unlock(void);
+
 /* Shared helpers of atomic_file.c for the OS files. */
 int atomic_file_fail(char *err, size_t err_size, int error, const char *fmt, ...);
 /* The directory part of PATH ("." when none; '\\' counts on Windows). */

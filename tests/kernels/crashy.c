@@ -5,10 +5,23 @@
  *   exit3    exits with status 3
  *   garbage  prints a line that is not the protocol
  *   flood    prints more than the runner accepts
- * Variant "steady" always works, so the rest of the run can be checked.
+ *   orphan   forks a child that closes its descriptors and sleeps 300 s,
+ *            then samples as usual (POSIX)
+ *   setsid   the same, the child in a session of its own (setsid(2))
+ *   setsid-hang  that child, and the kernel itself never returns
+ *   close-hang   closes its stdout and stderr, then never returns (POSIX)
+ *   ci-files writes to the file CRASHY_OUT whether it sees GITHUB_ENV,
+ *            GITHUB_STEP_SUMMARY and GITHUB_TOKEN, and appends a line to
+ *            each of the first two it sees (what a hostile kernel does)
+ * The tests find the children by their environment (a CRASHY_MARKER=...
+ * of their own, inherited). Variant "steady" always works, so the rest of
+ * the run can be checked.
  */
 #include <signal.h>
 #include <stdio.h>
+#ifndef _WIN32
+#include <sys/types.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,8 +53,68 @@ static void flood(void)
 		fwrite(block, 1, n, stdout);
 }
 
+#ifndef _WIN32
+/* A child that outlives the kernel: its descriptors closed (so that the
+ * gate does not wait for its pipes), in a session of its own when NEW_SESSION. */
+static void leave_child(int new_session)
+{
+	fflush(NULL);
+	if (fork() != 0)
+		return;
+	if (new_session)
+		setsid();
+	for (int fd = 0; fd < 1024; fd++)
+		close(fd);
+	sleep(300);
+	_exit(0);
+}
+#endif
+
+/* Appends a line to the file named by variable NAME, when set. */
+static void append_to(const char *name)
+{
+	const char *path = getenv(name);
+	FILE *f = path ? fopen(path, "a") : NULL;
+	if (f) {
+		fprintf(f, "CRASHY WAS HERE\n");
+		fclose(f);
+	}
+}
+
+static void ci_files(void)
+{
+	const char *out = getenv("CRASHY_OUT");
+	FILE *f = out ? fopen(out, "w") : NULL;
+	if (f) {
+		const char *names[] = { "GITHUB_ENV", "GITHUB_STEP_SUMMARY", "GITHUB_TOKEN",
+					"CRASHY_OUT" };
+		for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+			fprintf(f, "%s=%s\n", names[i], getenv(names[i]) ? "set" : "unset");
+		fclose(f);
+	}
+	append_to("GITHUB_ENV");
+	append_to("GITHUB_STEP_SUMMARY");
+}
+
 static void misbehave(const char *mode)
 {
+#ifndef _WIN32
+	if (!strcmp(mode, "orphan"))
+		leave_child(0);
+	if (!strncmp(mode, "setsid", 6))
+		leave_child(1);
+	if (!strcmp(mode, "setsid-hang"))
+		for (;;)
+			sleep(60);
+	if (!strcmp(mode, "close-hang")) {
+		close(STDOUT_FILENO);
+		close(STDERR_FILENO);
+		for (;;)
+			sleep(60);
+	}
+#endif
+	if (!strcmp(mode, "ci-files"))
+		ci_files();
 	if (!strcmp(mode, "segv")) {
 #ifdef _WIN32
 		/* a real access violation (0xC0000005): the C runtime's raise()
