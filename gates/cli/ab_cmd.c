@@ -66,6 +66,7 @@ static int parse(struct ab_state *st, int argc, char **argv)
 	/* Paired rounds cancel the drift that forces 25% against a stored
 	 * baseline (docs/noise.md); 3% is the smallest change worth a failure. */
 	st->shared.min_effect = POLICY_MIN_EFFECT_AB;
+	st->shared.gates = POLICY_GATE_AB_DEFAULT;
 	st->rest = calloc((size_t)argc + 1, sizeof *st->rest);
 	if (!st->rest || ab_options_split(argc, argv, &st->side_a, &st->side_b, st->rest,
 					  &rest_count))

@@ -31,7 +31,7 @@ int session_exit_code(const struct session *s)
 {
 	const struct run_result *r = &s->r;
 	for (size_t i = 0; i < r->series_count; i++)
-		if (r->series[i].verdict == VERDICT_FAIL)
+		if (r->series[i].verdict == VERDICT_FAIL && r->series[i].gated)
 			return 1;
 	for (size_t i = 0; i < r->expect_count; i++)
 		if (r->expects[i].gated && r->expects[i].verdict == VERDICT_FAIL)

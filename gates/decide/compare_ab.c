@@ -193,6 +193,7 @@ void compare_ab_run(struct run_result *b, const struct run_result *a, const stru
 		compare_one(s, x, pol, compare_threads(b, s), &timed[i]);
 	}
 	decide_timing(b, pol, timed);
+	compare_apply_gates(b, pol);
 	for (size_t i = 0; i < a->series_count; i++) {
 		const struct series *x = &a->series[i];
 		if (group_ran(b, x->kernel, x->params) &&

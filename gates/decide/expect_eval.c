@@ -137,6 +137,8 @@ static void estimate(struct expect_result *out, const struct expr *x, double *lh
 		     double *rhs, size_t n, double level)
 {
 	int ratio = 1;
+	out->lhs_median = stats_median(lhs, n);
+	out->rhs_median = stats_median(rhs, n);
 	for (size_t i = 0; i < n; i++)
 		if (!(rhs[i] > 0) || lhs[i] < 0)
 			ratio = 0;
