@@ -53,8 +53,9 @@ Test(e2e_ab, extra_allocation_in_b_fails_exactly)
 	snprintf(json, sizeof json, "%s/ab.json", tmpdir);
 	int code = gate_ab(&out, "--b-env", "TOY_EXTRA_ALLOC=1", "--json", json, NULL);
 	cr_expect_eq(code, 1, "exit %d\n%s\n%s", code, out.out, out.err);
-	cr_expect(strstr(out.out, "regression toy/single/small allocs: A 100000 -> B 200000"), "%s",
-		  out.out);
+	const char *at = strstr(out.out, "regression toy/single/small: ");
+	cr_expect(at && strstr(at, "allocs") && strstr(at, " A 100000 -> B 200000 (+100.0%)"),
+		  "%s", out.out);
 	cr_expect(strstr(out.out, "A/B: B (kernels "), "no comparison line: %s", out.out);
 	cr_expect(strstr(out.out, "env TOY_EXTRA_ALLOC=1) against A"), "%s", out.out);
 	json_error_t err;
@@ -73,10 +74,11 @@ Test(e2e_ab, slowdown_in_b_fails_confirmed_at_the_variant_line)
 {
 	struct spawn_output out;
 	int code = gate_ab(&out, "--b-env", "TOY_SLOWDOWN_PERCENT=900", NULL);
-	e2e_skip_if_busy(out.out, "regression toy/single/small task_clock_ns");
+	e2e_skip_if_busy(out.out, "regression toy/single/small: ");
 	cr_expect_eq(code, 1, "exit %d\n%s\n%s", code, out.out, out.err);
 	cr_expect(strstr(out.out, "tests/kernels/toy.c:"), "%s", out.out);
-	cr_expect(strstr(out.out, "regression toy/single/small task_clock_ns"), "%s", out.out);
+	const char *at = strstr(out.out, "regression toy/single/small: ");
+	cr_expect(at && strstr(at, "task_clock_ns A "), "gate ab's timing gates: %s", out.out);
 	cr_expect(strstr(out.out, "both batches"), "no confirmation batch: %s", out.out);
 	cr_expect(strstr(out.out, ": confirmed"), "%s", out.out);
 	cr_expect(strstr(out.out, "Wilcoxon signed-rank"), "method not named: %s", out.out);

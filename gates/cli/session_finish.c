@@ -30,6 +30,11 @@ static int has_finite_sample(const struct run_result *r)
 int session_exit_code(const struct session *s)
 {
 	const struct run_result *r = &s->r;
+	/* a claim naming a metric nothing measures: the declaration is wrong
+	 * (its file:line and the nearest name are in the report) */
+	for (size_t i = 0; i < r->expect_count; i++)
+		if (r->expects[i].gated && r->expects[i].unknown_metric)
+			return 2;
 	for (size_t i = 0; i < r->series_count; i++)
 		if (r->series[i].verdict == VERDICT_FAIL && r->series[i].gated)
 			return 1;
@@ -38,6 +43,11 @@ int session_exit_code(const struct session *s)
 			return 1;
 	if (!has_finite_sample(r))
 		return s->sample_failures ? 4 : 3;
+	/* a series that could not be checked: no sample, or a count nothing
+	 * measured (decide/counted.h) */
+	for (size_t i = 0; i < r->series_count; i++)
+		if (r->series[i].gated && r->series[i].verdict == VERDICT_ERROR)
+			return 4;
 	for (size_t i = 0; i < r->expect_count; i++)
 		if (r->expects[i].gated && r->expects[i].verdict == VERDICT_ERROR)
 			return 4;

@@ -108,6 +108,8 @@ struct expect_result {
 				   * for a person ("7 < 16"); NaN when none */
 	double ci_low, ci_high;   /* distribution-free interval of the median */
 	double confidence;        /* coverage of that interval, 0..1 */
+	bool unknown_metric;      /* an error: it names a metric no record of its kernel
+				   * has (misspelt): the run exits 2 */
 	enum verdict verdict;     /* gate ab: the decision of both sides (compare_ab.h) */
 	enum verdict b_verdict;   /* gate ab: the claim's own verdict on B, when a.measured */
 	struct expect_side a;     /* gate ab: the claim on side A; the figures above are B's */

@@ -6,6 +6,7 @@
 
 #include "decide/comparable.h"
 #include "decide/compare.h"
+#include "decide/counted.h"
 #include "decide/interference.h"
 #include "decide/stats.h"
 #include "sample/cost_dump.h"
@@ -446,6 +447,7 @@ void compare_run_with(struct run_result *cur, const struct run_result *base,
 	}
 	decide_timing(cur, pol, timed);
 	discount_machine_shift(cur);
+	counted_mark(cur);
 	compare_apply_gates(cur, pol);
 	if (base)
 		report_missing(cur, base);
