@@ -96,7 +96,7 @@ Test(e2e_ci, regression_reports)
 	cr_assert(line > 0);
 	snprintf(want, sizeof want, "\n::error file=tests/kernels/toy.c,line=%d,title=allocgate%%3A "
 		 "regression toy/single/small (", line);
-	e2e_skip_if_busy(out.out, want);
+	e2e_skip_if_busy_line(out.out, want, "wall_ns");
 	cr_expect_eq(code, 1, "exit %d\n%s\n%s", code, out.out, out.err);
 	cr_expect(strstr(out.out, want), "want '%s' in:\n%s", want, out.out);
 	static const char check[] =

@@ -564,6 +564,12 @@ static void print_method(FILE *f, const struct style *st, const struct run_resul
 		fprintf(f, "\n%s%zu timing series advisory: their drift (the baseline's batches and "
 			"earlier recordings) is too large to gate them; shown, never failing.%s\n",
 			st->dim, advisory, st->off);
+	if (p->recorded) {
+		char gates[120];
+		format_gates(p, gates, sizeof gates);
+		fprintf(f, "\n%sgating %s (--gate); declared expectations always gate.%s\n", st->dim,
+			gates, st->off);
+	}
 	size_t disturbed, samples;
 	format_interference(r, &disturbed, &samples);
 	if (disturbed)
