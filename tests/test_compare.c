@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/session.h"
 #include "core/result.h"
 #include "decide/compare.h"
 
@@ -801,4 +802,37 @@ Test(compare, gates_differ_is_another_policy)
 	b.gates = POLICY_GATE_DETERMINISTIC;
 	cr_expect_not(policy_same_decisions(&a, &b, what, sizeof what));
 	cr_expect_str_eq(what, "gate counts,cost,timing vs counts,cost");
+}
+
+/* The exit status of a run decided by each policy (cli/session_finish.c). */
+static int exit_of(const struct run_result *r)
+{
+	struct session sess;
+	memset(&sess, 0, sizeof sess);
+	sess.r = *r;
+	return session_exit_code(&sess);
+}
+
+Test(compare, a_timing_regression_that_does_not_gate_exits_0)
+{
+	o.gates = POLICY_GATE_DETERMINISTIC;
+	compare_one_series(METRIC_TIMING, "ns", base_ns, N, 1.5);
+	cr_expect_eq(exit_of(&cur), 0);
+	cur.series[0].gated = true;
+	cr_expect_eq(exit_of(&cur), 1, "the same regression gated fails");
+}
+
+Test(compare, a_misspelt_claim_exits_2_and_an_unmeasured_count_4)
+{
+	compare_one_series(METRIC_EXACT, "count", hundreds, N, 1.0);
+	cr_assert_eq(exit_of(&cur), 0);
+	struct expect_result *e = result_add_expect(&cur);
+	cr_assert_not_null(e);
+	e->verdict = VERDICT_ERROR;
+	e->unknown_metric = true;
+	cr_expect_eq(exit_of(&cur), 2);
+	e->unknown_metric = false;
+	e->verdict = VERDICT_PASS;
+	cur.series[0].verdict = VERDICT_ERROR;   /* decide/counted.h: nothing measured it */
+	cr_expect_eq(exit_of(&cur), 4);
 }

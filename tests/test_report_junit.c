@@ -73,3 +73,20 @@ Test(report_junit, writes_file_atomically)
 	rmdir(path);
 	result_free(&r);
 }
+
+/* A regression of a class the run does not gate (--gate) is a skipped
+ * case: in the report, never a failure of the suite. */
+Test(report_junit, a_regression_that_does_not_gate_is_skipped)
+{
+	struct run_result r;
+	fixture_build(&r);
+	for (size_t i = 0; i < r.series_count; i++)
+		if (r.series[i].verdict == VERDICT_FAIL)
+			r.series[i].gated = false;
+	char *xml = fixture_render(report_junit_print, &r, NULL);
+	cr_expect(strstr(xml, "<testsuites name=\"allocgate\" tests=\"6\" failures=\"1\""), "%s",
+		  xml);
+	cr_expect(strstr(xml, "name=\"single/small wall_ns\"><skipped message="), "%s", xml);
+	free(xml);
+	result_free(&r);
+}
