@@ -408,3 +408,19 @@ Test(expect_eval, a_heap_count_of_zero_where_nothing_allocated_is_measured)
 
 	cr_expect_eq(x->verdict, VERDICT_PASS);
 }
+
+/* A declared variant whose every sample failed has no series: an error
+ * (the failed samples exit 4), not a misspelling (exit 2). */
+Test(expect_eval, a_variant_whose_samples_failed_is_no_misspelling)
+{
+	static char *variants[] = { "a", "b" };
+	k.variants = variants;
+	k.variant_count = 2;
+	add("k", "b", "p", "wall_ns", b_values, ROUNDS);
+	const struct expect_result *x = evaluate("a.wall_ns < b.wall_ns");
+	cr_expect_eq(x->verdict, VERDICT_ERROR);
+	cr_expect_not(x->unknown_metric);
+	e.expr = "b.wall_sn < 1";
+	cr_assert_eq(expect_evaluate(&k, &e, "p", LEVEL, &r), 0);
+	cr_expect(r.expects[1].unknown_metric, "b was measured: its metric is misspelt");
+}

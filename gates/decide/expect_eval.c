@@ -109,6 +109,29 @@ static void nearest_ref(const struct run_result *r, const char *kernel, const ch
 	}
 }
 
+/* Whether reference REF ("variant.metric") of K on PARAMS names what K
+ * does not have: a variant K does not declare, or a metric its variant's
+ * records lack although that variant was measured. A variant whose every
+ * sample failed has no series at all: not a misspelling (the failure is
+ * the run's problem, exit 4). */
+static int misspelt(const struct kernel_info *k, const struct run_result *r, const char *params,
+		    const char *ref)
+{
+	size_t n = strcspn(ref, ".");
+	int declared = 0;
+	for (size_t i = 0; i < k->variant_count && !declared; i++)
+		declared = strlen(k->variants[i]) == n && !strncmp(k->variants[i], ref, n);
+	if (!declared)
+		return 1;
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		if (!strcmp(s->kernel, k->name) && !strcmp(s->params, params) &&
+		    strlen(s->variant) == n && !strncmp(s->variant, ref, n))
+			return 1;
+	}
+	return 0;
+}
+
 /* Why a reference REF of (KERNEL, PARAMS) has no series: a refused counter
  * (returns 1), or an unknown name, with the nearest one of the kernel's
  * records ("did you mean") (returns 0). */
@@ -261,7 +284,7 @@ int expect_evaluate(const struct kernel_info *k, const struct kernel_expect *e,
 	} else if (expr_each_ref(&x, check_ref, &c)) {
 		int refused = explain_missing(r, k->name, params, c.missing, msg, sizeof msg);
 		out->verdict = refused ? VERDICT_SKIPPED : VERDICT_ERROR;
-		out->unknown_metric = !refused;
+		out->unknown_metric = !refused && misspelt(k, r, params, c.missing);
 		out->note = strdup(msg);
 	} else if (expr_each_ref(&x, check_counted, &c)) {
 		out->verdict = VERDICT_ERROR;
