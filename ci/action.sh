@@ -4,9 +4,14 @@
 # (from this checkout, into AG_PREFIX) unless AG_GATE names a gate already
 # installed, builds the project's kernels with AG_BUILD, and gates them:
 #   AG_MODE=baseline  gate run against the project's baselines
+#   AG_MODE=record    gate run --update-baseline: records this runner's
+#                     baseline into AG_BASELINE_DIR and copies it to
+#                     AG_OUT/baselines/ (uploaded with the reports, for review)
 #   AG_MODE=ab        gate ab: the kernels of AG_BASE (default: the pull
 #                     request's base branch, else HEAD~1), built by the same
-#                     command in a git worktree, against this checkout's
+#                     command in a git worktree, against this checkout's; a
+#                     base without kernels (a first pull request) or one that
+#                     does not build: B alone, its own claims gating
 # Reports (result.json, junit.xml, summary.md, svg/) go to AG_OUT; the
 # markdown is appended to GITHUB_STEP_SUMMARY and annotations printed when
 # GITHUB_ACTIONS=true (the gate does both). Exits with the gate's status.
@@ -14,7 +19,9 @@
 # Environment (the action's inputs): AG_BUILD (required), AG_KERNEL_DIR
 # (build/kernels; the counted twins in AG_KERNEL_DIR-counted), AG_BASELINE_DIR
 # (baselines), AG_TIER (quick|default|full; default), AG_MODE (baseline),
-# AG_BASE, AG_ALLOCATOR, AG_ARGS (more gate arguments, split on spaces),
+# AG_BASE, AG_ALLOCATOR, AG_GATE_POLICY (--gate: counts,cost,timing,
+# deterministic or all; empty: the gate's default), AG_ARGS (more gate
+# arguments, split on spaces),
 # AG_OUT (allocgate-reports), AG_PREFIX (RUNNER_TEMP/allocgate), AG_GATE.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -55,6 +62,7 @@ default) ;;
 *) say "tier '${AG_TIER}': expected quick, default or full"; exit 2 ;;
 esac
 [ -n "${AG_ALLOCATOR:-}" ] && set -- "$@" --allocator "$AG_ALLOCATOR"
+[ -n "${AG_GATE_POLICY:-}" ] && set -- "$@" --gate "$AG_GATE_POLICY"
 set -- "$@" --json "$out/result.json" --junit "$out/junit.xml" --markdown "$out/summary.md" \
 	--svg "$out/svg"
 # shellcheck disable=SC2086
@@ -66,8 +74,19 @@ baseline)
 	"$gate" run --kernel-dir "$kdir" --baseline-dir "${AG_BASELINE_DIR:-baselines}" "$@"
 	exit $?
 	;;
+record)
+	bdir=${AG_BASELINE_DIR:-baselines}
+	say "$gate run --update-baseline --kernel-dir $kdir --baseline-dir $bdir $*"
+	"$gate" run --update-baseline --kernel-dir "$kdir" --baseline-dir "$bdir" "$@"
+	code=$?
+	# the recorded file travels with the reports: a person reviews it and
+	# commits it (docs/install.md, "The baseline of a hosted runner")
+	mkdir -p "$out/baselines" && cp "$bdir"/*.json "$out/baselines/" 2>/dev/null ||
+		say "no baseline file in $bdir to upload"
+	exit $code
+	;;
 ab) ;;
-*) say "mode '$mode': expected baseline or ab"; exit 2 ;;
+*) say "mode '$mode': expected baseline, record or ab"; exit 2 ;;
 esac
 
 base=${AG_BASE:-}
@@ -84,6 +103,13 @@ wt=$(mktemp -d "${RUNNER_TEMP:-/tmp}/allocgate-base-XXXXXX")
 trap 'git -C "$top" worktree remove --force "$wt" >/dev/null 2>&1; rm -rf "$wt"' EXIT
 git -C "$top" worktree add -q --detach "$wt" "$rev" || { say "cannot check out $base"; exit 2; }
 say "A = $base ($(git log -1 --format='%h %s' "$rev")), B = this checkout"
-(cd "$wt/$sub" && sh -c "$AG_BUILD") >"$out/base-build.log" 2>&1 ||
-	{ cat "$out/base-build.log" >&2; say "the base revision does not build"; exit 2; }
-"$gate" ab --a-kernel-dir "$wt/$sub$kdir" --b-kernel-dir "$kdir" "$@"
+adir=$wt/$sub$kdir
+if ! (cd "$wt/$sub" && sh -c "$AG_BUILD") >"$out/base-build.log" 2>&1; then
+	# a first pull request: the base has no kernels (nor, often, the
+	# build's target); gate ab then measures B alone and says so
+	say "the base revision does not build (log: $out/base-build.log): B measured alone"
+	[ "${GITHUB_ACTIONS:-}" = true ] &&
+		echo "::warning title=allocgate: no base to compare::the base revision $base does not build the kernels (first pull request?): B measured alone, its own claims gate; $out/base-build.log says why"
+	adir=$wt/$sub.allocgate-no-base-kernels
+fi
+"$gate" ab --a-kernel-dir "$adir" --b-kernel-dir "$kdir" "$@"

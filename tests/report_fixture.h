@@ -72,6 +72,8 @@ static inline void fixture_build(struct run_result *r)
 	e->rounds = 9;
 	e->ratio = true;
 	e->estimate = 3;
+	e->lhs_median = 3e6;     /* 3 ms < 0.75 x 1 ms: violated */
+	e->rhs_median = 0.75e6;
 	e->ci_low = 2.5;
 	e->ci_high = 3.5;
 	e->confidence = 0.96;
@@ -85,6 +87,8 @@ static inline void fixture_build(struct run_result *r)
 	e->rounds = 9;
 	e->ratio = true;
 	e->estimate = 1;
+	e->lhs_median = 14;
+	e->rhs_median = 14;
 	e->ci_low = 0.5;
 	e->ci_high = 1.5;
 	e->confidence = 0.96;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decide/exit_decide.h"
 #include "core/result.h"
 #include "decide/compare.h"
 
@@ -731,4 +732,104 @@ Test(compare, a_changed_cost_key_skips_cost_series_only)
 			 "\"valgrind-3.18.1\" -> \"valgrind-3.19.0\"): cost not compared"),
 		  "%s", s->note);
 	cr_expect_eq(result_find_series(&cur, "k", "a", "p", "heap_calls")->verdict, VERDICT_FAIL);
+}
+
+/* ---- the gate policy (--gate): what may fail the run ---- */
+
+Test(compare, deterministic_gates_leave_a_timing_regression_as_information)
+{
+	o.gates = POLICY_GATE_DETERMINISTIC;
+	struct series *s = compare_one_series(METRIC_TIMING, "ns", base_ns, N, 1.5);
+
+	cr_expect_eq(s->verdict, VERDICT_FAIL, "still compared and reported");
+	cr_expect_not(s->gated);
+}
+
+Test(compare, deterministic_gates_keep_counts_and_cost_gating)
+{
+	o.gates = POLICY_GATE_DETERMINISTIC;
+	add(&base, "k", "a", "heap_calls", "count", METRIC_EXACT, hundreds, N, 1.0);
+	add(&cur, "k", "a", "heap_calls", "count", METRIC_EXACT, hundreds, N, 2.0);
+	add(&base, "k", "a", "cost_instructions", "count", METRIC_EXACT, hundreds, N, 1.0);
+	add(&cur, "k", "a", "cost_instructions", "count", METRIC_EXACT, hundreds, N, 2.0);
+	compare_run(&cur, &base, &o, true);
+
+	for (size_t i = 0; i < cur.series_count; i++) {
+		cr_expect_eq(cur.series[i].verdict, VERDICT_FAIL, "%s", cur.series[i].metric);
+		cr_expect(cur.series[i].gated, "%s", cur.series[i].metric);
+	}
+}
+
+Test(compare, timing_only_leaves_counts_as_information)
+{
+	o.gates = POLICY_GATE_TIMING;
+	add(&base, "k", "a", "heap_calls", "count", METRIC_EXACT, hundreds, N, 1.0);
+	add(&cur, "k", "a", "heap_calls", "count", METRIC_EXACT, hundreds, N, 2.0);
+	add(&base, "k", "a", "cost_instructions", "count", METRIC_EXACT, hundreds, N, 1.0);
+	add(&cur, "k", "a", "cost_instructions", "count", METRIC_EXACT, hundreds, N, 2.0);
+	add(&base, "k", "a", "wall_ns", "ns", METRIC_TIMING, base_ns, N, 1.0);
+	add(&cur, "k", "a", "wall_ns", "ns", METRIC_TIMING, base_ns, N, 1.5);
+	compare_run(&cur, &base, &o, true);
+
+	cr_expect_not(result_find_series(&cur, "k", "a", "p", "heap_calls")->gated);
+	cr_expect_not(result_find_series(&cur, "k", "a", "p", "cost_instructions")->gated);
+	cr_expect(result_find_series(&cur, "k", "a", "p", "wall_ns")->gated);
+}
+
+Test(compare, gate_words_parse_and_name)
+{
+	unsigned g = 0;
+	char name[40];
+	cr_expect_eq(policy_gates_parse("deterministic", &g), 0);
+	cr_expect_eq(g, POLICY_GATE_COUNTS | POLICY_GATE_COST);
+	cr_expect_eq(policy_gates_parse("counts,timing", &g), 0);
+	cr_expect_eq(g, POLICY_GATE_COUNTS | POLICY_GATE_TIMING);
+	cr_expect_eq(policy_gates_parse("all", &g), 0);
+	cr_expect_eq(g, POLICY_GATE_ALL);
+	cr_expect_str_eq(policy_gates_name(g, name, sizeof name), "counts,cost,timing");
+	cr_expect_eq(policy_gates_parse("count", &g), -1, "a misspelt word");
+	cr_expect_eq(policy_gates_parse("", &g), -1, "nothing gated is no policy");
+	cr_expect_eq(policy_gates_parse("cost,", &g), -1);
+	cr_expect_eq(g, POLICY_GATE_ALL, "left alone on error");
+}
+
+Test(compare, gates_differ_is_another_policy)
+{
+	struct run_policy a, b;
+	char what[80];
+	policy_defaults(&a);
+	policy_defaults(&b);
+	b.gates = POLICY_GATE_DETERMINISTIC;
+	cr_expect_not(policy_same_decisions(&a, &b, what, sizeof what));
+	cr_expect_str_eq(what, "gate counts,cost,timing vs counts,cost");
+}
+
+/* The exit status of a run decided by each policy (decide/exit_decide.c). */
+static int exit_of(const struct run_result *r)
+{
+	return (int)exit_decide_run(r, 0);
+}
+
+Test(compare, a_timing_regression_that_does_not_gate_exits_0)
+{
+	o.gates = POLICY_GATE_DETERMINISTIC;
+	compare_one_series(METRIC_TIMING, "ns", base_ns, N, 1.5);
+	cr_expect_eq(exit_of(&cur), 0);
+	cur.series[0].gated = true;
+	cr_expect_eq(exit_of(&cur), 1, "the same regression gated fails");
+}
+
+Test(compare, a_misspelt_claim_exits_2_and_an_unmeasured_count_4)
+{
+	compare_one_series(METRIC_EXACT, "count", hundreds, N, 1.0);
+	cr_assert_eq(exit_of(&cur), 0);
+	struct expect_result *e = result_add_expect(&cur);
+	cr_assert_not_null(e);
+	e->verdict = VERDICT_ERROR;
+	e->unknown_metric = true;
+	cr_expect_eq(exit_of(&cur), 2);
+	e->unknown_metric = false;
+	e->verdict = VERDICT_PASS;
+	cur.series[0].verdict = VERDICT_ERROR;   /* decide/counted.h: nothing measured it */
+	cr_expect_eq(exit_of(&cur), 4);
 }

@@ -53,8 +53,9 @@ Test(e2e_ab, extra_allocation_in_b_fails_exactly)
 	snprintf(json, sizeof json, "%s/ab.json", tmpdir);
 	int code = gate_ab(&out, "--b-env", "TOY_EXTRA_ALLOC=1", "--json", json, NULL);
 	cr_expect_eq(code, 1, "exit %d\n%s\n%s", code, out.out, out.err);
-	cr_expect(strstr(out.out, "regression toy/single/small allocs: A 100000 -> B 200000"), "%s",
-		  out.out);
+	const char *at = strstr(out.out, "regression toy/single/small: ");
+	cr_expect(at && strstr(at, "allocs") && strstr(at, " A 100000 -> B 200000 (+100.0%)"),
+		  "%s", out.out);
 	cr_expect(strstr(out.out, "A/B: B (kernels "), "no comparison line: %s", out.out);
 	cr_expect(strstr(out.out, "env TOY_EXTRA_ALLOC=1) against A"), "%s", out.out);
 	json_error_t err;
@@ -73,10 +74,11 @@ Test(e2e_ab, slowdown_in_b_fails_confirmed_at_the_variant_line)
 {
 	struct spawn_output out;
 	int code = gate_ab(&out, "--b-env", "TOY_SLOWDOWN_PERCENT=900", NULL);
-	e2e_skip_if_busy(out.out, "regression toy/single/small task_clock_ns");
+	e2e_skip_if_busy_line(out.out, "regression toy/single/small: ", "task_clock_ns");
 	cr_expect_eq(code, 1, "exit %d\n%s\n%s", code, out.out, out.err);
 	cr_expect(strstr(out.out, "tests/kernels/toy.c:"), "%s", out.out);
-	cr_expect(strstr(out.out, "regression toy/single/small task_clock_ns"), "%s", out.out);
+	const char *at = strstr(out.out, "regression toy/single/small: ");
+	cr_expect(at && strstr(at, "task_clock_ns A "), "gate ab's timing gates: %s", out.out);
 	cr_expect(strstr(out.out, "both batches"), "no confirmation batch: %s", out.out);
 	cr_expect(strstr(out.out, ": confirmed"), "%s", out.out);
 	cr_expect(strstr(out.out, "Wilcoxon signed-rank"), "method not named: %s", out.out);
@@ -155,7 +157,9 @@ Test(e2e_ab, bad_input_exits_2)
 		{ "--a-env", "NOEQUALS", "--a-env NOEQUALS: expected KEY=VALUE" },
 		{ "--b-frobnicate", "1", "unknown side option" },
 		{ "--a-allocator", "nosuchalloc", "--a-allocator nosuchalloc" },
-		{ "--a-kernel-dir", "/nonexistent/kernels", "kernel directory /nonexistent/kernels" },
+		/* a missing A directory is a base without kernels: B alone
+		 * (a_base_without_kernels_measures_b_alone); a file is no directory */
+		{ "--a-kernel-dir", "/dev/null", "kernel directory /dev/null (side A)" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct spawn_output out;
@@ -324,5 +328,35 @@ Test(e2e_ab, a_claim_broken_on_b_fails_the_change)
 	cr_expect_str_eq(a, "pass");
 	cr_expect_str_eq(b, "fail");
 	cr_expect(strstr(out.out, "expectation violated by the change on strict"), "%s", out.out);
+	spawn_output_free(&out);
+}
+
+/* A first pull request: the base has no kernels yet (its kernel directory
+ * does not exist). B is measured alone and said so; nothing is compared,
+ * and only B's own claims could fail it. */
+Test(e2e_ab, a_base_without_kernels_measures_b_alone)
+{
+	struct spawn_output out;
+	char json[300], missing[300];
+	snprintf(json, sizeof json, "%s/ab.json", tmpdir);
+	snprintf(missing, sizeof missing, "%s/no-kernels-at-the-base", tmpdir);
+	int code = gate_ab(&out, "--a-kernel-dir", missing, "--json", json, NULL);
+	/* 0, or 1 where the toy's timing claim is a coin flip (a sanitizer
+	 * build): never 2, the error of a missing directory */
+	cr_expect(code == 0 || code == 1, "exit %d\n%s\n%s", code, out.out, out.err);
+	cr_expect(strstr(out.out, "alone: A (kernels "), "%s", out.out);
+	cr_expect(strstr(out.out, "has no kernel (no such directory)"), "%s", out.out);
+	json_error_t err;
+	json_t *root = json_load_file(json, 0, &err);
+	cr_assert(root, "%s: %s", json, err.text);
+	json_t *s = series_of(root, "single", "allocs");
+	cr_assert(s);
+	cr_expect_str_eq(json_string_value(json_object_get(s, "verdict")), "new");
+	size_t i;
+	json_t *p;
+	json_array_foreach(json_object_get(root, "problems"), i, p)
+		cr_expect(strcmp(json_string_value(json_object_get(p, "what")), "A/B"),
+			  "B alone is no problem: %s", out.out);
+	json_decref(root);
 	spawn_output_free(&out);
 }

@@ -306,8 +306,10 @@ Test(expect_eval, failed_sample_problem_does_not_explain_a_missing_counter)
 	const struct expect_result *x = evaluate("a.cycles < b.wall_ns");
 
 	cr_expect_eq(x->verdict, VERDICT_ERROR);
+	cr_expect(x->unknown_metric);
 	cr_expect_str_eq(x->note,
-			 "no measurement named a.cycles (misspelt, or every sample of it failed)");
+			 "unknown metric a.cycles: no measurement of k/p has that name (misspelt, or "
+			 "every sample of it failed; `gate list` names them)");
 }
 
 Test(expect_eval, misspelt_metric_is_an_error_naming_it)
@@ -316,8 +318,8 @@ Test(expect_eval, misspelt_metric_is_an_error_naming_it)
 	const struct expect_result *x = evaluate("a.wall_ns < b.wall_sn");
 
 	cr_expect_eq(x->verdict, VERDICT_ERROR);
-	cr_expect_str_eq(x->note,
-			 "no measurement named b.wall_sn (misspelt, or every sample of it failed)");
+	cr_expect(x->unknown_metric, "the run exits 2");
+	cr_expect_str_eq(x->note, "unknown metric b.wall_sn: did you mean b.wall_ns?");
 }
 
 Test(expect_eval, misspelt_variant_is_an_error_naming_it)
@@ -326,8 +328,7 @@ Test(expect_eval, misspelt_variant_is_an_error_naming_it)
 	const struct expect_result *x = evaluate("c.wall_ns < b.wall_ns");
 
 	cr_expect_eq(x->verdict, VERDICT_ERROR);
-	cr_expect_str_eq(x->note,
-			 "no measurement named c.wall_ns (misspelt, or every sample of it failed)");
+	cr_expect_str_eq(x->note, "unknown metric c.wall_ns: did you mean b.wall_ns?");
 }
 
 Test(expect_eval, other_params_do_not_count_as_the_series)
@@ -339,8 +340,7 @@ Test(expect_eval, other_params_do_not_count_as_the_series)
 	const struct expect_result *x = evaluate("a.wall_ns < b.wall_ns");
 
 	cr_expect_eq(x->verdict, VERDICT_ERROR);
-	cr_expect_str_eq(x->note,
-			 "no measurement named a.wall_ns (misspelt, or every sample of it failed)");
+	cr_expect_str_eq(x->note, "unknown metric a.wall_ns: did you mean b.wall_ns?");
 }
 
 Test(expect_eval, parse_error_names_the_column)
@@ -363,4 +363,64 @@ Test(expect_eval, parse_error_in_the_middle_names_its_column)
 	cr_expect_eq(x->verdict, VERDICT_ERROR);
 	cr_assert_not_null(x->note);
 	cr_expect_eq(strncmp(x->note, "column 13: ", 11), 0, "note: %s", x->note);
+}
+
+/* ---- nothing measured is never a pass (decide/counted.h) ---- */
+
+static const double zeros[ROUNDS] = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+static const double calls[ROUNDS] = { 1998, 1998, 1998, 1998, 1998, 1998, 1998, 1998, 1998 };
+
+Test(expect_eval, a_heap_count_the_counted_build_never_saw_is_an_error)
+{
+	/* the allocations happen in code the counted build did not compile:
+	 * heap_* are 0, the interposer counted 1,998 reallocs */
+	add("k", "a", "p", "heap_calls", zeros, ROUNDS);
+	add("k", "a", "p", "heap_realloc_calls", zeros, ROUNDS);
+	add("k", "a", "p", "proc_realloc_calls", calls, ROUNDS);
+	const struct expect_result *x = evaluate("a.heap_realloc_calls < 32");
+
+	cr_expect_eq(x->verdict, VERDICT_ERROR, "0 < 32 holds on nothing measured");
+	cr_expect_not(x->unknown_metric);
+	cr_assert_not_null(x->note);
+	cr_expect(strstr(x->note, "a.heap_realloc_calls not measured: the counted build saw no "
+			 "allocation call of k/p (heap_calls 0) while the interposer counted 1998"),
+		  "%s", x->note);
+}
+
+Test(expect_eval, the_interposer_count_of_the_same_group_is_measured)
+{
+	add("k", "a", "p", "heap_calls", zeros, ROUNDS);
+	add("k", "a", "p", "proc_realloc_calls", calls, ROUNDS);
+	const struct expect_result *x = evaluate("a.proc_realloc_calls < 2000");
+
+	cr_expect_eq(x->verdict, VERDICT_PASS);
+	cr_expect_str_eq(x->expr, "a.proc_realloc_calls < 2000");
+	cr_expect_eq(x->lhs_median, 1998);
+	cr_expect_eq(x->rhs_median, 2000);
+}
+
+Test(expect_eval, a_heap_count_of_zero_where_nothing_allocated_is_measured)
+{
+	/* no counter saw a call: 0 is the measurement */
+	add("k", "a", "p", "heap_calls", zeros, ROUNDS);
+	add("k", "a", "p", "proc_realloc_calls", zeros, ROUNDS);
+	const struct expect_result *x = evaluate("a.heap_calls == 0");
+
+	cr_expect_eq(x->verdict, VERDICT_PASS);
+}
+
+/* A declared variant whose every sample failed has no series: an error
+ * (the failed samples exit 4), not a misspelling (exit 2). */
+Test(expect_eval, a_variant_whose_samples_failed_is_no_misspelling)
+{
+	static char *variants[] = { "a", "b" };
+	k.variants = variants;
+	k.variant_count = 2;
+	add("k", "b", "p", "wall_ns", b_values, ROUNDS);
+	const struct expect_result *x = evaluate("a.wall_ns < b.wall_ns");
+	cr_expect_eq(x->verdict, VERDICT_ERROR);
+	cr_expect_not(x->unknown_metric);
+	e.expr = "b.wall_sn < 1";
+	cr_assert_eq(expect_evaluate(&k, &e, "p", LEVEL, &r), 0);
+	cr_expect(r.expects[1].unknown_metric, "b was measured: its metric is misspelt");
 }

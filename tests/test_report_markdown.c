@@ -6,29 +6,31 @@
 #include "report_fixture.h"
 
 static const char golden[] =
-	"## allocgate: \xe2\x9d\x8c FAIL\n\n"
-	"Platform `linux-x86_64-glibc`, quick tier, commit abc1234, baseline "
-	"baselines/linux-x86_64-glibc.json.\n\n"
-	"| | total | pass | fail | inconclusive | improved | new | not compared / skipped | error |\n"
-	"|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
-	"| series | 3 | 1 | 1 | 0 | 0 | 1 | 0 | 0 |\n"
-	"| expectations | 2 | 0 | 1 | 1 | 0 | 0 | 0 | 0 |\n\n"
-	"1 problems; 1.5 s; exit 1.\n\n"
-	"### What broke\n\n"
-	"- `tests/kernels/toy.c:78` expectation violated on small: single.wall_ns &lt; 0.75 \\* "
-	"twice.wall_ns (estimate 3, interval [2.5, 3.5], 9 rounds)\n"
-	"- `tests/kernels/toy.c:64` regression toy/single/small wall_ns: 1 ms -&gt; 3 ms (+200.0%); "
-	"p = 0.001, 100% &amp; &lt;confirmed&gt;\n\n"
-	"### Inconclusive\n\n"
-	"- `tests/kernels/toy.c:79` expectation inconclusive on small: twice.allocs == 2 \\* "
-	"single.allocs (estimate 1, interval [0.5, 1.5], 9 rounds); line one line two, 50%\n\n"
-	"### Problems\n\n"
-	"- toy/twice/small sample: killed by signal 11\n\n"
-	"<details><summary>2 compared series</summary>\n\n"
-	"| kernel | variant | params | metric | median | baseline | change [95% interval] | "
-	"verdict |\n|---|---|---|---|---:|---:|---|---|\n"
+	"## allocgate: ❌ FAIL\n"
+	"\n"
+	"Platform `linux-x86_64-glibc`, quick tier, commit abc1234, baseline baselines/linux-x86_64-glibc.json; gating counts, cost and timing.\n"
+	"3 series: 1 regressed, 0 improved, 0 inconclusive, 1 new, 0 not compared; 2 expectations: 0 pass, 1 fail, 1 inconclusive, 0 skipped, 0 error; 1 problems; 1.5 s; exit 1.\n"
+	"\n"
+	"### What broke\n"
+	"\n"
+	"- `tests/kernels/toy.c:78` expectation violated on small: single.wall_ns &lt; 0.75 \\* twice.wall_ns: 3,000,000 &lt; 750,000 (per-round ratio 3, interval [2.5, 3.5], 9 rounds)\n"
+	"- `tests/kernels/toy.c:64` **toy/single/small**: wall_ns 1 ms -&gt; 3 ms (+200.0%; p = 0.001, 100% &amp; &lt;confirmed&gt;)\n"
+	"\n"
+	"### Inconclusive\n"
+	"\n"
+	"- `tests/kernels/toy.c:79` expectation inconclusive on small: twice.allocs == 2 \\* single.allocs: 14 == 14 (per-round ratio 1, interval [0.5, 1.5], 9 rounds); line one line two, 50%\n"
+	"\n"
+	"### Problems\n"
+	"\n"
+	"- toy/twice/small sample: killed by signal 11\n"
+	"\n"
+	"<details><summary>2 compared series</summary>\n"
+	"\n"
+	"| kernel | variant | params | metric | median | baseline | change [95% interval] | verdict |\n"
+	"|---|---|---|---|---:|---:|---|---|\n"
 	"| toy | single | small | wall_ns | 3 ms | 1 ms | +200.0% [+190.0%, +210.0%] | fail |\n"
-	"| toy | single | small | allocs | 100 | 100 | +0.0% | pass |\n\n"
+	"| toy | single | small | allocs | 100 | 100 | +0.0% | pass |\n"
+	"\n"
 	"</details>\n";
 
 Test(report_markdown, golden)
@@ -78,7 +80,7 @@ Test(report_markdown, advisory_series_are_listed_outside_the_table)
 	s->note = strdup("advisory: the baseline's batches differ by up to 40%");
 	char *md = fixture_render(report_markdown_print, &r, NULL);
 	const char *list = strstr(md, "### Advisory (not gated)");
-	const char *table = strstr(md, "<details>");
+	const char *table = strstr(md, "compared series</summary>");
 	cr_expect(list && table && list < table, "%s", md);
 	cr_expect(strstr(md, "not compared toy/twice/small task_clock_ns"), "%s", md);
 	free(md);
@@ -102,6 +104,85 @@ Test(report_markdown, a_machine_that_moved_as_a_whole_is_said)
 	char *md = fixture_render(report_markdown_print, &r, NULL);
 	cr_expect(strstr(md, "> The 13 compared timing series moved by a median of -20.0% since "
 			 "the baseline"), "%s", md);
+	free(md);
+	result_free(&r);
+}
+
+/* A regression of a class the run does not gate: shown collapsed as
+ * information, never under "What broke". */
+Test(report_markdown, a_series_that_does_not_gate_is_information)
+{
+	struct run_result r;
+	fixture_build(&r);
+	for (size_t i = 0; i < r.series_count; i++)
+		if (r.series[i].verdict == VERDICT_FAIL)
+			r.series[i].gated = false;
+	r.policy.gates = POLICY_GATE_DETERMINISTIC;
+	char *md = fixture_render(report_markdown_print, &r, NULL);
+	const char *info = strstr(md, "### Moved, not gated (this run gates counts, cost; "
+				   "information: timing)");
+	cr_expect(info, "%s", md);
+	cr_expect(strstr(md, "1 moved but not gated"), "%s", md);
+	cr_expect(strstr(md, "0 regressed"), "%s", md);
+	const char *broke = strstr(md, "### What broke");
+	cr_expect(broke && !strstr(broke, "**toy/single/small**") == !info, "%s", md);
+	free(md);
+	result_free(&r);
+}
+
+/* One changed allocation site: what a reviewer reads above the collapsed
+ * table fits in 15 lines, with the site's line and its figures. */
+Test(report_markdown, one_changed_site_fits_in_fifteen_lines)
+{
+	struct run_result r;
+	memset(&r, 0, sizeof r);
+	r.ctx.platform_key = strdup("linux-x86_64-glibc");
+	r.ctx.tier = strdup("default");
+	r.ctx.commit = strdup("abc1234");
+	r.baseline_path = strdup("baselines/linux-x86_64-glibc.json");
+	policy_defaults(&r.policy);
+	r.policy.recorded = true;
+	r.policy.gates = POLICY_GATE_DETERMINISTIC;
+	r.exit_code = 1;
+	static const char *const metrics[] = { "heap_malloc_calls", "heap_calls",
+					       "proc_malloc_calls", "cost_malloc_calls",
+					       "cost_instructions" };
+	for (size_t m = 0; m < 5; m++) {
+		struct series *s = result_add_series(&r, "strbuf", "geometric", "1k", metrics[m],
+						     "count", METRIC_EXACT);
+		cr_assert_not_null(s);
+		s->file = strdup("kernels/strbuf.c");
+		s->line = 40;
+		s->has_baseline = true;
+		s->baseline_median = m < 4 ? 10 : 5000;
+		s->median = m < 4 ? 1000 : 90000;
+		s->change = s->median / s->baseline_median - 1;
+		s->verdict = VERDICT_FAIL;
+	}
+	r.site_changes = calloc(1, sizeof *r.site_changes);
+	cr_assert_not_null(r.site_changes);
+	r.site_change_count = 1;
+	struct site_change *c = &r.site_changes[0];
+	c->kernel = strdup("strbuf");
+	c->variant = strdup("geometric");
+	c->params = strdup("1k");
+	c->file = strdup("src/strbuf.c");
+	c->function = strdup("strbuf_grow");
+	c->kind = strdup("malloc");
+	c->line = 88;
+	c->before = c->after = true;
+	c->calls_before = 10;
+	c->calls_after = 1000;
+	char *md = fixture_render(report_markdown_print, &r, NULL);
+	size_t lines = 0;
+	for (const char *p = md; *p && strncmp(p, "<details>", 9); p++)
+		if (*p == '\n')
+			lines++;
+	cr_expect_leq(lines, 15, "%zu lines:\n%s", lines, md);
+	cr_expect(strstr(md, "- `kernels/strbuf.c:40` **strbuf/geometric/1k**: heap_malloc_calls, "
+			 "heap_calls, proc_malloc_calls, cost_malloc_calls 10 -&gt; 1000 (+9900.0%)"),
+		  "%s", md);
+	cr_expect(strstr(md, "  - `src/strbuf.c:88` "), "%s", md);
 	free(md);
 	result_free(&r);
 }

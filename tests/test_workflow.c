@@ -40,3 +40,28 @@ Test(workflow, calls_scripts_that_exist)
 		cr_expect_eq(access(scripts[i], X_OK), 0, "%s is not executable", scripts[i]);
 	}
 }
+
+/* The pull-request story of docs/install.md is a whole workflow between
+ * its markers (ci/lint-workflows.sh validates what it extracts), and uses
+ * a form of the action that exists: a local path, no invented owner/tag. */
+Test(workflow, install_doc_holds_a_usable_workflow)
+{
+	FILE *f = fopen("docs/install.md", "r");
+	cr_assert(f, "no docs/install.md");
+	static char text[65536];
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	const char *begin = strstr(text, "<!-- allocgate-workflow-begin -->");
+	const char *end = strstr(text, "<!-- allocgate-workflow-end -->");
+	cr_assert(begin && end && begin < end, "the workflow markers are missing");
+	char workflow[8192];
+	size_t len = (size_t)(end - begin) < sizeof workflow ? (size_t)(end - begin)
+							   : sizeof workflow - 1;
+	memcpy(workflow, begin, len);
+	workflow[len] = '\0';
+	cr_expect(strstr(workflow, "uses: ./third_party/allocgate"), "%s", workflow);
+	cr_expect(strstr(workflow, "mode: record"), "no job records the runner's baseline");
+	cr_expect(strstr(workflow, "pull_request"), "%s", workflow);
+	cr_expect(!strstr(text, "OWNER/allocgate"), "an owner placeholder left in the doc");
+}

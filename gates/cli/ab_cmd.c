@@ -30,6 +30,9 @@ struct ab_state {
 	char a_dir[4096];
 	struct kernel_info *a_kernels;
 	size_t a_count;
+	bool a_missing;                /* A's kernel directory does not exist */
+	char b_alone[1024];            /* groups B measured alone (A has none), for the note */
+	size_t b_alone_count;
 	struct run_result a;           /* side A's samples */
 	char **rest;
 };
@@ -66,6 +69,7 @@ static enum cli_parse parse(struct ab_state *st, int argc, char **argv)
 	/* Paired rounds cancel the drift that forces 25% against a stored
 	 * baseline (docs/noise.md); 3% is the smallest change worth a failure. */
 	st->shared.min_effect = POLICY_MIN_EFFECT_AB;
+	st->shared.gates = POLICY_GATE_AB_DEFAULT;
 	st->rest = calloc((size_t)argc + 1, sizeof *st->rest);
 	if (!st->rest || ab_options_split(argc, argv, &st->side_a, &st->side_b, st->rest,
 					  &rest_count))
@@ -110,14 +114,20 @@ static int setup(struct ab_state *st, const char *self_dir)
 		snprintf(st->a_dir, sizeof st->a_dir, "%s/kernels", self_dir);
 	ret = session_list_kernels(s, s->kernel_dir, &s->result, &s->kernels, &s->kernel_count);
 	if (!ret)
-		ret = session_list_kernels(s, st->a_dir, &s->result, &st->a_kernels, &st->a_count);
+		ret = session_list_kernels_of_base(s, st->a_dir, &s->result, &st->a_kernels,
+						   &st->a_count, &st->a_missing);
 	if (ret)
 		return ret;
 	char a[1400], b[1400], text[3000];
 	ab_options_describe(&st->side_a, st->a_dir, a, sizeof a);
 	ab_options_describe(&st->side_b, s->kernel_dir, b, sizeof b);
-	snprintf(text, sizeof text, "A/B: B (%s) against A (%s), measured in the same shuffled "
-		 "rounds", b, a);
+	if (st->a_count)
+		snprintf(text, sizeof text, "A/B: B (%s) against A (%s), measured in the same "
+			 "shuffled rounds", b, a);
+	else   /* a first pull request: its base has no kernels yet */
+		snprintf(text, sizeof text, "A/B: B (%s) alone: A (%s) has no kernel%s, so nothing "
+			 "is compared; B's own claims gate", b, a,
+			 st->a_missing ? " (no such directory)" : "");
 	s->result.comparison = strdup(text);
 	return GATE_EXIT_OK;
 }
@@ -131,9 +141,13 @@ static int run_group(struct ab_state *st, const struct kernel_info *k,
 	const struct kernel_paramset *pa = find_params(ka, p->name);
 	struct runner_side sides[2] = { { ka, pa, &st->a_plan, a }, { k, p, &st->s.plan, b } };
 	if (!ka || !pa) {
-		result_add_problem(b, k->name, NULL, p->name, "A/B",
-				   ka ? "A's kernel has no such parameter set: B measured alone"
-				      : "no such kernel among A's: B measured alone");
+		/* a kernel or parameter set new in B: measured, its claims
+		 * checked, nothing compared (said once, in the run's note) */
+		size_t used = strlen(st->b_alone);
+		if (st->a_count && used + strlen(k->name) + strlen(p->name) + 8 < sizeof st->b_alone)
+			snprintf(st->b_alone + used, sizeof st->b_alone - used, "%s%s/%s",
+				 used ? ", " : "", k->name, p->name);
+		st->b_alone_count++;
 		return runner_run_sides(&sides[1], 1, rng, 0);
 	}
 	const char *va = pa->values ? pa->values : "", *vb = p->values ? p->values : "";
@@ -243,6 +257,14 @@ int ab_main(int argc, char **argv, const char *self_dir)
 	shard_apply(s->kernels, s->kernel_count, s->options.tier, s->options.shard_index,
 		    s->options.shard_count);
 	take_samples(&st);
+	if (st.a_count && st.b_alone_count) {
+		char note[1200];
+		snprintf(note, sizeof note, "measured on B alone, A has no such kernel or parameter "
+			 "set (new in B: nothing compared, its claims gate): %s", *st.b_alone ?
+			 st.b_alone : "...");
+		free(s->result.baseline_note);
+		s->result.baseline_note = strdup(note);
+	}
 	take_problems_of_a(&s->result, &st.a);
 	check_expectations(&st);
 	interference_mark(&s->result);

@@ -17,6 +17,8 @@ void ab_options_usage(void *fp)
 	      "  --a-kernel-dir DIR       that side's kernel executables, e.g. a build of the\n"
 	      "  --b-kernel-dir DIR       base commit (default: --kernel-dir)\n"
 	      "  --min-effect PERCENT     smallest timing change that fails (default 3)\n"
+	      "  --gate LIST              what fails the run (default all: both sides run in\n"
+	      "                           the same rounds, so timing gates too)\n"
 	      "  --rounds N               measured rounds (default: twice the tier's plus one,\n"
 	      "                           31 for the default tier, 19 for --quick and --full)\n"
 	      "and the options of gate run except --update-baseline, --require-baseline,\n"

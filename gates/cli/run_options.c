@@ -24,6 +24,7 @@ void run_options_defaults(struct run_options *o)
 	 * 20-90% over minutes (docs/noise.md); smaller timing changes are
 	 * reported (inconclusive) but do not fail unless --min-effect says so. */
 	o->min_effect = POLICY_MIN_EFFECT;
+	o->gates = POLICY_GATE_RUN_DEFAULT;
 	o->exact_tolerance = POLICY_EXACT_TOLERANCE;
 	o->near_tolerance = POLICY_NEAR_TOLERANCE;
 	o->alpha = POLICY_ALPHA;
@@ -70,6 +71,11 @@ void run_options_usage(void *fp)
 	      "  --best-of K              a timed sample is the fastest of K runs of the\n"
 	      "                           variant in one process (default: the parameter\n"
 	      "                           set's best_of, else 1): docs/noise.md\n"
+	      "  --gate LIST              what fails the run: counts, cost, timing,\n"
+	      "                           deterministic (counts,cost) or all; the rest is\n"
+	      "                           measured and reported as information (default\n"
+	      "                           deterministic; declared expectations always gate):\n"
+	      "                           docs/noise.md, \"What gates\"\n"
 	      "  --min-effect PERCENT     smallest timing change that fails (default 25)\n"
 	      "  --correction holm|bh     adjust the run's timing p-values by Holm (default)\n"
 	      "                           or Benjamini-Hochberg: docs/noise.md\n"
@@ -141,6 +147,7 @@ void run_options_policy(const struct run_options *o, struct run_policy *p)
 	p->warmup = o->warmup;
 	p->best_of = o->best_of;
 	p->cost = o->cost;
+	p->gates = o->gates;
 	p->cost_runs = o->cost ? (o->cost_runs > 0 ? o->cost_runs : 1) : 0;
 }
 
@@ -277,6 +284,12 @@ static int parse_valued(struct run_options *o, const char *flag, const char *v)
 		if (!v || (strcmp(v, "holm") && strcmp(v, "bh")))
 			return bad(flag, v, "expected holm or bh");
 		o->fdr = !strcmp(v, "bh");
+		return 0;
+	}
+	if (!strcmp(flag, "--gate")) {
+		if (!v || policy_gates_parse(v, &o->gates))
+			return bad(flag, v, "expected a comma-separated list of counts, cost, timing, "
+				   "deterministic, all");
 		return 0;
 	}
 	if (!strcmp(flag, "--best-of")) {

@@ -165,19 +165,19 @@ static int check_kernel_names(const struct run_options *o, char **paths)
 	return GATE_EXIT_OK;
 }
 
-int session_list_kernels(struct session *s, const char *dir, struct run_result *r,
-			 struct kernel_info **kernels, size_t *count)
+/* Lists the kernels of DIR that S->o selects (see session_list_kernels);
+ * with CHECK_NAMES every --kernel must be among them. */
+static int list_kernels(struct session *s, const char *dir, struct run_result *r,
+			struct kernel_info **kernels, size_t *count, bool check_names, int *found)
 {
 	char **paths = NULL, name[256], err[1024];
 	int n = discover_kernels(dir, &paths);
 	*kernels = NULL;
 	*count = 0;
-	if (n < 0) {
-		message_error("kernel directory %s: %s (./gate builds allocgate's own "
-			      "kernels; yours: pass --kernel-dir)", dir, strerror(-n));
-		return GATE_EXIT_USAGE;
-	}
-	int ret = check_kernel_names(&s->options, paths);
+	*found = n;
+	if (n < 0)
+		return n;
+	int ret = check_names ? check_kernel_names(&s->options, paths) : 0;
 	*kernels = calloc((size_t)n + 1, sizeof **kernels);
 	for (int i = 0; !ret && *kernels && i < n; i++) {
 		discover_kernel_name(paths[i], name, sizeof name);
@@ -201,6 +201,29 @@ int session_list_kernels(struct session *s, const char *dir, struct run_result *
 	return ret;
 }
 
+int session_list_kernels(struct session *s, const char *dir, struct run_result *r,
+			 struct kernel_info **kernels, size_t *count)
+{
+	int found, ret = list_kernels(s, dir, r, kernels, count, true, &found);
+	if (found < 0) {
+		message_error("kernel directory %s: %s (./gate builds allocgate's own "
+			      "kernels; yours: pass --kernel-dir)", dir, strerror(-found));
+		return GATE_EXIT_USAGE;
+	}
+	return ret;
+}
+
+int session_list_kernels_of_base(struct session *s, const char *dir, struct run_result *r,
+				 struct kernel_info **kernels, size_t *count, bool *missing)
+{
+	int found, ret = list_kernels(s, dir, r, kernels, count, false, &found);
+	*missing = found == -ENOENT;
+	if (found < 0 && !*missing) {
+		message_error("kernel directory %s (side A): %s", dir, strerror(-found));
+		return GATE_EXIT_USAGE;
+	}
+	return found < 0 ? 0 : ret;
+}
 
 void session_free(struct session *s)
 {

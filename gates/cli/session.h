@@ -37,6 +37,13 @@ int session_context(struct session *s, const char *self_dir);
 int session_list_kernels(struct session *s, const char *dir, struct run_result *r,
 			 struct kernel_info **kernels, size_t *count);
 
+/* session_list_kernels for gate ab's side A, the base revision: a
+ * directory that does not exist is no kernel at all (a base from before
+ * the project had kernels: *MISSING set), and a --kernel that A lacks is
+ * no error (B measures it alone). Returns GATE_EXIT_OK, or GATE_EXIT_USAGE after a message. */
+int session_list_kernels_of_base(struct session *s, const char *dir, struct run_result *r,
+				 struct kernel_info **kernels, size_t *count, bool *missing);
+
 /* Evaluates every declared expectation of S's kernels on S->result. */
 void session_check_expectations(struct session *s);
 

@@ -24,10 +24,20 @@ static void print_changes(const struct run_result *r, size_t kept)
 						   s->verdict == VERDICT_IMPROVED);
 		fresh += is_new;
 		moved += is_moved;
-		if ((is_new || is_moved) && shown++ < 25)
-			printf("  %-8s %s/%s/%s %s: %.6g -> %.6g %s\n", is_new ? "new" : "changed",
-			       s->kernel, s->variant, s->params, s->metric, s->baseline_median,
-			       s->median, s->unit);
+		if (!(is_new || is_moved) || shown++ >= 25)
+			continue;
+		/* a value nothing measured reads "none", never "nan" */
+		char was[32] = "none", now[32] = "none";
+		if (isfinite(s->baseline_median))
+			snprintf(was, sizeof was, "%.6g", s->baseline_median);
+		if (isfinite(s->median))
+			snprintf(now, sizeof now, "%.6g", s->median);
+		if (is_new)
+			printf("  %-8s %s/%s/%s %s: %s %s\n", "new", s->kernel, s->variant, s->params,
+			       s->metric, now, s->unit);
+		else
+			printf("  %-8s %s/%s/%s %s: %s -> %s %s\n", "changed", s->kernel, s->variant,
+			       s->params, s->metric, was, now, s->unit);
 	}
 	if (shown > 25)
 		printf("  ... and %zu more\n", shown - 25);

@@ -22,6 +22,56 @@ void policy_defaults(struct run_policy *p)
 	p->cost_thread_slack = POLICY_COST_THREAD_SLACK;
 	p->cost_advisory = POLICY_COST_ADVISORY;
 	p->cost = true;
+	p->gates = POLICY_GATE_ALL;
+}
+
+static const struct {
+	const char *name;
+	unsigned bits;
+} gate_words[] = {
+	{ "counts", POLICY_GATE_COUNTS },
+	{ "cost", POLICY_GATE_COST },
+	{ "timing", POLICY_GATE_TIMING },
+	{ "deterministic", POLICY_GATE_DETERMINISTIC },
+	{ "all", POLICY_GATE_ALL },
+};
+
+int policy_gates_parse(const char *text, unsigned *gates)
+{
+	unsigned bits = 0;
+	const char *p = text;
+	while (p && *p) {
+		size_t n = strcspn(p, ",");
+		size_t i = 0;
+		for (; i < sizeof gate_words / sizeof gate_words[0]; i++)
+			if (strlen(gate_words[i].name) == n && !strncmp(p, gate_words[i].name, n))
+				break;
+		if (i == sizeof gate_words / sizeof gate_words[0])
+			return -1;
+		bits |= gate_words[i].bits;
+		p += n;
+		if (*p == ',' && !*++p)
+			return -1;
+	}
+	if (!bits)
+		return -1;
+	*gates = bits;
+	return 0;
+}
+
+const char *policy_gates_name(unsigned gates, char *buf, size_t size)
+{
+	size_t used = 0;
+	if (size)
+		*buf = 0;
+	for (size_t i = 0; i < 3; i++)
+		if (gates & gate_words[i].bits)
+			used += (size_t)snprintf(buf + (used < size ? used : size),
+						 used < size ? size - used : 0, "%s%s",
+						 used ? "," : "", gate_words[i].name);
+	if (!used)
+		snprintf(buf, size, "none");
+	return buf;
 }
 
 const char *policy_correction_name(const struct run_policy *p)
@@ -62,6 +112,13 @@ bool policy_same_decisions(const struct run_policy *a, const struct run_policy *
 		if (what)
 			snprintf(what, size, "cost pass %s vs %s", a->cost ? "on" : "off",
 				 b->cost ? "on" : "off");
+		return false;
+	}
+	if (a->gates != b->gates) {
+		char x[40], y[40];
+		if (what)
+			snprintf(what, size, "gate %s vs %s", policy_gates_name(a->gates, x, sizeof x),
+				 policy_gates_name(b->gates, y, sizeof y));
 		return false;
 	}
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {

@@ -57,6 +57,25 @@
 #define POLICY_COST_THREAD_SLACK 4096.0
 #define POLICY_COST_ADVISORY 0.10
 
+/* What may fail a run (--gate): the classes of comparison against the
+ * stored baseline or gate ab's side A. A class left out is still measured,
+ * compared and reported, as information. Declared expectations (claims
+ * within one run, on paired per-round values) gate whatever this says.
+ * counts: the exact and near-exact counts (heap_*, proc_*, page faults, peak
+ * bytes); cost: the cost pass's cost_* counts; timing: wall time and the
+ * hardware counters. */
+#define POLICY_GATE_COUNTS 1u
+#define POLICY_GATE_COST 2u
+#define POLICY_GATE_TIMING 4u
+#define POLICY_GATE_DETERMINISTIC (POLICY_GATE_COUNTS | POLICY_GATE_COST)
+#define POLICY_GATE_ALL (POLICY_GATE_DETERMINISTIC | POLICY_GATE_TIMING)
+/* `gate run`'s default: against a stored baseline, timing moves with the
+ * machine's load and drift (docs/noise.md: 20-90% over minutes on a shared
+ * VM), counts and cost do not; `gate ab` measures both sides in the same
+ * rounds, so its timing gates too (POLICY_GATE_ALL). */
+#define POLICY_GATE_RUN_DEFAULT POLICY_GATE_DETERMINISTIC
+#define POLICY_GATE_AB_DEFAULT POLICY_GATE_ALL
+
 struct run_policy {
 	bool recorded;              /* false: loaded from a file that did not record it */
 	double alpha;               /* family-wise error rate of the timing tests */
@@ -80,9 +99,11 @@ struct run_policy {
 	int best_of;                /* each timed sample the fastest of K; 0: per parameter set */
 	bool cost;                  /* the cost pass was on */
 	int cost_runs;              /* cost samples per variant and batch */
+	unsigned gates;             /* POLICY_GATE_* bits: what may fail the run */
 };
 
-/* Fills P with the defaults above (a gate run's; RECORDED false). */
+/* Fills P with the defaults above (RECORDED false; GATES all: what a
+ * result file that did not record its gates was decided by). */
 void policy_defaults(struct run_policy *p);
 
 /* The name of P's correction: "holm" or "bh". */
@@ -90,6 +111,15 @@ const char *policy_correction_name(const struct run_policy *p);
 
 /* Parses a correction name; 0 and *FDR, or -1 when unknown. */
 int policy_correction_parse(const char *name, bool *fdr);
+
+/* Parses a --gate value: a comma-separated list of counts, cost, timing,
+ * deterministic (counts and cost) and all; 0 and *GATES, or -1 when a
+ * word is unknown or the list is empty. */
+int policy_gates_parse(const char *text, unsigned *gates);
+
+/* GATES as the words policy_gates_parse reads ("counts,cost"; "none"
+ * when empty), into BUF of SIZE. */
+const char *policy_gates_name(unsigned gates, char *buf, size_t size);
 
 /* Whether A and B decide alike: every field but RECORDED and the sampling
  * counts (rounds, runs, warm-up, best-of, cost samples), which shards may

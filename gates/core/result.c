@@ -148,6 +148,7 @@ struct series *result_add_series(struct run_result *r, const char *kernel,
 	s->median = s->baseline_median = s->change = NAN;
 	s->ci_low = s->ci_high = s->p_value = s->confirm_change = NAN;
 	s->confirmed = -1;
+	s->gated = true;
 	s->batches = 1;
 	s->drift = s->tolerance = NAN;
 	s->verdict = VERDICT_NEW;
@@ -202,6 +203,7 @@ struct expect_result *result_add_expect(struct run_result *r)
 	memset(e, 0, sizeof(*e));
 	/* "error" until the evaluator says otherwise: never a silent pass. */
 	e->estimate = e->ci_low = e->ci_high = e->confidence = NAN;
+	e->lhs_median = e->rhs_median = NAN;
 	e->verdict = e->b_verdict = e->a.verdict = VERDICT_ERROR;
 	e->a.estimate = e->a.ci_low = e->a.ci_high = NAN;
 	e->gated = true;

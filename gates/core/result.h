@@ -64,6 +64,8 @@ struct series {
 	double tolerance;         /* relative change this comparison allows, NaN if none */
 	bool advisory;            /* timing whose drift is too large to gate: shown, never
 				   * failing (compare.c; the note says why) */
+	bool gated;               /* its class may fail the run (policy's gates, --gate);
+				   * false: measured, compared and reported as information */
 	bool *disturbed;          /* timing: per sample, whether other tasks took the CPU
 				   * from it (decide/interference.h); NULL when unknown */
 	size_t disturbed_len;     /* entries of disturbed (samples may be added later) */
@@ -103,8 +105,12 @@ struct expect_result {
 	size_t rounds;            /* rounds with a usable value */
 	bool ratio;               /* estimate is lhs / rhs, else lhs - rhs */
 	double estimate;          /* median over rounds */
+	double lhs_median, rhs_median; /* medians over the rounds of each side's value,
+				   * for a person ("7 < 16"); NaN when none */
 	double ci_low, ci_high;   /* distribution-free interval of the median */
 	double confidence;        /* coverage of that interval, 0..1 */
+	bool unknown_metric;      /* an error: it names a metric no record of its kernel
+				   * has (misspelt): the run exits 2 */
 	enum verdict verdict;     /* gate ab: the decision of both sides (compare_ab.h) */
 	enum verdict b_verdict;   /* gate ab: the claim's own verdict on B, when a.measured */
 	struct expect_side a;     /* gate ab: the claim on side A; the figures above are B's */

@@ -6,6 +6,7 @@
 
 #include "decide/comparable.h"
 #include "decide/compare.h"
+#include "decide/counted.h"
 #include "decide/interference.h"
 #include "decide/stats.h"
 #include "sample/cost_dump.h"
@@ -391,6 +392,18 @@ static void compare_one(struct series *s, const struct series *b, const struct r
 	}
 }
 
+unsigned compare_gate_class(const struct series *s)
+{
+	return cost_metric(s->metric) ? POLICY_GATE_COST
+	       : s->cls == METRIC_TIMING ? POLICY_GATE_TIMING : POLICY_GATE_COUNTS;
+}
+
+void compare_apply_gates(struct run_result *r, const struct run_policy *pol)
+{
+	for (size_t i = 0; i < r->series_count; i++)
+		r->series[i].gated = (pol->gates & compare_gate_class(&r->series[i])) != 0;
+}
+
 void compare_run(struct run_result *cur, const struct run_result *base,
 		 const struct run_policy *pol, bool same_hardware)
 {
@@ -434,6 +447,8 @@ void compare_run_with(struct run_result *cur, const struct run_result *base,
 	}
 	decide_timing(cur, pol, timed);
 	discount_machine_shift(cur);
+	counted_mark(cur);
+	compare_apply_gates(cur, pol);
 	if (base)
 		report_missing(cur, base);
 	free(timed);

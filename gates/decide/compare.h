@@ -69,6 +69,14 @@ void compare_run(struct run_result *cur, const struct run_result *base,
  * an hour of unchanged runs: docs/noise.md). */
 #define COMPARE_SHIFT_NOTABLE 0.10
 
+/* The POLICY_GATE_* class of S: cost for the cost pass's counts, timing
+ * for timing series, counts for the other counts. */
+unsigned compare_gate_class(const struct series *s);
+
+/* Sets every series' GATED from POL's gates: a class left out is still
+ * compared, and reported as information (never failing the run). */
+void compare_apply_gates(struct run_result *r, const struct run_policy *pol);
+
 /* compare_run with what is comparable decided by the caller
  * (comparable_decide, once per run): C's same_hardware and cost key. */
 void compare_run_with(struct run_result *cur, const struct run_result *base,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "decide/compare_ab.h"
+#include "decide/counted.h"
 #include "decide/interference.h"
 #include "decide/compare.h"
 #include "decide/stats.h"
@@ -193,6 +194,8 @@ void compare_ab_run(struct run_result *b, const struct run_result *a, const stru
 		compare_one(s, x, pol, compare_threads(b, s), &timed[i]);
 	}
 	decide_timing(b, pol, timed);
+	counted_mark(b);
+	compare_apply_gates(b, pol);
 	for (size_t i = 0; i < a->series_count; i++) {
 		const struct series *x = &a->series[i];
 		if (group_ran(b, x->kernel, x->params) &&

@@ -10,7 +10,9 @@ int confirm_suspect(const struct run_result *r, const char *kernel, const char *
 {
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
-		if (s->cls == METRIC_TIMING && s->verdict == VERDICT_FAIL &&
+		/* a timing failure that does not gate (--gate) is information:
+		 * not worth a second batch */
+		if (s->cls == METRIC_TIMING && s->verdict == VERDICT_FAIL && s->gated &&
 		    !strcmp(s->kernel, kernel) && !strcmp(s->params, params))
 			return 1;
 	}

@@ -21,16 +21,31 @@ static int gated_expect_is(const struct run_result *r, enum verdict verdict)
 	return 0;
 }
 
-enum gate_exit exit_decide_run(const struct run_result *r, int sample_failures)
+/* Whether a gated series of R has VERDICT (a series the run's --gate
+ * policy leaves out is measured and reported, never deciding). */
+static int gated_series_is(const struct run_result *r, enum verdict verdict)
 {
 	for (size_t i = 0; i < r->series_count; i++)
-		if (r->series[i].verdict == VERDICT_FAIL)
-			return GATE_EXIT_REGRESSION;
-	if (gated_expect_is(r, VERDICT_FAIL))
+		if (r->series[i].gated && r->series[i].verdict == verdict)
+			return 1;
+	return 0;
+}
+
+enum gate_exit exit_decide_run(const struct run_result *r, int sample_failures)
+{
+	/* a claim naming a metric nothing measures: the declaration is wrong
+	 * (its file:line and the nearest name are in the report) */
+	for (size_t i = 0; i < r->expect_count; i++)
+		if (r->expects[i].gated && r->expects[i].unknown_metric)
+			return GATE_EXIT_USAGE;
+	if (gated_series_is(r, VERDICT_FAIL) || gated_expect_is(r, VERDICT_FAIL))
 		return GATE_EXIT_REGRESSION;
 	if (!has_finite_sample(r))
 		return sample_failures ? GATE_EXIT_UNCHECKED : GATE_EXIT_NOTHING_MEASURED;
-	if (gated_expect_is(r, VERDICT_ERROR) || sample_failures)
+	/* a series or claim that could not be checked: no sample, or a count
+	 * nothing measured (decide/counted.h) */
+	if (gated_series_is(r, VERDICT_ERROR) || gated_expect_is(r, VERDICT_ERROR) ||
+	    sample_failures)
 		return GATE_EXIT_UNCHECKED;
 	return GATE_EXIT_OK;
 }

@@ -10,10 +10,12 @@
 #include "core/result.h"
 
 /* A decided run R (`gate run`, `gate ab`) whose sampling lost
- * SAMPLE_FAILURES samples: REGRESSION when a series or a gated expectation
- * failed; else NOTHING_MEASURED when no sample is finite (UNCHECKED when
- * samples failed); else UNCHECKED when a gated expectation could not be
- * evaluated or a sample failed; else OK. */
+ * SAMPLE_FAILURES samples: USAGE when a gated expectation names a metric
+ * nothing measures; else REGRESSION when a gated series or expectation
+ * failed (the --gate policy says which series gate); else NOTHING_MEASURED
+ * when no sample is finite (UNCHECKED when samples failed); else UNCHECKED
+ * when a gated series or expectation could not be checked or a sample
+ * failed; else OK. */
 enum gate_exit exit_decide_run(const struct run_result *r, int sample_failures);
 
 /* `gate merge`: the N inputs' statuses STATUSES, leaving out those whose

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "decide/expect_eval.h"
+#include "decide/counted.h"
 #include "decide/expr.h"
 #include "decide/interference.h"
 #include "decide/stats.h"
@@ -16,7 +17,7 @@ struct lookup_ctx {
 	const char *kernel, *params;
 	size_t round;
 	bool disturbed;        /* a value of this round was left out: disturbed */
-	char missing[160];     /* first reference without a value */
+	char missing[800];     /* first reference without a value */
 };
 
 static const struct series *find(const struct lookup_ctx *c, const struct expr_ref *ref)
@@ -38,6 +39,22 @@ static int lookup(const struct expr_ref *ref, void *arg, double *value)
 	return 0;
 }
 
+/* Notes the first heap_* reference of a group the counted build did not
+ * see (counted.h): its zeros are no measurement. */
+static int check_counted(const struct expr_ref *ref, void *arg)
+{
+	struct lookup_ctx *c = arg;
+	const char *base = strrchr(ref->metric, '.');
+	base = base ? base + 1 : ref->metric;
+	if (strncmp(base, "heap_", 5))
+		return 0;
+	char why[600];
+	if (counted_sight(c->r, c->kernel, c->params, why, sizeof why) == COUNTED_SEEN)
+		return 0;
+	snprintf(c->missing, sizeof c->missing, "%s.%s %s", ref->variant, ref->metric, why);
+	return 1;
+}
+
 /* Notes the first reference that has no series at all. */
 static int check_ref(const struct expr_ref *ref, void *arg)
 {
@@ -48,9 +65,78 @@ static int check_ref(const struct expr_ref *ref, void *arg)
 	return 1;
 }
 
-/* Why a reference has no series: a refused counter (returns 1), or an
- * unknown name (returns 0). */
-static int explain_missing(const struct run_result *r, const char *ref, char *buf, size_t size)
+/* Edit distance (Levenshtein) of A and B, at most 64 characters of each. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t n = strlen(a), m = strlen(b), row[65];
+	if (n > 64 || m > 64)
+		return (size_t)-1;
+	for (size_t j = 0; j <= m; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= n; i++) {
+		size_t diagonal = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= m; j++) {
+			size_t up = row[j];
+			size_t best = diagonal + (a[i - 1] != b[j - 1]);
+			best = up + 1 < best ? up + 1 : best;
+			best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+			row[j] = best;
+			diagonal = up;
+		}
+	}
+	return row[m];
+}
+
+/* The "VARIANT.METRIC" of (KERNEL, PARAMS) in R nearest to REF, into BUF,
+ * when within a third of REF's length (at least 2 edits); else "". */
+static void nearest_ref(const struct run_result *r, const char *kernel, const char *params,
+			const char *ref, char *buf, size_t size)
+{
+	size_t best = strlen(ref) / 3 > 2 ? strlen(ref) / 3 : 2;
+	buf[0] = 0;
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		char name[160];
+		if (strcmp(s->kernel, kernel) || strcmp(s->params, params))
+			continue;
+		snprintf(name, sizeof name, "%s.%s", s->variant, s->metric);
+		size_t d = edit_distance(ref, name);
+		if (d <= best && d > 0) {
+			best = d;
+			snprintf(buf, size, "%s", name);
+		}
+	}
+}
+
+/* Whether reference REF ("variant.metric") of K on PARAMS names what K
+ * does not have: a variant K does not declare, or a metric its variant's
+ * records lack although that variant was measured. A variant whose every
+ * sample failed has no series at all: not a misspelling (the failure is
+ * the run's problem, exit 4). */
+static int misspelt(const struct kernel_info *k, const struct run_result *r, const char *params,
+		    const char *ref)
+{
+	size_t n = strcspn(ref, ".");
+	int declared = 0;
+	for (size_t i = 0; i < k->variant_count && !declared; i++)
+		declared = strlen(k->variants[i]) == n && !strncmp(k->variants[i], ref, n);
+	if (!declared)
+		return 1;
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		if (!strcmp(s->kernel, k->name) && !strcmp(s->params, params) &&
+		    strlen(s->variant) == n && !strncmp(s->variant, ref, n))
+			return 1;
+	}
+	return 0;
+}
+
+/* Why a reference REF of (KERNEL, PARAMS) has no series: a refused counter
+ * (returns 1), or an unknown name, with the nearest one of the kernel's
+ * records ("did you mean") (returns 0). */
+static int explain_missing(const struct run_result *r, const char *kernel, const char *params,
+			   const char *ref, char *buf, size_t size)
 {
 	const char *metric = strrchr(ref, '.');
 	metric = metric ? metric + 1 : ref;
@@ -79,7 +165,14 @@ static int explain_missing(const struct run_result *r, const char *ref, char *bu
 			}
 		}
 	}
-	snprintf(buf, size, "no measurement named %s (misspelt, or every sample of it failed)", ref);
+	char near[160];
+	nearest_ref(r, kernel, params, ref, near, sizeof near);
+	if (*near)
+		snprintf(buf, size, "unknown metric %s: did you mean %s?", ref, near);
+	else
+		snprintf(buf, size, "unknown metric %s: no measurement of %s/%s has that name "
+			 "(misspelt, or every sample of it failed; `gate list` names them)", ref,
+			 kernel, params);
 	return 0;
 }
 
@@ -137,6 +230,8 @@ static void estimate(struct expect_result *out, const struct expr *x, double *lh
 		     double *rhs, size_t n, double level)
 {
 	int ratio = 1;
+	out->lhs_median = stats_median(lhs, n);
+	out->rhs_median = stats_median(rhs, n);
 	for (size_t i = 0; i < n; i++)
 		if (!(rhs[i] > 0) || lhs[i] < 0)
 			ratio = 0;
@@ -187,9 +282,13 @@ int expect_evaluate(const struct kernel_info *k, const struct kernel_expect *e,
 	if (!lhs || !rhs) {
 		out->verdict = VERDICT_ERROR;
 	} else if (expr_each_ref(&x, check_ref, &c)) {
-		out->verdict = explain_missing(r, c.missing, msg, sizeof msg) ? VERDICT_SKIPPED
-									       : VERDICT_ERROR;
+		int refused = explain_missing(r, k->name, params, c.missing, msg, sizeof msg);
+		out->verdict = refused ? VERDICT_SKIPPED : VERDICT_ERROR;
+		out->unknown_metric = !refused && misspelt(k, r, params, c.missing);
 		out->note = strdup(msg);
+	} else if (expr_each_ref(&x, check_counted, &c)) {
+		out->verdict = VERDICT_ERROR;
+		out->note = strdup(c.missing);
 	} else if ((out->rounds = collect(&x, &c, rounds, lhs, rhs, &disturbed)),
 		   interference_too_few(out->rounds, disturbed)) {
 		snprintf(msg, sizeof msg, "disturbed: %zu of %zu rounds had a timing sample that "

@@ -116,7 +116,7 @@ int sites_explain_failure(const struct run_result *r, const char *kernel, const 
 {
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
-		if (s->verdict == VERDICT_FAIL &&
+		if (s->verdict == VERDICT_FAIL && s->gated &&
 		    (result_metric_is_allocation_count(s->metric) || cost_calls(s->metric)) &&
 		    !strcmp(s->kernel, kernel) && !strcmp(s->variant, variant) &&
 		    !strcmp(s->params, params))

@@ -146,9 +146,18 @@ void format_expect(const struct expect_result *e, const char *allocator, char *b
 			 sides, e->note ? "; " : "", e->note ? e->note : "");
 		return;
 	}
-	snprintf(buf, size, "%s on %s: %s (estimate %.4g, interval [%.4g, %.4g], %zu rounds)%s%s",
-		 expect_word(e), e->params, e->expr, e->estimate, e->ci_low, e->ci_high,
-		 e->rounds, e->note ? "; " : "", e->note ? e->note : "");
+	char values[100];
+	format_expect_values(e, values, sizeof values);
+	if (!*values || !isfinite(e->estimate)) {   /* not measured, or an older file */
+		snprintf(buf, size, "%s on %s: %s (estimate %.4g, interval [%.4g, %.4g], %zu "
+			 "rounds)%s%s", expect_word(e), e->params, e->expr, e->estimate, e->ci_low,
+			 e->ci_high, e->rounds, e->note ? "; " : "", e->note ? e->note : "");
+		return;
+	}
+	snprintf(buf, size, "%s on %s: %s: %s (per-round %s %.4g, interval [%.4g, %.4g], %zu "
+		 "rounds)%s%s", expect_word(e), e->params, e->expr, values,
+		 e->ratio ? "ratio" : "difference", e->estimate, e->ci_low, e->ci_high, e->rounds,
+		 e->note ? "; " : "", e->note ? e->note : "");
 }
 
 void format_count(uint64_t v, char *buf, size_t size)
@@ -226,7 +235,8 @@ void format_counts(const struct run_result *r, size_t *series, size_t *expects,
 	memset(expects, 0, (VERDICT_ERROR + 1) * sizeof *expects);
 	*problems = *information = 0;
 	for (size_t i = 0; i < r->series_count; i++)
-		series[r->series[i].verdict]++;
+		if (r->series[i].gated || r->series[i].verdict != VERDICT_FAIL)
+			series[r->series[i].verdict]++;
 	for (size_t i = 0; i < r->expect_count; i++) {
 		if (r->expects[i].gated)
 			expects[r->expects[i].verdict]++;
@@ -235,6 +245,154 @@ void format_counts(const struct run_result *r, size_t *series, size_t *expects,
 	}
 	for (size_t i = 0; i < r->problem_count; i++)
 		*problems += r->problems[i].kernel != NULL;
+}
+
+static int same_group(const struct series *a, const struct series *b)
+{
+	return !strcmp(a->kernel, b->kernel) && !strcmp(a->variant, b->variant) &&
+	       !strcmp(a->params, b->params);
+}
+
+static int moved(const struct series *s, bool gated)
+{
+	return s->verdict == VERDICT_FAIL && s->gated == gated;
+}
+
+bool format_group_first(const struct run_result *r, size_t i, bool gated)
+{
+	if (!moved(&r->series[i], gated))
+		return false;
+	for (size_t j = 0; j < i; j++)
+		if (moved(&r->series[j], gated) && same_group(&r->series[j], &r->series[i]))
+			return false;
+	return true;
+}
+
+void format_change_word(const struct series *s, char *buf, size_t size)
+{
+	if (!s->has_baseline || isnan(s->baseline_median))
+		snprintf(buf, size, "%s", "");
+	else if (s->baseline_median == 0)
+		snprintf(buf, size, "%s", s->median == 0 ? "+0.0%" : "from 0");
+	else if (isfinite(s->change))
+		snprintf(buf, size, "%+.1f%%", 100 * s->change);
+	else
+		snprintf(buf, size, "%s", "");
+}
+
+/* Whether series J moved exactly as K did (same values before and after,
+ * same unit): named together. */
+static int moved_alike(const struct series *j, const struct series *k)
+{
+	return j->cls != METRIC_TIMING && k->cls != METRIC_TIMING && !strcmp(j->unit, k->unit) &&
+	       j->median == k->median && j->baseline_median == k->baseline_median;
+}
+
+size_t format_moved(const struct run_result *r, size_t i, bool gated, char *buf, size_t size)
+{
+	const struct series *first = &r->series[i];
+	size_t n = 0, used = 0;
+	if (size)
+		buf[0] = 0;
+#define MOVED_ADD(...) (used += (size_t)snprintf(buf + (used < size ? used : size), \
+						  used < size ? size - used : 0, __VA_ARGS__))
+	for (size_t j = i; j < r->series_count; j++) {
+		const struct series *s = &r->series[j];
+		if (!moved(s, gated) || !same_group(s, first))
+			continue;
+		n++;
+		int named = 0;   /* already named with an earlier one that moved alike */
+		for (size_t k = i; k < j && !named; k++)
+			named = moved(&r->series[k], gated) && same_group(&r->series[k], first) &&
+				moved_alike(&r->series[k], s);
+		if (named)
+			continue;
+		MOVED_ADD("%s%s", used ? "; " : "", s->metric);
+		for (size_t k = j + 1; k < r->series_count; k++)
+			if (moved(&r->series[k], gated) && same_group(&r->series[k], first) &&
+			    moved_alike(&r->series[k], s))
+				MOVED_ADD(", %s", r->series[k].metric);
+		char was[32], now[32], change[32];
+		format_value(s->baseline_median, s->unit, was, sizeof was);
+		format_value(s->median, s->unit, now, sizeof now);
+		format_change_word(s, change, sizeof change);
+		/* timing: the test's figures (p, tolerance, confirmation) */
+		const char *note = s->cls == METRIC_TIMING && s->note ? s->note : NULL;
+		MOVED_ADD(" %s%s -> %s%s (%s%s%s)", r->comparison ? "A " : "", was,
+			  r->comparison ? "B " : "", now, *change ? change : "changed",
+			  note ? "; " : "", note ? note : "");
+	}
+#undef MOVED_ADD
+	return n;
+}
+
+size_t format_series_information(const struct run_result *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->series_count; i++)
+		n += r->series[i].verdict == VERDICT_FAIL && !r->series[i].gated;
+	return n;
+}
+
+void format_gates(const struct run_policy *p, char *buf, size_t size)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} classes[] = { { POLICY_GATE_COUNTS, "counts" }, { POLICY_GATE_COST, "cost" },
+			{ POLICY_GATE_TIMING, "timing" } };
+	size_t used = 0;
+	if (size)
+		buf[0] = 0;
+	if ((p->gates & POLICY_GATE_ALL) == POLICY_GATE_ALL) {
+		snprintf(buf, size, "counts, cost and timing");
+		return;
+	}
+	for (size_t i = 0; i < 3; i++)
+		if (p->gates & classes[i].bit)
+			used += (size_t)snprintf(buf + (used < size ? used : size),
+						 used < size ? size - used : 0, "%s%s",
+						 used ? ", " : "", classes[i].name);
+	for (size_t i = 0, k = 0; i < 3; i++)
+		if (!(p->gates & classes[i].bit))
+			used += (size_t)snprintf(buf + (used < size ? used : size),
+						 used < size ? size - used : 0, "%s%s",
+						 k++ ? ", " : "; information: ", classes[i].name);
+}
+
+static void format_operand(double v, char *buf, size_t size)
+{
+	char digits[32];
+	if (v == floor(v) && fabs(v) < 1e15) {
+		format_count((uint64_t)fabs(v), digits, sizeof digits);
+		snprintf(buf, size, "%s%s", v < 0 ? "-" : "", digits);
+	} else {
+		snprintf(buf, size, "%.4g", v);
+	}
+}
+
+/* The comparison operator of claim text EXPR ("<", "<=", ...): the first
+ * one in it (metric names and numbers hold none). */
+static const char *expect_operator(const char *expr)
+{
+	const char *p = expr ? strpbrk(expr, "<>=") : NULL;
+	if (!p)
+		return "?";
+	if (p[1] == '=')
+		return p[0] == '<' ? "<=" : p[0] == '>' ? ">=" : "==";
+	return p[0] == '<' ? "<" : p[0] == '>' ? ">" : "==";
+}
+
+void format_expect_values(const struct expect_result *e, char *buf, size_t size)
+{
+	char l[40], rv[40];
+	if (size)
+		buf[0] = 0;
+	if (!isfinite(e->lhs_median) || !isfinite(e->rhs_median))
+		return;
+	format_operand(e->lhs_median, l, sizeof l);
+	format_operand(e->rhs_median, rv, sizeof rv);
+	snprintf(buf, size, "%s %s %s", l, expect_operator(e->expr), rv);
 }
 
 size_t format_timing_shift(const struct run_result *r, double *median)

@@ -95,5 +95,33 @@ size_t format_timing_shift(const struct run_result *r, double *median);
  * *SAMPLES in all. */
 void format_interference(const struct run_result *r, size_t *disturbed, size_t *samples);
 
+/* Series I of R regressed (verdict fail) with GATED as its gated: whether
+ * it is the first such series of its (kernel, variant, params), under which
+ * a renderer writes the group's one paragraph (format_moved). */
+bool format_group_first(const struct run_result *r, size_t i, bool gated);
+
+/* The metrics that regressed in series I's (kernel, variant, params) with
+ * GATED as their gated, for a person, into BUF of SIZE: those that moved
+ * alike named together ("heap_malloc_calls, proc_malloc_calls,
+ * cost_malloc_calls 128 -> 256 (+100.0%); page_faults 190 -> 6174
+ * (+3149.5%)"); a timing series with its confirmation. Returns how many. */
+size_t format_moved(const struct run_result *r, size_t i, bool gated, char *buf, size_t size);
+
+/* The change of S for a person: "+12.5%", "from 0" when its baseline was
+ * 0 (never "nan"), "" without a baseline; into BUF. */
+void format_change_word(const struct series *s, char *buf, size_t size);
+
+/* Series of R that regressed but do not gate (the policy's --gate left
+ * their class out): reported as information. */
+size_t format_series_information(const struct run_result *r);
+
+/* The policy's gates for a person: "counts, cost" (timing is
+ * information) into BUF; "everything" for all. */
+void format_gates(const struct run_policy *p, char *buf, size_t size);
+
+/* Claim E as its inequality with both sides' values, "7 < 16" (the medians
+ * over its rounds of the left and right side, with E's operator), into BUF;
+ * empty when E has no values. */
+void format_expect_values(const struct expect_result *e, char *buf, size_t size);
 
 #endif

@@ -36,26 +36,39 @@ void report_github_escape(const char *s, int property, char *buf, size_t size)
 	buf[n] = '\0';
 }
 
-/* One command: LEVEL (error, warning) at FILE:LINE (FILE may be NULL). */
-static void command(FILE *f, const char *level, const char *file, int line, const char *title,
-		    const char *message)
+/* The annotations of one run, counted first and printed second: GitHub
+ * shows REPORT_GITHUB_MAX per step, so past that the last one printed says
+ * how many more the step summary lists. */
+struct emit {
+	FILE *f;          /* NULL: only count */
+	size_t total;     /* annotations the run has */
+	size_t printed;
+	size_t limit;     /* print at most this many */
+};
+
+/* One command: LEVEL (error, warning, notice) at FILE:LINE (FILE may be NULL). */
+static void command(struct emit *o, const char *level, const char *file, int line,
+		    const char *title, const char *message)
 {
 	char ef[1024], et[512], em[4096];
+	o->total++;
+	if (!o->f || o->printed >= o->limit)
+		return;
+	o->printed++;
 	report_github_escape(title, 1, et, sizeof et);
 	report_github_escape(message, 0, em, sizeof em);
 	if (file && *file) {
 		report_github_escape(file, 1, ef, sizeof ef);
-		fprintf(f, "::%s file=%s,line=%d,title=%s::%s\n", level, ef, line > 0 ? line : 1, et,
-			em);
+		fprintf(o->f, "::%s file=%s,line=%d,title=%s::%s\n", level, ef, line > 0 ? line : 1,
+			et, em);
 	} else {
-		fprintf(f, "::%s title=%s::%s\n", level, et, em);
+		fprintf(o->f, "::%s title=%s::%s\n", level, et, em);
 	}
 }
 
-static size_t expectations(FILE *f, const struct run_result *r)
+static void expectations(struct emit *o, const struct run_result *r)
 {
 	char text[2048], title[512];
-	size_t n = 0;
 	for (size_t i = 0; i < r->expect_count; i++) {
 		const struct expect_result *e = &r->expects[i];
 		/* not gated (declared for another allocator): no annotation */
@@ -75,26 +88,29 @@ static size_t expectations(FILE *f, const struct run_result *r)
 			 : e->verdict == VERDICT_FAIL_BOTH ? "fails before and after"
 			 : e->verdict == VERDICT_IMPROVED ? "holds now"
 			 : result_verdict_name(e->verdict));
-		command(f, level, e->file, e->line, title, text);
-		n++;
+		command(o, level, e->file, e->line, title, text);
 	}
-	return n;
 }
 
-size_t report_github_print(FILE *f, const struct run_result *r)
+/* One error per (kernel, variant, params) that regressed, at its
+ * variant's line, with every metric that moved under it (format_moved). */
+static void regressions(struct emit *o, const struct run_result *r)
 {
-	char text[2048], title[512];
-	size_t n = expectations(f, r);
+	char text[4000], title[512];
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
-		if (s->verdict != VERDICT_FAIL)
+		if (!format_group_first(r, i, true))
 			continue;
-		format_series(s, text, sizeof text);
-		snprintf(title, sizeof title, "allocgate: regression %s/%s/%s %s", s->kernel,
-			 s->variant, s->params, s->metric);
-		command(f, "error", s->file, s->line, title, text);
-		n++;
+		size_t n = format_moved(r, i, true, text, sizeof text);
+		snprintf(title, sizeof title, "allocgate: regression %s/%s/%s (%zu series)",
+			 s->kernel, s->variant, s->params, n);
+		command(o, "error", s->file, s->line, title, text);
 	}
+}
+
+static void sites(struct emit *o, const struct run_result *r)
+{
+	char text[2048], title[512];
 	/* each changed allocation site at its own line: an error where it
 	 * explains a failing heap_*, proc_* or cost_*_calls count of its variant, else a notice */
 	for (size_t i = 0; i < r->site_change_count; i++) {
@@ -108,10 +124,14 @@ size_t report_github_print(FILE *f, const struct run_result *r)
 			 c->variant, c->params, !c->before ? "added" : !c->after ? "removed"
 			 : "changed");
 		/* a library's calls have no line of the repository to point at */
-		command(f, failing ? "error" : "notice", c->line > 0 ? c->file : NULL, c->line, title,
+		command(o, failing ? "error" : "notice", c->line > 0 ? c->file : NULL, c->line, title,
 			text);
-		n++;
 	}
+}
+
+static void problems(struct emit *o, const struct run_result *r)
+{
+	char text[2048], title[512];
 	for (size_t i = 0; i < r->problem_count; i++) {
 		const struct problem *p = &r->problems[i];
 		if (!p->kernel)
@@ -120,11 +140,34 @@ size_t report_github_print(FILE *f, const struct run_result *r)
 		snprintf(text, sizeof text, "%s%s%s%s%s %s: %s", p->kernel, p->variant ? "/" : "",
 			 p->variant ? p->variant : "", p->params ? "/" : "", p->params ? p->params : "",
 			 p->what, p->reason);
-		command(f, "error", NULL, 0, title, text);
-		n++;
+		command(o, "error", NULL, 0, title, text);
+	}
+}
+
+static void all(struct emit *o, const struct run_result *r)
+{
+	expectations(o, r);
+	regressions(o, r);
+	sites(o, r);
+	problems(o, r);
+}
+
+size_t report_github_print(FILE *f, const struct run_result *r)
+{
+	struct emit count = { NULL, 0, 0, 0 };
+	all(&count, r);
+	struct emit out = { f, 0, 0, count.total > REPORT_GITHUB_MAX ? REPORT_GITHUB_MAX - 1
+								      : REPORT_GITHUB_MAX };
+	all(&out, r);
+	if (out.total > out.printed) {
+		char text[200];
+		snprintf(text, sizeof text, "%zu more findings than GitHub shows per step: the step "
+			 "summary (and the markdown report) lists them all", out.total - out.printed);
+		out.limit++;
+		command(&out, "warning", NULL, 0, "allocgate: more findings", text);
 	}
 	fflush(f);
-	return n;
+	return out.printed;
 }
 
 int report_github_enabled(void)

@@ -1,8 +1,9 @@
 /* report_github.h: GitHub Actions workflow commands, printed to stdout when
  * GITHUB_ACTIONS=true, rendered from the run result only:
  *   ::error file=F,line=N,title=T::MESSAGE
- * for a violated expectation (at its GATE_EXPECT line), a regressed series
- * (at its GATE_VARIANT line), an expectation that could not be checked and
+ * for a violated expectation (at its GATE_EXPECT line), a regressed
+ * (kernel, variant, params) with every metric that moved under it (at its
+ * GATE_VARIANT line), a changed allocation site (at its line), an expectation that could not be checked and
  * a kernel problem; ::warning for an inconclusive expectation. Values are
  * escaped as the runner requires: % \r \n in messages, and also : and , in
  * properties. */
@@ -18,7 +19,13 @@
  * PROPERTY also : and , (for file= and title=). */
 void report_github_escape(const char *s, int property, char *buf, size_t size);
 
-/* Prints the annotations of R to F; returns how many. */
+/* GitHub shows this many annotations of a level per step (and drops the
+ * rest): a run prints at most this many, the last one naming how many
+ * more the step summary lists. */
+#define REPORT_GITHUB_MAX 10
+
+/* Prints the annotations of R to F, at most REPORT_GITHUB_MAX; returns how
+ * many it printed. */
 size_t report_github_print(FILE *f, const struct run_result *r);
 
 /* Whether the environment says this is a GitHub Actions job. */

@@ -46,6 +46,8 @@ static json_t *expectation(const struct expect_result *e)
 	bad |= json_object_set_new(obj, "rounds", json_integer((json_int_t)e->rounds));
 	bad |= json_object_set_new(obj, "ratio", json_boolean(e->ratio));
 	bad |= json_object_set_new(obj, "estimate", jsonout_number(e->estimate));
+	bad |= json_object_set_new(obj, "lhs", jsonout_number(e->lhs_median));
+	bad |= json_object_set_new(obj, "rhs", jsonout_number(e->rhs_median));
 	bad |= json_object_set_new(obj, "ci_low", jsonout_number(e->ci_low));
 	bad |= json_object_set_new(obj, "ci_high", jsonout_number(e->ci_high));
 	bad |= json_object_set_new(obj, "confidence", jsonout_number(e->confidence));

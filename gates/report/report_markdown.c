@@ -13,6 +13,9 @@
 /* Text under the markdown rule (escape.h). */
 #define md escape_md_text
 
+/* The head: the verdict, what was compared and what gates, the counts in
+ * one line, and the notes a reader needs before the list (the machine
+ * moved, samples disturbed, the software changed). */
 static void print_summary(FILE *f, const struct run_result *r)
 {
 	size_t sv[VERDICT_ERROR + 1], ev[VERDICT_ERROR + 1], information, problems;
@@ -27,24 +30,31 @@ static void print_summary(FILE *f, const struct run_result *r)
 	md(f, r->ctx.commit ? r->ctx.commit : "?");
 	fputs(r->comparison ? ", " : ", baseline ", f);
 	md(f, r->comparison ? r->comparison : r->baseline_path ? r->baseline_path : "none");
-	fputs(".\n\n", f);
-	fprintf(f, "| | total | pass | fail | inconclusive | improved | new | not compared / "
-		   "skipped | error |\n"
-		   "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-	fprintf(f, "| series | %zu | %zu | %zu | %zu | %zu | %zu | %zu | %zu |\n", r->series_count,
-		sv[VERDICT_PASS], sv[VERDICT_FAIL], sv[VERDICT_INCONCLUSIVE], sv[VERDICT_IMPROVED],
-		sv[VERDICT_NEW], sv[VERDICT_SKIPPED], sv[VERDICT_ERROR]);
-	fprintf(f, "| expectations | %zu | %zu | %zu | %zu | %zu | %zu | %zu | %zu |\n\n",
-		r->expect_count - information, ev[VERDICT_PASS], ev[VERDICT_FAIL],
-		ev[VERDICT_INCONCLUSIVE], ev[VERDICT_IMPROVED], ev[VERDICT_NEW], ev[VERDICT_SKIPPED],
-		ev[VERDICT_ERROR]);
+	if (r->policy.recorded) {
+		char gates[120];
+		format_gates(&r->policy, gates, sizeof gates);
+		fprintf(f, "; gating %s", gates);
+	}
+	fputs(".\n", f);
+	size_t moved = format_series_information(r);
+	fprintf(f, "%zu series: %zu regressed, %zu improved, %zu inconclusive, %zu new, %zu not "
+		"compared", r->series_count, sv[VERDICT_FAIL], sv[VERDICT_IMPROVED],
+		sv[VERDICT_INCONCLUSIVE], sv[VERDICT_NEW], sv[VERDICT_SKIPPED]);
+	if (moved)
+		fprintf(f, ", %zu moved but not gated", moved);
+	if (sv[VERDICT_ERROR])
+		fprintf(f, ", %zu error", sv[VERDICT_ERROR]);
+	fprintf(f, "; %zu expectations: %zu pass, %zu fail, %zu inconclusive, %zu skipped, %zu "
+		"error", r->expect_count - information, ev[VERDICT_PASS], ev[VERDICT_FAIL],
+		ev[VERDICT_INCONCLUSIVE], ev[VERDICT_SKIPPED], ev[VERDICT_ERROR]);
+	if (ev[VERDICT_IMPROVED])
+		fprintf(f, ", %zu hold now (failed on A)", ev[VERDICT_IMPROVED]);
 	if (ev[VERDICT_FAIL_BOTH])
-		fprintf(f, "%zu expectations fail before and after (on A and on B): not failures "
-			"of this change (listed below).\n\n", ev[VERDICT_FAIL_BOTH]);
+		fprintf(f, ", %zu fail before and after (not failures of this change)",
+			ev[VERDICT_FAIL_BOTH]);
 	if (information)
-		fprintf(f, "%zu expectations declared for other allocators were measured as "
-			"information, not gated (listed below).\n\n", information);
-	fprintf(f, "%zu problems; %.1f s; exit %d.\n", problems, r->wall_seconds, r->exit_code);
+		fprintf(f, ", %zu declared for other allocators (information)", information);
+	fprintf(f, "; %zu problems; %.1f s; exit %d.\n", problems, r->wall_seconds, r->exit_code);
 	double shift;
 	size_t shifted = format_timing_shift(r, &shift);
 	if (shifted && fabs(shift) >= FORMAT_SHIFT_NOTABLE)
@@ -64,14 +74,63 @@ static void print_summary(FILE *f, const struct run_result *r)
 	}
 }
 
-/* A list of the expectations whose verdict is V, and with SERIES the
- * series too, under TITLE. */
+/* The site changes of (KERNEL, VARIANT, PARAMS) as sub-items. */
+static void print_group_sites(FILE *f, const struct run_result *r, const char *kernel,
+			      const char *variant, const char *params)
+{
+	char text[1200], place[600];
+	for (size_t i = 0; i < r->site_change_count; i++) {
+		const struct site_change *c = &r->site_changes[i];
+		if (strcmp(c->kernel, kernel) || strcmp(c->variant, variant) ||
+		    strcmp(c->params, params))
+			continue;
+		format_site_change(c, r->comparison != NULL, text, sizeof text);
+		format_site_place(c->file, c->line, place, sizeof place);
+		fputs("  - `", f);
+		md(f, place);
+		fputs("` ", f);
+		md(f, text);
+		fputc('\n', f);
+	}
+}
+
+/* One item per (kernel, variant, params) that moved with GATED as its
+ * series' gated: its place, the metrics (format_moved), and under a gated
+ * one the allocation sites that changed. Returns how many. */
+static size_t print_moved(FILE *f, const struct run_result *r, bool gated, const char *title)
+{
+	char text[4000];
+	size_t n = 0;
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		if (!format_group_first(r, i, gated))
+			continue;
+		if (!n++ && title)
+			fprintf(f, "\n### %s\n\n", title);
+		format_moved(r, i, gated, text, sizeof text);
+		fprintf(f, "- `%s:%d` **", s->file ? s->file : "?", s->line);
+		md(f, s->kernel);
+		fputc('/', f);
+		md(f, s->variant);
+		fputc('/', f);
+		md(f, s->params);
+		fputs("**: ", f);
+		md(f, text);
+		fputc('\n', f);
+		if (gated && sites_explain_failure(r, s->kernel, s->variant, s->params))
+			print_group_sites(f, r, s->kernel, s->variant, s->params);
+	}
+	return n;
+}
+
+/* A list under TITLE of the expectations whose verdict is V (SERIES 0),
+ * of them and the series (1), or of the series only (2). */
 static void print_list(FILE *f, const struct run_result *r, enum verdict v, const char *title,
 		       int series)
 {
 	char text[2048];
 	int any = 0;
-	for (size_t i = 0; i < r->expect_count; i++) {
+	for (size_t i = 0; series < 2 && i < r->expect_count; i++) {
 		const struct expect_result *e = &r->expects[i];
 		if (e->verdict != v || !e->gated)
 			continue;
@@ -116,13 +175,21 @@ static void print_advisory(FILE *f, const struct run_result *r)
 	}
 }
 
-static void print_problems(FILE *f, const struct run_result *r)
+/* The problems that concern a kernel (KERNELS), else those of the run
+ * (counters this machine refused: collapsed, they are the same every run). */
+static void print_problems(FILE *f, const struct run_result *r, int kernels)
 {
-	int any = 0;
+	size_t any = 0, n = 0;
+	for (size_t i = 0; i < r->problem_count; i++)
+		n += !r->problems[i].kernel == !kernels;
 	for (size_t i = 0; i < r->problem_count; i++) {
 		const struct problem *p = &r->problems[i];
+		if (!p->kernel != !kernels)
+			continue;
 		if (!any++)
-			fputs("\n### Problems\n\n", f);
+			fprintf(f, kernels ? "\n### Problems\n\n"
+				: "\n<details><summary>%zu unavailable on this machine</summary>\n\n",
+				n);
 		fputs("- ", f);
 		md(f, p->kernel ? p->kernel : "unavailable:");
 		if (p->variant)
@@ -135,6 +202,8 @@ static void print_problems(FILE *f, const struct run_result *r)
 		md(f, p->reason);
 		fputc('\n', f);
 	}
+	if (any && !kernels)
+		fputs("\n</details>\n", f);
 }
 
 static void print_series_row(FILE *f, const struct series *s)
@@ -218,21 +287,48 @@ static void print_information(FILE *f, const struct run_result *r)
 	}
 }
 
+/* What does not gate, collapsed: series that moved but whose class the
+ * run does not gate (--gate), inconclusive and advisory series. */
+static void print_collapsed_information(FILE *f, const struct run_result *r)
+{
+	size_t moved = format_series_information(r), inconclusive = 0, advisory = 0;
+	for (size_t i = 0; i < r->series_count; i++) {
+		inconclusive += r->series[i].verdict == VERDICT_INCONCLUSIVE;
+		advisory += r->series[i].advisory;
+	}
+	if (!moved && !inconclusive && !advisory)
+		return;
+	fprintf(f, "\n<details><summary>Not gated: %zu moved (not gated), %zu inconclusive, "
+		"%zu advisory</summary>\n", moved, inconclusive, advisory);
+	char gates[120];
+	format_gates(&r->policy, gates, sizeof gates);
+	char title[200];
+	snprintf(title, sizeof title, "Moved, not gated (this run gates %s)", gates);
+	print_moved(f, r, false, title);
+	print_list(f, r, VERDICT_INCONCLUSIVE, "Inconclusive", 2);
+	print_advisory(f, r);
+	fputs("\n</details>\n", f);
+}
+
 void report_markdown_print(FILE *f, const struct run_result *r, const void *arg)
 {
 	(void)arg;
 	print_summary(f, r);
-	print_list(f, r, VERDICT_FAIL, "What broke", 1);
-	print_site_changes(f, r, 1, NULL);
+	print_list(f, r, VERDICT_FAIL, "What broke", 0);
+	int claims_failed = 0;
+	for (size_t i = 0; i < r->expect_count; i++)
+		claims_failed |= r->expects[i].gated && r->expects[i].verdict == VERDICT_FAIL;
+	print_moved(f, r, true, claims_failed ? NULL : "What broke");
 	print_list(f, r, VERDICT_FAIL_BOTH, "Fails before and after (on A and on B: not a failure "
 		   "of the change)", 0);
 	print_list(f, r, VERDICT_IMPROVED, "Claims that hold now (failed on A)", 0);
-	print_list(f, r, VERDICT_INCONCLUSIVE, "Inconclusive", 1);
-	print_advisory(f, r);
+	print_list(f, r, VERDICT_INCONCLUSIVE, "Inconclusive", 0);
 	print_list(f, r, VERDICT_ERROR, "Expectations that could not be checked", 1);
-	print_problems(f, r);
+	print_problems(f, r, 1);
 	print_site_changes(f, r, 0, "Allocation sites that changed (no count regressed)");
 	print_information(f, r);
+	print_collapsed_information(f, r);
+	print_problems(f, r, 0);
 	print_table(f, r);
 }
 

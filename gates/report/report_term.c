@@ -63,9 +63,7 @@ static int shown(const struct series *s)
  * baseline. */
 static void format_change(const struct series *s, char *buf, size_t size)
 {
-	buf[0] = 0;
-	if (s->has_baseline && isfinite(s->change))
-		snprintf(buf, size, "%+.1f%%", 100 * s->change);
+	format_change_word(s, buf, size);
 	if (s->has_baseline && isfinite(s->ci_low))
 		snprintf(buf + strlen(buf), size - strlen(buf), " [%+.1f%%, %+.1f%%]",
 			 100 * (s->ci_low - 1), 100 * (s->ci_high - 1));
@@ -91,9 +89,11 @@ static void print_series(FILE *f, const struct style *st, const struct columns *
 	format_value(s->median, s->unit, now, sizeof now);
 	format_value(s->baseline_median, s->unit, was, sizeof was);
 	format_change(s, change, sizeof change);
-	fprintf(f, "    %-*s %-*s %11s %11s  %-*s %s%s%s\n", w->variant, s->variant, w->metric,
+	int info = s->verdict == VERDICT_FAIL && !s->gated;
+	fprintf(f, "    %-*s %-*s %11s %11s  %-*s %s%s%s%s\n", w->variant, s->variant, w->metric,
 		s->metric, now, s->has_baseline ? was : "-", w->change, change,
-		verdict_color(st, s->verdict), result_series_verdict_name(s->verdict), st->off);
+		info ? st->yellow : verdict_color(st, s->verdict),
+		result_series_verdict_name(s->verdict), info ? " (not gated)" : "", st->off);
 	if (s->note && s->verdict != VERDICT_PASS && s->verdict != VERDICT_NEW)
 		fprintf(f, "    %s%-*s %s%s\n", st->dim, w->variant, "", s->note, st->off);
 }
@@ -125,7 +125,10 @@ static void print_expect(FILE *f, const struct style *st, const struct run_resul
 		format_expect_sides(e, info, sizeof info);
 		fprintf(f, "    %-12s %s\n", "", info);
 	} else if (isfinite(e->estimate)) {
-		fprintf(f, "    %-12s %s %.4g, %.0f%% interval [%.4g, %.4g], %zu rounds\n", "",
+		char values[100];
+		format_expect_values(e, values, sizeof values);
+		fprintf(f, "    %-12s %s%sper-round %s %.4g, %.0f%% interval [%.4g, %.4g], %zu "
+			"rounds\n", "", values, *values ? "; " : "",
 			e->ratio ? "ratio lhs/rhs" : "difference lhs-rhs", e->estimate,
 			100 * e->confidence, e->ci_low, e->ci_high, e->rounds);
 	}
@@ -185,6 +188,12 @@ static void print_group(FILE *f, const struct style *st, const struct run_result
 /* ---- the compact report (the default; --details prints print_group) ---- */
 
 /* How much a verdict says about a variant: the row shows its worst. */
+static int verdict_weight(enum verdict v);
+
+/* The weight of S on its row: a regression that does not gate (--gate)
+ * weighs as an inconclusive one (shown, never failing). */
+static int series_weight(const struct series *s);
+
 static int verdict_weight(enum verdict v)
 {
 	switch (v) {
@@ -201,6 +210,13 @@ static int verdict_weight(enum verdict v)
 	}
 }
 
+static int series_weight(const struct series *s)
+{
+	if (s->verdict == VERDICT_FAIL && !s->gated)
+		return verdict_weight(VERDICT_INCONCLUSIVE);
+	return verdict_weight(s->verdict);
+}
+
 /* Whether S of (KERNEL, PARAMS, VARIANT) belongs to the row. */
 static int in_row(const struct series *s, const char *kernel, const char *params,
 		  const char *variant)
@@ -213,7 +229,7 @@ static int in_row(const struct series *s, const char *kernel, const char *params
  * inconclusive or could not be checked. */
 static int notable(const struct series *s)
 {
-	return verdict_weight(s->verdict) > 0;
+	return series_weight(s) > 0;
 }
 
 /* Appends "  [REGION.]NAME VALUE[ CHANGE]" to BUF for every series of the
@@ -234,12 +250,52 @@ static void key_figures(const struct run_result *r, const char *kernel, const ch
 		else   /* a count: 3 digits are enough on the row, --details has them all */
 			snprintf(value, sizeof value, v >= 1e9 ? "%.3gG" : v >= 1e6 ? "%.3gM" : "%.3gk",
 				 v >= 1e9 ? v / 1e9 : v >= 1e6 ? v / 1e6 : v / 1e3);
-		if (s->has_baseline && isfinite(s->change) && s->verdict != VERDICT_SKIPPED &&
-		    fabs(s->change) >= 0.0005)
-			snprintf(change, sizeof change, " %+.1f%%", 100 * s->change);
+		if (s->has_baseline && s->verdict != VERDICT_SKIPPED &&
+		    (s->baseline_median == 0 ? s->median != 0
+					     : isfinite(s->change) && fabs(s->change) >= 0.0005)) {
+			change[0] = ' ';
+			format_change_word(s, change + 1, sizeof change - 1);
+		}
 		size_t n = strlen(buf);
 		snprintf(buf + n, size - n, "  %.*s%s %s%s", dot ? (int)(dot - s->metric + 1) : 0,
 			 s->metric, name, value, change);
+	}
+}
+
+/* The row's allocation calls: heap_calls ("allocs") when the counted
+ * build saw any, else each proc_*_calls the interposer counted (code the
+ * counting include did not compile: a prebuilt library), so that a row
+ * never says "allocs 0" over calls another counter saw. */
+static void alloc_figures(const struct run_result *r, const char *kernel, const char *params,
+			  const char *variant, char *buf, size_t size)
+{
+	static const char *const proc[][2] = {
+		{ "proc_malloc_calls", "malloc" }, { "proc_calloc_calls", "calloc" },
+		{ "proc_realloc_calls", "realloc" }, { "proc_aligned_calls", "aligned" },
+	};
+	int heap_seen = 0, proc_seen = 0;
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		const char *dot = strrchr(s->metric, '.'), *base = dot ? dot + 1 : s->metric;
+		if (!in_row(s, kernel, params, variant) || !(s->median > 0))
+			continue;
+		heap_seen |= !strcmp(base, "heap_calls");
+		proc_seen |= !strncmp(base, "proc_", 5) && strstr(base, "_calls") != NULL;
+	}
+	if (heap_seen || !proc_seen) {
+		key_figures(r, kernel, params, variant, "heap_calls", "allocs", buf, size);
+		return;
+	}
+	for (size_t k = 0; k < sizeof proc / sizeof proc[0]; k++) {
+		int any = 0;
+		for (size_t i = 0; i < r->series_count && !any; i++) {
+			const struct series *s = &r->series[i];
+			const char *dot = strrchr(s->metric, '.');
+			any = in_row(s, kernel, params, variant) && s->median > 0 &&
+			      !strcmp(dot ? dot + 1 : s->metric, proc[k][0]);
+		}
+		if (any)
+			key_figures(r, kernel, params, variant, proc[k][0], proc[k][1], buf, size);
 	}
 }
 
@@ -256,19 +312,21 @@ static void print_rows(FILE *f, const struct style *st, const struct run_result 
 			seen = in_row(&r->series[j], kernel, params, variant);
 		if (!in_row(s, kernel, params, NULL) || seen)
 			continue;
-		enum verdict worst = VERDICT_PASS;
+		const struct series *worst = NULL;
 		for (size_t j = i; j < r->series_count; j++)
 			if (in_row(&r->series[j], kernel, params, variant) &&
-			    verdict_weight(r->series[j].verdict) > verdict_weight(worst))
-				worst = r->series[j].verdict;
+			    series_weight(&r->series[j]) > (worst ? series_weight(worst) : 0))
+				worst = &r->series[j];
+		int info = worst && worst->verdict == VERDICT_FAIL && !worst->gated;
 		char figures[600] = "";
 		key_figures(r, kernel, params, variant, "wall_ns", "wall", figures, sizeof figures);
-		key_figures(r, kernel, params, variant, "heap_calls", "allocs", figures,
-			    sizeof figures);
+		alloc_figures(r, kernel, params, variant, figures, sizeof figures);
 		key_figures(r, kernel, params, variant, "cost_instructions", "instr", figures,
 			    sizeof figures);
 		fprintf(f, "    %-*s%s  %s%s%s\n", w->variant, variant, figures,
-			verdict_color(st, worst), result_verdict_name(worst), st->off);
+			info ? st->yellow : verdict_color(st, worst ? worst->verdict : VERDICT_PASS),
+			info ? "moved (not gated)" : result_verdict_name(worst ? worst->verdict
+										: VERDICT_PASS), st->off);
 		for (size_t j = i; j < r->series_count; j++)
 			if (in_row(&r->series[j], kernel, params, variant) && notable(&r->series[j]))
 				print_series(f, st, w, &r->series[j]);
@@ -371,9 +429,14 @@ static void print_expect_line(FILE *f, const struct style *st, const struct expe
 		char sides[400];
 		format_expect_sides(e, sides, sizeof sides);
 		snprintf(estimate, sizeof estimate, "  (%s)", sides);
-	} else if (isfinite(e->estimate)) {
-		snprintf(estimate, sizeof estimate, "  (%s %.4g [%.4g, %.4g])",
-			 e->ratio ? "lhs/rhs" : "lhs-rhs", e->estimate, e->ci_low, e->ci_high);
+	} else {
+		format_expect_values(e, estimate + 2, sizeof estimate - 2);
+		if (estimate[2])
+			memcpy(estimate, ": ", 2);
+		else if (isfinite(e->estimate))   /* a result file without both sides' values */
+			snprintf(estimate, sizeof estimate, "  (%s %.4g [%.4g, %.4g])",
+				 e->ratio ? "lhs/rhs" : "lhs-rhs", e->estimate, e->ci_low,
+				 e->ci_high);
 	}
 	fprintf(f, "    %s%-12s%s %s:%d  %s%s\n", verdict_color(st, e->verdict), upper, st->off,
 		e->file, e->line, e->expr, estimate);
@@ -502,6 +565,12 @@ static void print_method(FILE *f, const struct style *st, const struct run_resul
 		fprintf(f, "\n%s%zu timing series advisory: their drift (the baseline's batches and "
 			"earlier recordings) is too large to gate them; shown, never failing.%s\n",
 			st->dim, advisory, st->off);
+	if (p->recorded) {
+		char gates[120];
+		format_gates(p, gates, sizeof gates);
+		fprintf(f, "\n%sgating %s (--gate); declared expectations always gate.%s\n", st->dim,
+			gates, st->off);
+	}
 	size_t disturbed, samples;
 	format_interference(r, &disturbed, &samples);
 	if (disturbed)
@@ -545,7 +614,7 @@ static void print_shift_warning(FILE *f, const struct run_result *r)
 		return;
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
-		if (s->verdict == VERDICT_FAIL && s->cls == METRIC_TIMING) {
+		if (s->verdict == VERDICT_FAIL && s->gated && s->cls == METRIC_TIMING) {
 			fprintf(f, "  note: the %zu compared timing series moved by a median of "
 				"%+.1f%% since the baseline: when every kernel moves at once, the "
 				"machine's state (its load, its neighbours) is the likelier cause; "
@@ -572,29 +641,17 @@ static void print_summary(FILE *f, const struct style *st, const struct run_resu
 	if (information)
 		snprintf(info + n, sizeof info - n, ", %zu not gated (information)", information);
 	const char *word = gate_exit_word(r->exit_code);
+	char moved[64] = "";
+	size_t not_gated = format_series_information(r);
+	if (not_gated)
+		snprintf(moved, sizeof moved, ", %zu moved but not gated", not_gated);
 	fprintf(f, "\n%s%s%s: %zu series (%zu regressed, %zu improved, %zu inconclusive, %zu new, "
-		"%zu not compared); %zu expectations (%zu pass, %zu fail, %zu inconclusive, %zu "
+		"%zu not compared%s); %zu expectations (%zu pass, %zu fail, %zu inconclusive, %zu "
 		"skipped, %zu error)%s; %zu problems; %.1f s; exit %d\n",
 		r->exit_code ? st->red : st->green, word, st->off, r->series_count, sv[VERDICT_FAIL],
 		sv[VERDICT_IMPROVED], sv[VERDICT_INCONCLUSIVE], sv[VERDICT_NEW], sv[VERDICT_SKIPPED],
-		r->expect_count - information, ev[VERDICT_PASS], ev[VERDICT_FAIL], ev[VERDICT_INCONCLUSIVE],
+		moved, r->expect_count - information, ev[VERDICT_PASS], ev[VERDICT_FAIL], ev[VERDICT_INCONCLUSIVE],
 		ev[VERDICT_SKIPPED], ev[VERDICT_ERROR], info, failures, r->wall_seconds, r->exit_code);
-}
-
-/* Whether failing series I is its variant's first failing heap_* series:
- * the site changes that explain them are printed under it, once. */
-static int first_heap_failure(const struct run_result *r, size_t i)
-{
-	const struct series *s = &r->series[i];
-	if (!result_metric_is_allocation_count(s->metric))
-		return 0;
-	for (size_t j = 0; j < i; j++) {
-		const struct series *t = &r->series[j];
-		if (t->verdict == VERDICT_FAIL && result_metric_is_allocation_count(t->metric) && !strcmp(t->kernel, s->kernel) &&
-		    !strcmp(t->variant, s->variant) && !strcmp(t->params, s->params))
-			return 0;
-	}
-	return 1;
 }
 
 /* The site changes of (KERNEL, VARIANT, PARAMS), each at its own line. */
@@ -635,20 +692,40 @@ static void print_other_site_changes(FILE *f, const struct style *st, const stru
 	}
 }
 
-/* One line of "what broke" for violated expectation E; of gate ab with
- * both sides' figures (it held on A). */
+/* One line of "what broke" for violated expectation E: its inequality with
+ * both sides' values; of gate ab with both sides' figures (it held on A). */
 static void print_failed_claim(FILE *f, const struct expect_result *e)
 {
-	char sides[400];
+	char sides[400], values[100];
 	if (!e->a.measured) {
-		fprintf(f, "  %s:%d: expectation violated on %s: %s (estimate %.4g, interval "
-			"[%.4g, %.4g])\n", e->file, e->line, e->params, e->expr, e->estimate,
-			e->ci_low, e->ci_high);
+		format_expect_values(e, values, sizeof values);
+		fprintf(f, "  %s:%d: expectation violated on %s: %s%s%s (per-round %s %.4g, "
+			"interval [%.4g, %.4g], %zu rounds)\n", e->file, e->line, e->params, e->expr,
+			*values ? ": " : "", values, e->ratio ? "ratio" : "difference", e->estimate,
+			e->ci_low, e->ci_high, e->rounds);
 		return;
 	}
 	format_expect_sides(e, sides, sizeof sides);
 	fprintf(f, "  %s:%d: expectation violated by the change on %s: %s (%s)\n", e->file, e->line,
 		e->params, e->expr, sides);
+}
+
+/* One paragraph per (kernel, variant, params) whose series regressed with
+ * GATED as their gated: its place, the metrics that moved (format_moved),
+ * and for gated ones the allocation sites that changed under it. */
+static void print_moved(FILE *f, const struct run_result *r, bool gated)
+{
+	char text[4000];
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		if (!format_group_first(r, i, gated))
+			continue;
+		format_moved(r, i, gated, text, sizeof text);
+		fprintf(f, "  %s:%d: %s %s/%s/%s: %s\n", s->file ? s->file : "?", s->line,
+			gated ? "regression" : "moved", s->kernel, s->variant, s->params, text);
+		if (gated && sites_explain_failure(r, s->kernel, s->variant, s->params))
+			print_site_changes(f, r, s->kernel, s->variant, s->params, 1);
+	}
 }
 
 /* gate ab: the claims of verdict V (fail_both, improved) under TITLE,
@@ -681,24 +758,19 @@ static void print_failures(FILE *f, const struct style *st, const struct run_res
 			fprintf(f, "\n%swhat broke%s\n", st->bold, st->off);
 		print_failed_claim(f, e);
 	}
-	for (size_t i = 0; i < r->series_count; i++) {
-		const struct series *s = &r->series[i];
-		if (s->verdict != VERDICT_FAIL)
-			continue;
-		if (!any++)
-			fprintf(f, "\n%swhat broke%s\n", st->bold, st->off);
-		char now[32], was[32];
-		format_value(s->median, s->unit, now, sizeof now);
-		format_value(s->baseline_median, s->unit, was, sizeof was);
-		fprintf(f, "  %s:%d: regression %s/%s/%s %s: %s%s -> %s%s (%+.1f%%)%s%s\n",
-			s->file ? s->file : "?", s->line, s->kernel, s->variant, s->params, s->metric,
-			r->comparison ? "A " : "", was, r->comparison ? "B " : "", now, 100 * s->change,
-			s->note ? "; " : "", s->note ? s->note : "");
-		if (first_heap_failure(r, i))
-			print_site_changes(f, r, s->kernel, s->variant, s->params, 1);
-	}
+	for (size_t i = 0; i < r->series_count && !any; i++)
+		if (r->series[i].verdict == VERDICT_FAIL && r->series[i].gated)
+			any = fprintf(f, "\n%swhat broke%s\n", st->bold, st->off) > 0;
+	print_moved(f, r, true);
 	if (any)
 		print_shift_warning(f, r);
+	if (format_series_information(r)) {
+		char gates[120];
+		format_gates(&r->policy, gates, sizeof gates);
+		fprintf(f, "\n%smoved, not gated%s (this run gates %s: --gate)\n", st->bold, st->off,
+			gates);
+		print_moved(f, r, false);
+	}
 	print_claims(f, st, r, VERDICT_FAIL_BOTH, "claims that fail before and after (on A and "
 		     "on B: false on this machine whatever the change; not failing it)");
 	print_claims(f, st, r, VERDICT_IMPROVED, "claims that hold now (failed on A, hold on B)");

@@ -143,6 +143,7 @@ static int put_comparison(json_t *obj, const struct series *s)
 	bad |= json_object_set_new(obj, "drift", jsonout_number(s->drift));
 	bad |= json_object_set_new(obj, "tolerance", jsonout_number(s->tolerance));
 	bad |= json_object_set_new(obj, "advisory", json_boolean(s->advisory));
+	bad |= json_object_set_new(obj, "gated", json_boolean(s->gated));
 	bad |= json_object_set_new(obj, "test", jsonout_string(s->test));
 	bad |= json_object_set_new(obj, "confirmed",
 				   s->confirmed < 0 ? json_null() : json_boolean(s->confirmed));

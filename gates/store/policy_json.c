@@ -43,6 +43,12 @@ json_t *policy_json(const struct run_policy *p)
 			return NULL;
 		}
 	}
+	char gates[40];
+	if (obj && json_object_set_new(obj, "gate", json_string(policy_gates_name(p->gates, gates,
+									      sizeof gates)))) {
+		json_decref(obj);
+		return NULL;
+	}
 	return obj;
 }
 
@@ -94,6 +100,13 @@ int policy_json_load(const json_t *obj, struct run_policy *p, char *why, size_t 
 			}
 			break;
 		}
+	}
+	/* absent in files written before the gate policy: everything gated */
+	const json_t *gate = json_object_get(obj, "gate");
+	if (gate && (!json_is_string(gate) || policy_gates_parse(json_string_value(gate),
+								  &p->gates))) {
+		snprintf(why, size, "policy.gate: expected a list of counts, cost, timing");
+		return -1;
 	}
 	p->recorded = true;
 	return 0;

@@ -149,6 +149,10 @@ static int series_fields(const struct rl *l, const json_t *obj, const char *w, s
 	if (v && !json_is_boolean(v))
 		return fail(l, "%s.advisory: expected true or false", w);
 	s->advisory = v && json_is_true(v);
+	v = json_object_get(obj, "gated");   /* absent in results before --gate: gated */
+	if (v && !json_is_boolean(v))
+		return fail(l, "%s.gated: expected true or false", w);
+	s->gated = !v || json_is_true(v);
 	v = json_object_get(obj, "confirmed");
 	if (v && !json_is_null(v) && !json_is_boolean(v))
 		return fail(l, "%s.confirmed: expected true, false or null", w);
@@ -197,6 +201,8 @@ static int one_expect(const struct rl *l, const json_t *obj, const char *w,
 	    (rc = string(l, obj, w, "expr", 1, &e->expr)) ||
 	    (rc = integer(l, obj, w, "rounds", 1, 0, 1LL << 40, &rounds)) ||
 	    (rc = number(l, obj, w, "estimate", &e->estimate)) ||
+	    (rc = number(l, obj, w, "lhs", &e->lhs_median)) ||
+	    (rc = number(l, obj, w, "rhs", &e->rhs_median)) ||
 	    (rc = number(l, obj, w, "ci_low", &e->ci_low)) ||
 	    (rc = number(l, obj, w, "ci_high", &e->ci_high)) ||
 	    (rc = number(l, obj, w, "confidence", &e->confidence)) ||

@@ -1,0 +1,112 @@
+/* counted.c: whether the counted build saw a group's allocations (counted.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decide/counted.h"
+#include "decide/stats.h"
+
+/* The last part of a metric name (region.heap_calls: heap_calls). */
+static const char *base_name(const char *metric)
+{
+	const char *dot = strrchr(metric, '.');
+	return dot ? dot + 1 : metric;
+}
+
+/* Allocation calls (not frees: free(NULL) is counted, and a thread's exit
+ * frees what glibc allocated for it) of counter family PREFIX. */
+static int is_alloc_calls(const char *base, const char *prefix)
+{
+	static const char *const kinds[] = { "malloc_calls", "calloc_calls", "realloc_calls",
+					     "aligned_calls" };
+	size_t n = strlen(prefix);
+	if (strncmp(base, prefix, n))
+		return 0;
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (!strcmp(base + n, kinds[i]))
+			return 1;
+	return 0;
+}
+
+static double median_of(const struct series *s)
+{
+	double m = isfinite(s->median) ? s->median : stats_median(s->samples, s->sample_count);
+	return isfinite(m) ? m : 0;
+}
+
+enum counted_sight counted_sight(const struct run_result *r, const char *kernel,
+				 const char *params, char *why, size_t size)
+{
+	double heap = 0, proc = 0, cost = 0;
+	int has_heap = 0, has_proc = 0;
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		if (strcmp(s->kernel, kernel) || strcmp(s->params, params))
+			continue;
+		const char *base = base_name(s->metric);
+		if (!strcmp(base, "heap_calls")) {
+			has_heap = 1;
+			heap += median_of(s);
+		} else if (is_alloc_calls(base, "proc_")) {
+			has_proc = 1;
+			proc += median_of(s);
+		} else if (is_alloc_calls(base, "cost_")) {
+			cost += median_of(s);
+		}
+	}
+	if (!has_heap || heap > 0 || (proc <= 0 && cost <= 0))
+		return COUNTED_SEEN;
+	if (has_proc && proc > 0) {
+		snprintf(why, size, "not measured: the counted build saw no allocation call of "
+			 "%s/%s (heap_calls 0) while the interposer counted %.0f (proc_*_calls): the "
+			 "allocating code was not compiled with the counting include (a prebuilt "
+			 "library?); proc_* counts it (docs/counters.md)", kernel, params, proc);
+		return COUNTED_BLIND_PROC;
+	}
+	snprintf(why, size, "not measured: the counted build saw no allocation call of %s/%s "
+		 "(heap_calls 0) while the cost pass counted %.0f allocation calls: compile the "
+		 "sources that allocate with `pkg-config --cflags allocgate-counted`, or run with "
+		 "the interposer (proc_*; docs/install.md)", kernel, params, cost);
+	return COUNTED_BLIND_COST;
+}
+
+/* Whether group (KERNEL, PARAMS) came before series I of R. */
+static int group_seen(const struct run_result *r, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(r->series[j].kernel, r->series[i].kernel) &&
+		    !strcmp(r->series[j].params, r->series[i].params))
+			return 1;
+	return 0;
+}
+
+static void mark_group(struct run_result *r, const char *kernel, const char *params,
+		       enum counted_sight sight, const char *why)
+{
+	for (size_t i = 0; i < r->series_count; i++) {
+		struct series *s = &r->series[i];
+		if (strcmp(s->kernel, kernel) || strcmp(s->params, params) ||
+		    strncmp(base_name(s->metric), "heap_", 5))
+			continue;
+		int fails = sight == COUNTED_BLIND_COST && !strcmp(base_name(s->metric), "heap_calls");
+		s->verdict = fails ? VERDICT_ERROR : VERDICT_SKIPPED;
+		free(s->note);
+		s->note = strdup(why);
+	}
+	if (sight == COUNTED_BLIND_COST)
+		result_add_problem(r, kernel, NULL, params, "counted build", why);
+}
+
+void counted_mark(struct run_result *r)
+{
+	char why[600];
+	for (size_t i = 0; i < r->series_count; i++) {
+		if (group_seen(r, i))
+			continue;
+		const char *kernel = r->series[i].kernel, *params = r->series[i].params;
+		enum counted_sight sight = counted_sight(r, kernel, params, why, sizeof why);
+		if (sight != COUNTED_SEEN)
+			mark_group(r, kernel, params, sight, why);
+	}
+}
