@@ -102,7 +102,7 @@ Test(e2e_exit, a_refused_update_says_exit_4_in_every_report)
 		    "--json", in_dir(json, sizeof json, "result.json"),
 		    "--markdown", in_dir(md, sizeof md, "report.md"), NULL);
 	cr_expect_eq(code, 4, "exit %d\n%s\n%s", code, out.out, out.err);
-	cr_expect(strstr(out.out, "regression toy/single/small allocs"), "%s", out.out);
+	cr_expect(strstr(out.out, "regression toy/single/small: allocs"), "%s", out.out);
 	cr_expect(strstr(out.err, "baseline not updated"), "%s", out.err);
 	expect_said_everywhere(&out, 4, "ERROR", "error", json, md);
 	spawn_output_free(&out);

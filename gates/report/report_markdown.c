@@ -86,9 +86,9 @@ static void print_group_sites(FILE *f, const struct run_result *r, const char *k
 			continue;
 		format_site_change(c, r->comparison != NULL, text, sizeof text);
 		format_site_place(c->file, c->line, place, sizeof place);
-		fputs("  - `", f);
-		md(f, place);
-		fputs("` ", f);
+		fputs("  - ", f);
+		escape_md_code(f, place);
+		fputc(' ', f);
 		md(f, text);
 		fputc('\n', f);
 	}
@@ -108,7 +108,9 @@ static size_t print_moved(FILE *f, const struct run_result *r, bool gated, const
 		if (!n++ && title)
 			fprintf(f, "\n### %s\n\n", title);
 		format_moved(r, i, gated, text, sizeof text);
-		fprintf(f, "- `%s:%d` **", s->file ? s->file : "?", s->line);
+		fputs("- ", f);
+		escape_md_place(f, s->file, s->line);
+		fputs(" **", f);
 		md(f, s->kernel);
 		fputc('/', f);
 		md(f, s->variant);
