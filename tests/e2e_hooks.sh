@@ -52,7 +52,7 @@ command -v gate | grep -q "$tmp/dest-path/gate" || fail "the installed gate is n
 # the baseline by full path, on the unchanged build
 "$gate_bin" run --quick --kernel-dir build/kernels --no-color --update-baseline \
 	>update.log 2>&1 || { cat update.log >&2; fail "--update-baseline exited $?"; }
-grep -q "interposer" update.log && { cat update.log >&2; fail "the full path found no interposer"; }
+grep -q "proc_\* (interposer)" update.log && { cat update.log >&2; fail "the full path found no interposer"; }
 python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))

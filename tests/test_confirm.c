@@ -2,6 +2,8 @@
  * regression (confirm_consistent); hand-computed cases. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "decide/confirm.h"
 
@@ -36,4 +38,33 @@ Test(confirm, missing_or_absurd_values_are_not_confirmed)
 	cr_expect_not(confirm_consistent(NAN, 0.5, 0.1));
 	cr_expect_not(confirm_consistent(0.5, NAN, 0.1));
 	cr_expect_not(confirm_consistent(-1.5, 0.5, 0.1));
+}
+
+/* A confirmation batch whose samples the machine disturbed decides
+ * nothing, and the note says why (not a bare "not confirmed"). */
+Test(confirm, a_disturbed_confirmation_batch_says_so)
+{
+	struct run_result r, again;
+	memset(&r, 0, sizeof r);
+	memset(&again, 0, sizeof again);
+	struct series *s = result_add_series(&r, "toy", "single", "small", "wall_ns", "ns",
+					     METRIC_TIMING);
+	cr_assert_not_null(s);
+	s->verdict = VERDICT_FAIL;
+	s->change = 10.0;
+	s->tolerance = 0.25;
+	struct series *a = result_add_series(&again, "toy", "single", "small", "wall_ns", "ns",
+					     METRIC_TIMING);
+	cr_assert_not_null(a);
+	a->verdict = VERDICT_INCONCLUSIVE;
+	a->change = 11.0;
+	a->note = strdup("disturbed: 9 of 9 samples lost a median 40% of the region");
+	confirm_settle(&r, &again, "toy", "small");
+	cr_expect_eq(r.series[0].verdict, VERDICT_INCONCLUSIVE);
+	cr_expect(!r.series[0].confirmed);
+	cr_expect(strstr(r.series[0].note, "confirmation batch +1100.0%: disturbed: 9 of 9"),
+		  "%s", r.series[0].note);
+	cr_expect(strstr(r.series[0].note, "not confirmed"), "%s", r.series[0].note);
+	result_free(&r);
+	result_free(&again);
 }

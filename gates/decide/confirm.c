@@ -41,9 +41,16 @@ void confirm_settle(struct run_result *r, const struct run_result *again, const 
 		s->confirm_change = a ? a->change : NAN;
 		s->confirmed = a && a->verdict == VERDICT_FAIL &&
 			       confirm_consistent(s->change, a->change, s->tolerance);
-		char note[300];
-		snprintf(note, sizeof note, "%s; confirmation batch %+.1f%%: %s", s->note ? s->note : "",
-			 100 * s->confirm_change, s->confirmed ? "confirmed" : "not confirmed");
+		/* a confirmation batch the machine disturbed decides nothing: say
+		 * so, with its figure (decide/interference.h), rather than a bare
+		 * "not confirmed" */
+		const char *disturbed = a && !s->confirmed && a->note &&
+					!strncmp(a->note, "disturbed: ", 11) ? a->note : NULL;
+		char note[700];
+		snprintf(note, sizeof note, "%s; confirmation batch %+.1f%%: %s%s%s",
+			 s->note ? s->note : "", 100 * s->confirm_change,
+			 disturbed ? disturbed : "", disturbed ? "; " : "",
+			 s->confirmed ? "confirmed" : "not confirmed");
 		free(s->note);
 		s->note = strdup(note);
 		if (!s->confirmed)
