@@ -370,3 +370,33 @@ Test(escape, gate_matrix_shows_a_kernels_problems_escaped)
 	free(out);
 	result_free(&r);
 }
+
+static void render_matrix_markdown(FILE *f, const struct run_result *r, const void *arg)
+{
+	struct matrix m;
+	(void)arg;
+	memset(&m, 0, sizeof m);
+	cr_assert_eq(matrix_take_problems(&m, "glibc", r), 0);
+	matrix_markdown_print(f, &m);
+	matrix_free(&m);
+}
+
+/* gate matrix's markdown (its own table escapes): a kernel's problem text
+ * makes no link, image, HTML, code span or line break of its own. */
+Test(escape, gate_matrix_markdown_has_no_link_or_html_of_the_kernels)
+{
+	struct run_result r;
+	hostile_build(&r);
+	char *md = fixture_render(render_matrix_markdown, &r, NULL);
+	cr_expect_null(strchr(md, '\r'));
+	cr_expect_null(strchr(md, '\x1b'));
+	for (const char *p = strstr(md, "]("); p; p = strstr(p + 1, "]("))
+		cr_expect(p[-1] == '\\', "a link or image: %.40s", p - 10);
+	for (const char *p = strchr(md, '<'); p; p = strchr(p + 1, '<'))
+		cr_expect(0, "HTML of the kernel's: %.40s", p);
+	for (const char *line = md; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+		cr_expect(*line != '#' || !strncmp(line, "## ", 3) || !strncmp(line, "### ", 4),
+			  "%.60s", line);
+	free(md);
+	result_free(&r);
+}

@@ -231,20 +231,27 @@ void matrix_text_print(FILE *f, const struct matrix *m, bool color, bool details
 		declared, held, info, info_held, m->sample_failures, m->wall_seconds, m->exit_code);
 }
 
-/* Markdown text: | and newlines would break a table cell. */
+/* Markdown text in a table cell or list item: | would break the cell,
+ * control characters the line; [ ] ` < > & \ * _ are escaped so that a
+ * kernel's text (its stderr, in the problems) makes no link, image, code
+ * span, HTML or emphasis (escape.h's markdown rule, with this table's
+ * backslash escapes). */
 static void md(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
-		if (*s == '|')
-			fputs("\\|", f);
-		else if (*s == '\n' || *s == '\r')
-			fputc(' ', f);
-		else if (*s == '<')
+		unsigned char c = (unsigned char)*s;
+		if (c == '<')
 			fputs("&lt;", f);
-		else if (*s == '*' || *s == '_')
-			fprintf(f, "\\%c", *s);
+		else if (c == '>')
+			fputs("&gt;", f);
+		else if (c == '&')
+			fputs("&amp;", f);
+		else if (c < 0x20 || c == 0x7f)
+			fputc(' ', f);
+		else if (strchr("|*_[]`\\", c))
+			fprintf(f, "\\%c", c);
 		else
-			fputc(*s, f);
+			fputc(c, f);
 	}
 }
 
