@@ -11,19 +11,6 @@
 #include "report/format.h"
 #include "store/baseline.h"
 
-void baseline_notes_add(char **note, const char *line)
-{
-	size_t old = *note ? strlen(*note) : 0, len = strlen(line);
-	char *n = realloc(*note, old + len + 2);
-
-	if (!n)
-		return;
-	if (old)
-		n[old++] = '\n';
-	memcpy(n + old, line, len + 1);
-	*note = n;
-}
-
 char *baseline_notes_leniency(const struct run_result *base)
 {
 	const struct context *c = &base->ctx;
@@ -123,7 +110,7 @@ static void note_moves(const struct diff *d, const char *rev, const char *why, c
 		 "%s, %zu added, %zu removed; this run compares against the changed file, so "
 		 "`gate ab` (both sides measured in the same rounds) is the gate for a change",
 		 rev, why, what, added, removed);
-	baseline_notes_add(note, line);
+	result_note_append(note, line);
 	/* the details: the largest moves after the first, by |change| */
 	while (nshown < BASELINE_NOTES_DETAILS && nshown + 1 < moved) {
 		const struct diff_row *next = NULL;
@@ -144,12 +131,12 @@ static void note_moves(const struct diff *d, const char *rev, const char *why, c
 		describe(next, line, sizeof line);
 		char detail[1500];
 		snprintf(detail, sizeof detail, "  also moved: %s", line);
-		baseline_notes_add(note, detail);
+		result_note_append(note, detail);
 	}
 	if (moved > nshown + 1) {
 		snprintf(line, sizeof line, "  and %zu more (`gate diff` of the two versions "
 			 "lists them)", moved - nshown - 1);
-		baseline_notes_add(note, line);
+		result_note_append(note, line);
 	}
 }
 

@@ -8,10 +8,6 @@
 
 #include "core/result.h"
 
-/* Appends LINE (one line; a newline between) to *NOTE, a malloc'd string
- * or NULL; on no memory *NOTE stays as it was. */
-void baseline_notes_add(char **note, const char *line);
-
 /* One line naming what BASE, a loaded baseline, lacks and was accepted
  * without (no policy, no context), or NULL when it lacks nothing. The
  * allocation sites of an older file are said by decide/comparable.h. */

@@ -117,9 +117,9 @@ static void add_baseline_notes(struct run_state *st)
 	char *changed = baseline_notes_change(st->baseline_path);
 
 	if (lenient)
-		baseline_notes_add(&st->s.result.baseline_note, lenient);
+		result_note_append(&st->s.result.baseline_note, lenient);
 	if (changed)
-		baseline_notes_add(&st->s.result.baseline_note, changed);
+		result_note_append(&st->s.result.baseline_note, changed);
 	free(lenient);
 	free(changed);
 }

@@ -43,6 +43,18 @@ char *result_dup_or_null(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
+void result_note_append(char **note, const char *line)
+{
+	size_t old = *note ? strlen(*note) : 0, len = strlen(line);
+	char *n = realloc(*note, old + len + 2);
+	if (!n)
+		return;
+	if (old)
+		n[old++] = '\n';
+	memcpy(n + old, line, len + 1);
+	*note = n;
+}
+
 const char *result_class_name(enum metric_class c)
 {
 	if ((unsigned)c >= COUNT_OF(class_names))

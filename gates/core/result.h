@@ -290,6 +290,11 @@ void result_free(struct run_result *r);
 /* A malloc'd copy of S, or NULL when S is NULL (an optional field) or on
  * no memory (tell them apart by S). */
 char *result_dup_or_null(const char *s);
+
+/* Appends LINE (one line; a newline between) to *NOTE, a malloc'd string
+ * or NULL (a series' or the run's note); on no memory *NOTE stays as it
+ * was. */
+void result_note_append(char **note, const char *line);
 void result_context_free(struct context *c);
 
 #endif

@@ -99,47 +99,34 @@ void comparable_decide(const struct context *base, const struct context *cur,
 		decide_cost(base, cur, c);
 }
 
-/* Appends a line (a newline between) to *NOTE, a malloc'd string or NULL. */
-static void note_add(char **note, const char *line)
-{
-	size_t old = *note ? strlen(*note) : 0, len = strlen(line);
-	char *n = realloc(*note, old + len + 2);
-	if (!n)
-		return;
-	if (old)
-		n[old++] = '\n';
-	memcpy(n + old, line, len + 1);
-	*note = n;
-}
-
 char *comparable_note(const struct comparability *c, bool sites_missing)
 {
 	char *note = NULL, line[2600];
 	if (!c->same_hardware) {
 		snprintf(line, sizeof line, "hardware changed since the baseline (%s): timing not "
 			 "compared; rerun with --update-baseline", c->hardware_why);
-		note_add(&note, line);
+		result_note_append(&note, line);
 	}
 	if (*c->cost_why) {
 		snprintf(line, sizeof line, "cost key changed since the baseline (%s): cost not "
 			 "compared; rerun with --update-baseline", c->cost_why);
-		note_add(&note, line);
+		result_note_append(&note, line);
 	} else if (c->cost_comparable && !c->same_hardware) {
-		note_add(&note, "cost compared: what ran under valgrind is the same (the cost key "
+		result_note_append(&note, "cost compared: what ran under valgrind is the same (the cost key "
 			 "matches)");
 	}
 	if (*c->cost_notes) {
 		snprintf(line, sizeof line, "cost: %s", c->cost_notes);
-		note_add(&note, line);
+		result_note_append(&note, line);
 	}
 	if (*c->software_why) {
 		/* not a verdict: what a person should know when reading one */
 		snprintf(line, sizeof line, "software differs from the baseline's: %s",
 			 c->software_why);
-		note_add(&note, line);
+		result_note_append(&note, line);
 	}
 	if (sites_missing)
-		note_add(&note, "the baseline records no allocation sites (written by an older "
+		result_note_append(&note, "the baseline records no allocation sites (written by an older "
 			 "version): sites not compared; rerun with --update-baseline");
 	return note;
 }
