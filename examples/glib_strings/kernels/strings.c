@@ -16,9 +16,9 @@ struct shared {
 
 static void strdup_free(const struct gate_params *p)
 {
-	long long ops = gate_param(p, "ops");
+	size_t ops = gate_param_size(p, "ops", 1, 1000000000);
 	gate_region_begin(NULL);
-	for (long long i = 0; i < ops; i++) {
+	for (size_t i = 0; i < ops; i++) {
 		char *s = g_strdup("foobar");
 		gate_consume(s);
 		g_free(s);
@@ -28,12 +28,12 @@ static void strdup_free(const struct gate_params *p)
 
 static void refcount(const struct gate_params *p)
 {
-	long long ops = gate_param(p, "ops");
+	size_t ops = gate_param_size(p, "ops", 1, 1000000000);
 	struct shared *s = g_new0(struct shared, 1);   /* before the region */
 	g_strlcpy(s->text, "foobar", sizeof s->text);
 	s->refs = 1;
 	gate_region_begin(NULL);
-	for (long long i = 0; i < ops; i++) {
+	for (size_t i = 0; i < ops; i++) {
 		g_atomic_int_inc(&s->refs);
 		gate_consume(s->text);
 		if (g_atomic_int_dec_and_test(&s->refs))

@@ -13,19 +13,22 @@
 /* Prints an array of N integers (STRINGS: as strings) once. */
 static void print_array(const struct gate_params *p, int strings)
 {
-	long long n = gate_param(p, "items");
+	size_t n = gate_param_size(p, "items", 1, 10000000);
 	struct jw_array *a = jw_array_new();
 	char text[32];
 	if (!a)
-		return;
-	for (long long i = 0; i < n; i++) {
-		snprintf(text, sizeof text, "item %lld", i * 7919);
-		if (strings ? jw_array_add_string(a, text) : jw_array_add_int(a, i * 7919))
-			break;
+		gate_fail("jw_array_new:");
+	for (size_t i = 0; i < n; i++) {
+		long long v = (long long)i * 7919;
+		snprintf(text, sizeof text, "item %lld", v);
+		if (strings ? jw_array_add_string(a, text) : jw_array_add_int(a, v))
+			gate_fail("adding item %zu:", i);
 	}
 	gate_region_begin(NULL);
 	char *out = jw_print(a);
 	gate_region_end();
+	if (!out)
+		gate_fail("jw_print:");
 	gate_consume(out);
 	jw_free(out);
 	jw_array_free(a);
