@@ -346,13 +346,17 @@ Test(escape, gate_diff_shows_the_sites_escaped)
 	result_free(&r);
 }
 
+/* R's problems as gate matrix's table: ARG NULL the terminal, else the
+ * markdown. */
 static void render_matrix(FILE *f, const struct run_result *r, const void *arg)
 {
 	struct matrix m;
-	(void)arg;
 	memset(&m, 0, sizeof m);
 	cr_assert_eq(matrix_take_problems(&m, "glibc", r), 0);
-	matrix_text_print(f, &m, false, false);
+	if (arg)
+		matrix_markdown_print(f, &m);
+	else
+		matrix_text_print(f, &m, false, false);
 	matrix_free(&m);
 }
 
@@ -371,23 +375,13 @@ Test(escape, gate_matrix_shows_a_kernels_problems_escaped)
 	result_free(&r);
 }
 
-static void render_matrix_markdown(FILE *f, const struct run_result *r, const void *arg)
-{
-	struct matrix m;
-	(void)arg;
-	memset(&m, 0, sizeof m);
-	cr_assert_eq(matrix_take_problems(&m, "glibc", r), 0);
-	matrix_markdown_print(f, &m);
-	matrix_free(&m);
-}
-
 /* gate matrix's markdown (its own table escapes): a kernel's problem text
  * makes no link, image, HTML, code span or line break of its own. */
 Test(escape, gate_matrix_markdown_has_no_link_or_html_of_the_kernels)
 {
 	struct run_result r;
 	hostile_build(&r);
-	char *md = fixture_render(render_matrix_markdown, &r, NULL);
+	char *md = fixture_render(render_matrix, &r, "markdown");
 	cr_expect_null(strchr(md, '\r'));
 	cr_expect_null(strchr(md, '\x1b'));
 	for (const char *p = strstr(md, "]("); p; p = strstr(p + 1, "]("))
