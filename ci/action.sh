@@ -11,7 +11,9 @@
 #                     request's base branch, else HEAD~1), built by the same
 #                     command in a git worktree, against this checkout's; a
 #                     base without kernels (a first pull request) or one that
-#                     does not build: B alone, its own claims gating
+#                     does not build: B alone, its own claims gating;
+#                     AG_SAMPLING=duet|interleaved|auto (empty: the gate's
+#                     default) says how gate ab takes its samples
 # Reports (result.json, junit.xml, summary.md, svg/) go to AG_OUT; the
 # markdown is appended to GITHUB_STEP_SUMMARY and annotations printed when
 # GITHUB_ACTIONS=true (the gate does both). Exits with the gate's status.
@@ -19,7 +21,8 @@
 # Environment (the action's inputs): AG_BUILD (required), AG_KERNEL_DIR
 # (build/kernels; the counted twins in AG_KERNEL_DIR-counted), AG_BASELINE_DIR
 # (baselines), AG_TIER (quick|default|full; default), AG_MODE (baseline),
-# AG_BASE, AG_ALLOCATOR, AG_GATE_POLICY (--gate: counts,cost,timing,
+# AG_BASE, AG_SAMPLING (duet|interleaved|auto|empty), AG_ALLOCATOR,
+# AG_GATE_POLICY (--gate: counts,cost,timing,
 # deterministic or all; empty: the gate's default), AG_ARGS (more gate
 # arguments, split on spaces),
 # AG_OUT (allocgate-reports), AG_PREFIX (RUNNER_TEMP/allocgate), AG_GATE.
@@ -87,6 +90,11 @@ record)
 	;;
 ab) ;;
 *) say "mode '$mode': expected baseline, record or ab"; exit 2 ;;
+esac
+case "${AG_SAMPLING:-}" in
+duet | interleaved | auto) set -- "$@" --sampling "$AG_SAMPLING" ;;
+"") ;;
+*) say "sampling '$AG_SAMPLING': expected duet, interleaved, auto or empty"; exit 2 ;;
 esac
 
 base=${AG_BASE:-}

@@ -31,6 +31,18 @@ under test (timing for extra work, exact for the extra malloc).
 unchanged runs of every kernel (A/A runs, or `gate run` against the
 committed baseline) and how many of them failed, with the series that did.
 
+--ab-modes interleaved,duet measures `gate ab`'s sampling modes side by
+side (docs/noise.md, "Duet"; auto counts which mode it chose): each case of each trial runs once per mode,
+the modes in alternating order, so that the machine's drift meets both;
+--null-runs N takes N A/A runs per mode (default: one per trial). --load
+loop keeps a shell loop busy on the last CPU beside every run, --load gate
+a second `gate run --quick` (as ci/costbench.py). The table gives, per mode
+and case, the runs caught by timing and the seconds a run took.
+
+  python3 ci/selftest.py --ab-modes interleaved,duet --tier default
+                         --effects 1,3,5,10 --trials 20 --null-runs 100
+                         [--load none|loop|gate] [--no-cost]
+
 Build first (./gate --version builds); GATE_BUILD_DIR=DIR measures the
 build in DIR instead of build/. Prints a table and the runtime.
 """
@@ -131,14 +143,74 @@ def tally_case(tally, name, cls, code, result):
         row["hit"] += code == 1 and cls in {c for c, _ in failed_series(result)}
 
 
-def trial_ab(i, args, tally):
+def ab_case_args(i, args, knob, mode=None):
+    """The gate ab command line of trial I's case KNOB (B's setting), in MODE."""
     common = ["ab", "--kernel-dir", KERNELS, "--kernel", "toy"] + tier_flags(args.tier) + [
               "--seed", str(args.seed + i)] + tuning_flags(args)
+    if mode:
+        common += ["--sampling", mode]
+    # A runs with the knob at zero, so both sides carry the same variables
+    a_knob = "TOY_EXTRA_ALLOC=0" if knob.startswith("TOY_EXTRA") else "TOY_SLOWDOWN_PERCENT=0"
+    return common + ["--a-env", a_knob, "--b-env", knob]
+
+
+def trial_ab(i, args, tally):
     for name, knob, cls in cases(args):
-        # A runs with the knob at zero, so both sides carry the same variables
-        a_knob = "TOY_EXTRA_ALLOC=0" if knob.startswith("TOY_EXTRA") else "TOY_SLOWDOWN_PERCENT=0"
-        code, result = gate(common + ["--a-env", a_knob, "--b-env", knob])
+        code, result = gate(ab_case_args(i, args, knob))
         tally_case(tally, name, cls, code, result)
+
+
+def compare_modes(args):
+    """--ab-modes: every case in every mode, side by side."""
+    from costbench import Neighbour
+    modes = [m for m in args.ab_modes.split(",") if m]
+    work = [("+%s%% work" % e, "TOY_SLOWDOWN_PERCENT=%s" % e) for e in args.effects]
+    null_runs = args.null_runs or args.trials
+    tally = {m: {} for m in modes}
+    seconds = {m: [] for m in modes}
+    start = time.time()
+    with Neighbour(args.load):
+        for i in range(max(args.trials, null_runs)):
+            todo = ([("null", "TOY_SLOWDOWN_PERCENT=0")] if i < null_runs else []) + (
+                work if i < args.trials else [])
+            for name, knob in todo:
+                order = modes if i % 2 == 0 else modes[::-1]
+                for mode in order:
+                    extra = ["--no-cost"] if args.no_cost else []
+                    t0 = time.time()
+                    code, result = gate(ab_case_args(i, args, knob, mode) + extra)
+                    seconds[mode].append(time.time() - t0)
+                    ran = ((result or {}).get("ab_schedule") or {}).get("mode")
+                    if ran != mode:   # auto: which mode it chose
+                        what = "ran %s" % ran
+                        tally[mode][what] = tally[mode].get(what, 0) + 1
+                    if code not in (0, 1):
+                        what = "exit %d (%s)" % (code, name)
+                        tally[mode][what] = tally[mode].get(what, 0) + 1
+                    tally_case(tally[mode], name, None if name == "null" else "timing", code,
+                               result)
+            print("round %d/%d done" % (i + 1, max(args.trials, null_runs)), file=sys.stderr)
+    took = time.time() - start
+    print("gate ab sampling modes side by side: toy kernel, %s tier, %s rounds, load %s, "
+          "cost pass %s, %d trials, %d A/A runs per mode, %.0f s, %s" % (
+              args.tier, args.rounds or "the tier's", args.load,
+              "off" if args.no_cost else "on", args.trials, null_runs, took,
+              time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())))
+    print("%-12s %-12s %6s %14s %10s %s" % ("mode", "case", "runs", "median change",
+                                             "exit 1", "caught by timing"))
+    for mode in modes:
+        for name, row in tally[mode].items():
+            if not isinstance(row, dict):
+                print("%-12s %s: %d" % (mode, name, row))
+                continue
+            ch = sorted(row["changes"])
+            med = "%+.1f%%" % (100 * ch[len(ch) // 2]) if ch else "-"
+            hit = "- (false alarms)" if name == "null" else "%d of %d" % (row["hit"], row["runs"])
+            print("%-12s %-12s %6d %14s %10d %s" % (mode, name, row["runs"], med, row["exit1"],
+                                                    hit))
+        runs = seconds[mode]
+        print("%-12s seconds per run: mean %.1f, median %.1f" % (
+            mode, sum(runs) / max(len(runs), 1), sorted(runs)[len(runs) // 2] if runs else 0))
 
 
 def trial_baseline(i, args, tally):
@@ -227,6 +299,15 @@ def main():
     p.add_argument("--best-of", type=int, default=0,
                    help="repetitions per timed sample (default: each parameter set's best_of)")
     p.add_argument("--suite-runs", type=int, default=0)
+    p.add_argument("--ab-modes", default="",
+                   help="comma-separated gate ab sampling modes to compare side by side "
+                        "(interleaved,duet)")
+    p.add_argument("--null-runs", type=int, default=0,
+                   help="--ab-modes: A/A runs per mode (default: one per trial)")
+    p.add_argument("--load", choices=["none", "loop", "gate"], default="none",
+                   help="--ab-modes: a neighbour beside every run (as ci/costbench.py)")
+    p.add_argument("--no-cost", action="store_true",
+                   help="--ab-modes: pass --no-cost (timing is what the modes differ in)")
     p.add_argument("--keep", metavar="DIR",
                    help="--suite-runs: keep each run's JSON result in DIR (run-001.json, ...)")
     args = p.parse_args()
@@ -235,6 +316,9 @@ def main():
         sys.exit("ci/selftest.py: build first: ninja all (or ci/test.sh)")
     if args.suite_runs:
         suite_runs(args)
+        return 0
+    if args.ab_modes:
+        compare_modes(args)
         return 0
     tally = {}
     start = time.time()

@@ -98,8 +98,8 @@ git -c user.name=example -c user.email=example@example.org commit -qam "stray al
 summary=$tmp/step-summary.md
 : >"$summary"
 code=$(AG_GATE="$gate" AG_BUILD="make CFLAGS='$cflags'" AG_MODE=ab AG_BASE=HEAD~1 AG_TIER=quick \
-	AG_ARGS="--no-cost --min-effect 1000" GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY="$summary" \
-	sh "$root/ci/action.sh" >action.log 2>&1; echo $?)
+	AG_SAMPLING=duet AG_ARGS="--no-cost --min-effect 1000" GITHUB_ACTIONS=true \
+	GITHUB_STEP_SUMMARY="$summary" sh "$root/ci/action.sh" >action.log 2>&1; echo $?)
 [ "$code" = 1 ] || { cat action.log >&2; fail "the action's A/B run exited $code, not 1"; }
 grep -q "::error file=kernels/strbuf_append.c,line=[0-9]*," action.log ||
 	{ cat action.log >&2; fail "no ::error annotation at the kernel's line"; }
@@ -107,6 +107,13 @@ grep -q "heap_malloc_calls" "$summary" || fail "the step summary does not show t
 [ -f allocgate-reports/result.json ] && [ -f allocgate-reports/junit.xml ] ||
 	fail "the action's reports are missing ($(ls allocgate-reports 2>&1))"
 [ -z "$(git worktree list | sed 1d)" ] || fail "the base's worktree was left behind"
+# the sampling input reached gate ab: duet, or interleaved saying why not
+grep -q '"duet_asked": true' allocgate-reports/result.json ||
+	fail "the action's sampling: duet did not reach gate ab"
+code=$(AG_GATE="$gate" AG_BUILD=true AG_MODE=ab AG_SAMPLING=sideways sh "$root/ci/action.sh" \
+	>sampling.log 2>&1; echo $?)
+[ "$code" = 2 ] && grep -q "sampling 'sideways': expected duet, interleaved, auto or empty" sampling.log ||
+	{ cat sampling.log >&2; fail "a bad sampling input exited $code"; }
 echo "e2e_project: action A/B exit 1 with an annotation at the kernel line"
 
 rm build/kernels-counted/strbuf_append

@@ -116,3 +116,43 @@ Test(ab_options, baseline_flags_are_refused, .init = as_gate_ab)
 		"gate ab: --runs: not with gate ab, which compares B with A measured in the same "
 		"rounds and reads or writes no baseline (use gate run)\n");
 }
+
+Test(ab_options, sampling_flags_are_taken_out)
+{
+	char *rest[] = { "--quick", "--duet", "--kernel", "toy", NULL };
+	int n = 4;
+	enum ab_mode_choice choice;
+	cr_assert_eq(ab_options_take_mode(rest, &n, &choice), 0);
+	cr_expect_eq(choice, AB_CHOICE_DUET);
+	cr_expect_eq(n, 3);
+	cr_expect_str_eq(rest[0], "--quick");
+	cr_expect_str_eq(rest[1], "--kernel");
+	cr_expect_str_eq(rest[2], "toy");
+	cr_expect_null(rest[3]);
+	char *other[] = { "--interleaved", NULL };
+	n = 1;
+	cr_assert_eq(ab_options_take_mode(other, &n, &choice), 0);
+	cr_expect_eq(choice, AB_CHOICE_INTERLEAVED);
+	cr_expect_eq(n, 0);
+	char *none[] = { "--quick", NULL };
+	n = 1;
+	cr_assert_eq(ab_options_take_mode(none, &n, &choice), 0);
+	cr_expect_eq(choice, AB_CHOICE_DEFAULT);
+	cr_expect_eq(n, 1);
+	char *both[] = { "--duet", "--interleaved", NULL };
+	n = 2;
+	cr_expect_eq(ab_options_take_mode(both, &n, &choice), -1, "both: exit 2 after a message");
+	char *named[] = { "--sampling", "auto", "--quick", NULL };
+	n = 3;
+	cr_assert_eq(ab_options_take_mode(named, &n, &choice), 0);
+	cr_expect_eq(choice, AB_CHOICE_AUTO);
+	cr_expect_eq(n, 1);
+	cr_expect_str_eq(named[0], "--quick");
+	char *eq[] = { "--sampling=interleaved", "--interleaved", NULL };
+	n = 2;
+	cr_assert_eq(ab_options_take_mode(eq, &n, &choice), 0, "the same mode twice agrees");
+	cr_expect_eq(choice, AB_CHOICE_INTERLEAVED);
+	char *unknown[] = { "--sampling", "sideways", NULL };
+	n = 2;
+	cr_expect_eq(ab_options_take_mode(unknown, &n, &choice), -1);
+}

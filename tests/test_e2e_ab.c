@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "core/policy.h"
 #include "e2e_fixture.h"
 #include "sample/spawn.h"
 
@@ -160,6 +161,8 @@ Test(e2e_ab, bad_input_exits_2)
 		/* a missing A directory is a base without kernels: B alone
 		 * (a_base_without_kernels_measures_b_alone); a file is no directory */
 		{ "--a-kernel-dir", "/dev/null", "kernel directory /dev/null (side A)" },
+		{ "--duet", "--interleaved", "--duet, --interleaved and --sampling: choose one mode" },
+		{ "--sampling", "sideways", "--sampling sideways: expected duet, interleaved or auto" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct spawn_output out;
@@ -357,6 +360,109 @@ Test(e2e_ab, a_base_without_kernels_measures_b_alone)
 	json_array_foreach(json_object_get(root, "problems"), i, p)
 		cr_expect(strcmp(json_string_value(json_object_get(p, "what")), "A/B"),
 			  "B alone is no problem: %s", out.out);
+	json_decref(root);
+	spawn_output_free(&out);
+}
+
+/* --duet: each round's samples of a variant on A and on B start together,
+ * one per CPU (sample/duet.h). Where this machine lets the gate use two
+ * CPUs the result says duet, with its CPUs and pairs; where it does not,
+ * interleaved with the reason. Counts decide as in any mode. */
+Test(e2e_ab, duet_pairs_the_samples_and_says_so)
+{
+	struct spawn_output out;
+	char json[300];
+	json_error_t err;
+	snprintf(json, sizeof json, "%s/duet.json", tmpdir);
+	int code = gate_ab(&out, "--duet", "--no-cost", "--b-env", "TOY_EXTRA_ALLOC=1", "--json",
+			   json, NULL);
+	cr_expect_eq(code, 1, "exit %d\n%s\n%s", code, out.out, out.err);
+	cr_expect(strstr(out.out, "regression toy/single/small: ") &&
+		  strstr(out.out, " A 100000 -> B 200000 (+100.0%)"), "%s", out.out);
+	json_t *root = json_load_file(json, 0, &err);
+	cr_assert(root, "%s: %s", json, err.text);
+	json_t *sc = json_object_get(root, "ab_schedule");
+	cr_assert(json_is_object(sc), "no ab_schedule");
+	cr_expect(json_is_true(json_object_get(sc, "duet_asked")));
+	const char *mode = json_string_value(json_object_get(sc, "mode"));
+	const char *why = json_string_value(json_object_get(sc, "why_not_duet"));
+	if (why) {   /* a machine that gives the gate one CPU */
+		cr_expect_str_eq(mode, "interleaved");
+		cr_expect(strstr(out.err, "interleaved (not duet): "), "%s", out.err);
+	} else {
+		cr_expect_str_eq(mode, "duet");
+		json_t *cpus = json_object_get(sc, "cpus");
+		cr_expect_geq(json_array_size(cpus), 2);
+		cr_expect_neq(json_integer_value(json_array_get(cpus, 0)),
+			      json_integer_value(json_array_get(cpus, 1)));
+		/* 19 rounds of two variants, each a pair (more if a timing
+		 * suspect took a confirmation batch) */
+		cr_expect_geq(json_integer_value(json_object_get(sc, "pairs")), 38);
+		cr_expect_eq(json_integer_value(json_object_get(sc, "alone")), 0);
+		cr_expect(strstr(out.out, "timing: per-round ratio B/A (duet: each round's samples "
+				 "of A and B started together on CPUs "), "%s", out.out);
+		cr_expect(strstr(json_string_value(json_object_get(
+					 json_object_get(root, "context"), "pinning")), "duet"));
+	}
+	json_decref(root);
+	spawn_output_free(&out);
+}
+
+Test(e2e_ab, duet_falls_back_to_interleaved_with_the_reason)
+{
+	struct spawn_output out;
+	char json[300];
+	json_error_t err;
+	snprintf(json, sizeof json, "%s/pinned.json", tmpdir);
+	int code = gate_ab(&out, "--duet", "--no-cost", "--pin-cpu", "0", "--json", json, NULL);
+	cr_expect(code == 0 || code == 1, "exit %d\n%s", code, out.err);
+	cr_expect(strstr(out.err, "gate ab: note: interleaved (not duet): --pin-cpu 0 puts every "
+			 "sample on one CPU"), "%s", out.err);
+	cr_expect(strstr(out.out, "; interleaved (not duet: --pin-cpu 0"), "%s", out.out);
+	json_t *root = json_load_file(json, 0, &err);
+	cr_assert(root, "%s: %s", json, err.text);
+	json_t *sc = json_object_get(root, "ab_schedule");
+	cr_expect_str_eq(json_string_value(json_object_get(sc, "mode")), "interleaved");
+	cr_expect(strstr(json_string_value(json_object_get(sc, "why_not_duet")), "--pin-cpu 0"));
+	cr_expect_null(json_object_get(sc, "cpus"));
+	json_decref(root);
+	spawn_output_free(&out);
+}
+
+/* Neither flag: the default of core/policy.h. Automatic: duet when the
+ * look before the run saw others take 20% of the machine, which the result
+ * records, so the choice is checked against its own figure. */
+Test(e2e_ab, the_default_sampling_follows_the_policy)
+{
+	struct spawn_output out;
+	char json[300];
+	json_error_t err;
+	snprintf(json, sizeof json, "%s/default.json", tmpdir);
+	int code = gate_ab(&out, "--no-cost", "--json", json, NULL);
+	cr_expect(code == 0 || code == 1, "exit %d\n%s", code, out.err);
+	json_t *root = json_load_file(json, 0, &err);
+	cr_assert(root, "%s: %s", json, err.text);
+	json_t *sc = json_object_get(root, "ab_schedule");
+	const char *mode = json_string_value(json_object_get(sc, "mode"));
+	cr_assert(mode);
+	if (POLICY_AB_SAMPLING_DEFAULT == POLICY_AB_INTERLEAVED) {
+		cr_expect_str_eq(mode, "interleaved");
+		cr_expect(!json_is_true(json_object_get(sc, "duet_asked")));
+	} else if (POLICY_AB_SAMPLING_DEFAULT == POLICY_AB_AUTO) {
+		cr_expect(json_is_true(json_object_get(sc, "automatic")));
+		double look = json_number_value(json_object_get(sc, "look_others_permille"));
+		const char *why = json_string_value(json_object_get(sc, "why_not_duet"));
+		if (!strcmp(mode, "duet")) {
+			cr_expect_geq(look, 1000 * POLICY_AB_AUTO_BUSY_SHARE);
+			cr_expect(strstr(out.err, "gate ab: note: duet (automatic: others took "),
+				  "%s", out.err);
+		} else {
+			cr_expect(why && (strstr(why, "the machine was quiet: others took ") ||
+					  strstr(why, "duet needs two CPUs")), "%s", why ? why : "");
+		}
+	} else {
+		cr_expect(json_is_true(json_object_get(sc, "duet_asked")));
+	}
 	json_decref(root);
 	spawn_output_free(&out);
 }

@@ -230,3 +230,21 @@ Test(interference, more_threads_than_cores_are_shown_not_tested)
 	compare_run(&cur, &base, &pol, true);
 	cr_expect_eq(s->verdict, VERDICT_FAIL);
 }
+
+Test(interference, gate_ab_duet_leaves_the_machine_share_out)
+{
+	/* a duet round's A and B ran at the same time under the same load:
+	 * only a sample's own wait to run marks it (interference_mark_as) */
+	const double permille[ROUNDS] = { 0, 500, 500, 0, 0, 500, 0, 0, 0 };
+	const double wait[ROUNDS] = { 0, 0, 0, 0, 300e3, 0, 0, 0, 0 };
+	variant(&cur, "a", 1, wait);
+	add(&cur, "a", "others_cpu_permille", permille, 1);
+	cr_assert_eq(interference_mark_as(&cur, false), 0);
+	const struct series *s = result_find_series(&cur, "k", "a", "p", "wall_ns");
+	cr_expect_eq(s->disturbed_count, 1, "%zu", s->disturbed_count);
+	cr_expect(interference_sample_disturbed(s, 4), "its own wait: 300 us of a 1 ms region");
+	cr_expect(!interference_sample_disturbed(s, 1) && !interference_sample_disturbed(s, 5));
+	/* the same series under the full rule: the busy rounds too */
+	cr_assert_eq(interference_mark(&cur), 0);
+	cr_expect_eq(s->disturbed_count, 4, "%zu", s->disturbed_count);
+}

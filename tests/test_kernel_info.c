@@ -321,3 +321,16 @@ Test(kernel_info, tier_bits)
 	cr_expect_eq(kernel_info_tier_bit("quicker"), 0u);
 	cr_expect_eq(kernel_info_tier_bit(""), 0u);
 }
+
+Test(kernel_info, parameter_values_by_key)
+{
+	struct kernel_paramset p = { .name = "threads_2", .values = "threads=2 ops=100000 best_of=4" };
+	cr_expect_eq(kernel_info_param(&p, "threads", 1), 2);
+	cr_expect_eq(kernel_info_param(&p, "ops", 0), 100000);
+	cr_expect_eq(kernel_info_best_of(&p), 4);
+	cr_expect_eq(kernel_info_param(&p, "thread", 7), 7, "a key is matched whole");
+	cr_expect_eq(kernel_info_param(&p, "s", 7), 7);
+	struct kernel_paramset none = { .name = "plain", .values = NULL };
+	cr_expect_eq(kernel_info_param(&none, "threads", 1), 1);
+	cr_expect_eq(kernel_info_best_of(&none), 1);
+}

@@ -12,6 +12,7 @@
 
 #include "report/report_json.h"
 #include "store/baseline.h"
+#include "store/results_load.h"
 
 static char dir[256];
 static char path[512];
@@ -200,6 +201,63 @@ Test(report_json, result_file_loads_as_a_baseline)
 	cr_expect_str_eq(back.ctx.platform_key, "linux-x86_64-glibc");
 	result_free(&r);
 	result_free(&back);
+}
+
+Test(report_json, ab_schedule_round_trips)
+{
+	struct run_result r, back;
+	char err[256] = "";
+	json_error_t jerr;
+
+	fill(&r);
+	r.comparison = strdup("A/B: B against A");
+	r.schedule.mode = AB_MODE_DUET;
+	r.schedule.duet_asked = true;
+	r.schedule.cpus[0] = 0, r.schedule.cpus[1] = 2, r.schedule.cpus[2] = 1;
+	r.schedule.cpu_count = 3;
+	r.schedule.pairs = 62, r.schedule.alone = 3, r.schedule.interleaved_groups = 1;
+	r.schedule.skew_median_us = 41.5, r.schedule.skew_max_us = 310;
+	cr_assert_eq(report_json_write(path, &r, err, sizeof(err)), 0, "%s", err);
+	json_t *root = json_load_file(path, 0, &jerr);
+	cr_assert_not_null(root, "%s", jerr.text);
+	json_t *sc = json_object_get(root, "ab_schedule");
+	cr_assert(json_is_object(sc));
+	cr_expect_str_eq(json_string_value(json_object_get(sc, "mode")), "duet");
+	cr_expect_eq(json_array_size(json_object_get(sc, "cpus")), 3);
+	cr_expect_eq(json_integer_value(json_array_get(json_object_get(sc, "cpus"), 1)), 2);
+	cr_expect_eq(json_integer_value(json_object_get(sc, "pairs")), 62);
+	cr_expect(json_is_null(json_object_get(sc, "why_not_duet")));
+	json_decref(root);
+	cr_assert_eq(results_load(path, &back, err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(back.schedule.mode, AB_MODE_DUET);
+	cr_expect_eq(back.schedule.cpu_count, 3);
+	cr_expect_eq(back.schedule.cpus[1], 2);
+	cr_expect_eq(back.schedule.pairs, 62);
+	cr_expect_eq(back.schedule.alone, 3);
+	cr_expect_eq(back.schedule.interleaved_groups, 1);
+	cr_expect_eq(back.schedule.skew_median_us, 41.5);
+	cr_expect_eq(back.schedule.skew_max_us, 310);
+	result_free(&back);
+	/* interleaved, with the reason, and no duet figures */
+	memset(&r.schedule, 0, sizeof r.schedule);
+	r.schedule.mode = AB_MODE_INTERLEAVED;
+	r.schedule.duet_asked = true;
+	snprintf(r.schedule.why, sizeof r.schedule.why, "duet needs two CPUs: this process "
+		 "may run on 1");
+	cr_assert_eq(report_json_write(path, &r, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(results_load(path, &back, err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(back.schedule.mode, AB_MODE_INTERLEAVED);
+	cr_expect_str_eq(back.schedule.why, r.schedule.why);
+	cr_expect_eq(back.schedule.cpu_count, 0);
+	result_free(&back);
+	/* not gate ab: no such object */
+	memset(&r.schedule, 0, sizeof r.schedule);
+	cr_assert_eq(report_json_write(path, &r, err, sizeof(err)), 0, "%s", err);
+	root = json_load_file(path, 0, &jerr);
+	cr_assert_not_null(root);
+	cr_expect_null(json_object_get(root, "ab_schedule"));
+	json_decref(root);
+	result_free(&r);
 }
 
 Test(report_json, non_utf8_text_still_gives_valid_json)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/ab_options.h"
+#include "cli/ab_sampling.h"
 #include "cli/commands.h"
 #include "cli/session.h"
 #include "core/message.h"
@@ -35,6 +36,8 @@ struct ab_state {
 	size_t b_alone_count;
 	struct run_result a;           /* side A's samples */
 	char **rest;
+	enum ab_mode_choice choice;    /* --duet, --interleaved or neither */
+	struct runner_duet *duet;      /* duet sampling's CPUs and figures; NULL: interleaved */
 };
 
 static const struct kernel_info *find_kernel(const struct kernel_info *k, size_t n,
@@ -72,7 +75,8 @@ static enum cli_parse parse(struct ab_state *st, int argc, char **argv)
 	st->shared.gates = POLICY_GATE_AB_DEFAULT;
 	st->rest = calloc((size_t)argc + 1, sizeof *st->rest);
 	if (!st->rest || ab_options_split(argc, argv, &st->side_a, &st->side_b, st->rest,
-					  &rest_count))
+					  &rest_count) ||
+	    ab_options_take_mode(st->rest, &rest_count, &st->choice))
 		return CLI_BAD_USAGE;
 	if (run_options_parse(&st->shared, rest_count, st->rest) || ab_options_check(&st->shared))
 		return CLI_BAD_USAGE;
@@ -98,6 +102,25 @@ static enum cli_parse parse(struct ab_state *st, int argc, char **argv)
 	return CLI_PARSED;
 }
 
+/* The sampling mode (ab_sampling.h) into the result and both plans, the
+ * comparison's clause into HOW; the context's pinning says duet's CPUs. */
+static int choose_mode(struct ab_state *st, char *how, size_t size)
+{
+	struct ab_schedule *sc = &st->s.result.schedule;
+	if (ab_sampling_choose(st->choice, st->shared.pin_cpu, st->shared.backend, sc, &st->duet,
+			       how, size))
+		return -1;
+	if (!st->duet)
+		return 0;
+	st->s.plan.duet = st->a_plan.duet = st->duet;
+	char pinning[160];
+	snprintf(pinning, sizeof pinning, "duet: A and B on CPUs %d | %d, swapped every round",
+		 sc->cpus[0], sc->cpus[1]);
+	free(st->s.result.ctx.pinning);
+	st->s.result.ctx.pinning = strdup(pinning);
+	return 0;
+}
+
 static int setup(struct ab_state *st, const char *self_dir)
 {
 	struct session *s = &st->s;
@@ -118,12 +141,15 @@ static int setup(struct ab_state *st, const char *self_dir)
 						   &st->a_count, &st->a_missing);
 	if (ret)
 		return ret;
-	char a[1400], b[1400], text[3000];
+	char a[1400], b[1400], text[3500], how[400];
+	if (choose_mode(st, how, sizeof how)) {
+		message_error("out of memory");
+		return GATE_EXIT_USAGE;
+	}
 	ab_options_describe(&st->side_a, st->a_dir, a, sizeof a);
 	ab_options_describe(&st->side_b, s->kernel_dir, b, sizeof b);
 	if (st->a_count)
-		snprintf(text, sizeof text, "A/B: B (%s) against A (%s), measured in the same "
-			 "shuffled rounds", b, a);
+		snprintf(text, sizeof text, "A/B: B (%s) against A (%s); %s", b, a, how);
 	else   /* a first pull request: its base has no kernels yet */
 		snprintf(text, sizeof text, "A/B: B (%s) alone: A (%s) has no kernel%s, so nothing "
 			 "is compared; B's own claims gate", b, a,
@@ -267,12 +293,16 @@ int ab_main(int argc, char **argv, const char *self_dir)
 	}
 	take_problems_of_a(&s->result, &st.a);
 	check_expectations(&st);
-	interference_mark(&s->result);
-	interference_mark(&st.a);
+	/* duet: the two samples of a round ran at the same time, so the
+	 * machine's load was the same for both; only a sample's own wait
+	 * to run leaves its round out (interference.h) */
+	interference_mark_as(&s->result, !st.duet);
+	interference_mark_as(&st.a, !st.duet);
 	compare_ab_run(&s->result, &st.a, &s->result.policy);
 	if (sites_compare(&s->result, &st.a))
 		message_error("comparing allocation sites: out of memory");
 	confirm(&st);
+	ab_sampling_figures(st.duet, &s->result.schedule);
 	session_conclude(s);
 	ret = session_report(s, &st.a);
 out:
@@ -288,5 +318,6 @@ out:
 	ab_options_free(&st.side_a);
 	ab_options_free(&st.side_b);
 	free(st.rest);
+	free(st.duet);
 	return ret;
 }

@@ -16,6 +16,12 @@ void ab_options_usage(void *fp)
 	      "  --b-allocator NAME|PATH  into that side's kernels (default: none, glibc)\n"
 	      "  --a-kernel-dir DIR       that side's kernel executables, e.g. a build of the\n"
 	      "  --b-kernel-dir DIR       base commit (default: --kernel-dir)\n"
+	      "  --duet                   start A's and B's sample of a variant together, each\n"
+	      "                           on its own CPU, swapped every round (docs/noise.md)\n"
+	      "  --interleaved            one sample at a time, A's and B's in one shuffled\n"
+	      "                           order\n"
+	      "  --sampling MODE          duet, interleaved or auto (duet when other processes\n"
+	      "                           take 20% of the machine before the run; the default)\n"
 	      "  --min-effect PERCENT     smallest timing change that fails (default 3)\n"
 	      "  --gate LIST              what fails the run (default all: both sides run in\n"
 	      "                           the same rounds, so timing gates too)\n"
@@ -111,6 +117,49 @@ int ab_options_split(int argc, char **argv, struct ab_side_options *a,
 	}
 	rest[*rest_count] = NULL;
 	return 0;
+}
+
+/* The choice named MODE (--sampling's value), or AB_CHOICE_DEFAULT if none. */
+static enum ab_mode_choice choice_named(const char *mode)
+{
+	return !mode ? AB_CHOICE_DEFAULT : !strcmp(mode, "duet") ? AB_CHOICE_DUET
+	     : !strcmp(mode, "interleaved") ? AB_CHOICE_INTERLEAVED
+	     : !strcmp(mode, "auto") ? AB_CHOICE_AUTO : AB_CHOICE_DEFAULT;
+}
+
+int ab_options_take_mode(char **rest, int *rest_count, enum ab_mode_choice *choice)
+{
+	int kept = 0, bad = 0;
+	*choice = AB_CHOICE_DEFAULT;
+	for (int i = 0; i < *rest_count; i++) {
+		enum ab_mode_choice c;
+		const char *value = NULL;
+		if (!strcmp(rest[i], "--duet")) {
+			c = AB_CHOICE_DUET;
+		} else if (!strcmp(rest[i], "--interleaved")) {
+			c = AB_CHOICE_INTERLEAVED;
+		} else if (!strcmp(rest[i], "--sampling") || !strncmp(rest[i], "--sampling=", 11)) {
+			value = rest[i][10] == '=' ? rest[i] + 11 : i + 1 < *rest_count ? rest[++i] : "";
+			c = choice_named(value);
+			if (c == AB_CHOICE_DEFAULT) {
+				message_error("--sampling %s: expected duet, interleaved or auto",
+					      value);
+				bad = 1;
+				continue;
+			}
+		} else {
+			rest[kept++] = rest[i];
+			continue;
+		}
+		if (*choice != AB_CHOICE_DEFAULT && *choice != c && !bad) {
+			message_error("--duet, --interleaved and --sampling: choose one mode");
+			bad = 1;
+		}
+		*choice = c;
+	}
+	rest[kept] = NULL;
+	*rest_count = kept;
+	return bad ? -1 : 0;
 }
 
 int ab_options_check(const struct run_options *o)

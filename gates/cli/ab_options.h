@@ -25,6 +25,18 @@ struct ab_side_options {
 int ab_options_split(int argc, char **argv, struct ab_side_options *a,
 		     struct ab_side_options *b, char **rest, int *rest_count);
 
+/* How `gate ab` takes the two sides' samples: --sampling duet (--duet:
+ * simultaneous pairs, one per CPU set, sample/duet.h), --sampling
+ * interleaved (--interleaved: one at a time, in one shuffled order),
+ * --sampling auto (duet when the machine is busy before the run), or
+ * none of them (core/policy.h, POLICY_AB_SAMPLING_DEFAULT). */
+enum ab_mode_choice { AB_CHOICE_DEFAULT, AB_CHOICE_DUET, AB_CHOICE_INTERLEAVED, AB_CHOICE_AUTO };
+
+/* Takes --duet, --interleaved and --sampling MODE (or --sampling=MODE)
+ * out of REST (*REST_COUNT entries, NULL-terminated) into *CHOICE. Returns
+ * 0, or -1 after a message when two disagree or MODE is unknown. */
+int ab_options_take_mode(char **rest, int *rest_count, enum ab_mode_choice *choice);
+
 /* Checks the shared options O for what `gate ab` cannot do (a baseline,
  * --runs); returns 0, or -1 after a message. */
 int ab_options_check(const struct run_options *o);

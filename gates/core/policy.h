@@ -76,6 +76,17 @@
 #define POLICY_GATE_RUN_DEFAULT POLICY_GATE_DETERMINISTIC
 #define POLICY_GATE_AB_DEFAULT POLICY_GATE_ALL
 
+/* How `gate ab` takes its samples when neither --duet nor --interleaved
+ * is given (sample/duet.h): interleaved, duet, or automatic: duet when
+ * other processes took at least POLICY_AB_AUTO_BUSY_SHARE of the machine
+ * in a look of POLICY_AB_AUTO_LOOK_SECONDS before the run, else
+ * interleaved. Decided by the side-by-side benchmark in docs/noise.md,
+ * "Duet". */
+enum policy_ab_sampling { POLICY_AB_INTERLEAVED, POLICY_AB_DUET, POLICY_AB_AUTO };
+#define POLICY_AB_SAMPLING_DEFAULT POLICY_AB_AUTO
+#define POLICY_AB_AUTO_BUSY_SHARE 0.2
+#define POLICY_AB_AUTO_LOOK_SECONDS 0.3
+
 struct run_policy {
 	bool recorded;              /* false: loaded from a file that did not record it */
 	double alpha;               /* family-wise error rate of the timing tests */

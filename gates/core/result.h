@@ -183,6 +183,31 @@ struct context {
 			       * comma-separated ("" without libc's debug symbols) */
 };
 
+/* gate ab: how the two sides' samples were taken (sample/duet.h). */
+enum ab_mode {
+	AB_MODE_NONE,           /* not a gate ab run */
+	AB_MODE_INTERLEAVED,    /* every sample alone, A's and B's in one shuffled order */
+	AB_MODE_DUET,           /* A's and B's sample of a variant started together */
+};
+
+#define AB_SCHEDULE_CPUS 64
+
+struct ab_schedule {
+	enum ab_mode mode;
+	bool duet_asked;        /* --duet, duet as the default, or chosen automatically */
+	bool automatic;         /* the mode was chosen by the machine's load (policy.h) */
+	double look_permille;   /* automatic: what others took in the look; NaN: none */
+	char why[200];          /* why interleaved where duet was asked or considered
+				 * automatically; "" otherwise */
+	int cpus[AB_SCHEDULE_CPUS]; /* duet: the CPUs, one per physical core first; set X
+				     * is positions 0, 2, 4, ..., set Y 1, 3, 5, ... */
+	size_t cpu_count;
+	size_t pairs;           /* measured pairs: a sample of A and one of B started together */
+	size_t alone;           /* measured samples taken alone in duet groups */
+	size_t interleaved_groups; /* groups whose threads did not fit twice */
+	double skew_median_us, skew_max_us; /* how far apart a pair's processes started */
+};
+
 struct run_result {
 	struct context ctx;
 	struct series *series;
@@ -201,6 +226,7 @@ struct run_result {
 	char *baseline_path;   /* NULL when none was found */
 	char *baseline_note;   /* e.g. "hardware changed since the baseline: ..." */
 	char *comparison;      /* gate ab: what B and A are; NULL against a baseline */
+	struct ab_schedule schedule; /* gate ab: duet or interleaved, and where */
 	struct run_policy policy; /* the rules it was decided by (policy.h) */
 	double wall_seconds;
 	int exit_code;         /* the process's exit status (core/exit_status.h), final

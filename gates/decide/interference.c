@@ -49,8 +49,9 @@ static int cores_of(const struct context *ctx)
 	return ctx->cpu_count > 0 ? ctx->cpu_count : 1;
 }
 
-/* Marks the samples of timing series S of R. */
-static int mark(struct run_result *r, struct series *s)
+/* Marks the samples of timing series S of R; by the machine's load too
+ * when MACHINE_SHARE. */
+static int mark(struct run_result *r, struct series *s, bool machine_share)
 {
 	const struct series *wait = sibling(r, s, "sched_wait_ns");
 	const struct series *wall = sibling(r, s, "wall_ns");
@@ -84,7 +85,7 @@ static int mark(struct run_result *r, struct series *s)
 		    excess >= INTERFERENCE_SHARE * w) {
 			s->disturbed[i] = true;
 			shares[s->disturbed_count++] = excess / w;
-		} else if (busy >= INTERFERENCE_MACHINE_SHARE) {
+		} else if (machine_share && busy >= INTERFERENCE_MACHINE_SHARE) {
 			s->disturbed[i] = true;
 			shares[s->disturbed_count++] = busy;
 		}
@@ -97,11 +98,16 @@ static int mark(struct run_result *r, struct series *s)
 
 int interference_mark(struct run_result *r)
 {
+	return interference_mark_as(r, true);
+}
+
+int interference_mark_as(struct run_result *r, bool machine_share)
+{
 	for (size_t i = 0; i < r->series_count; i++) {
 		struct series *s = &r->series[i];
 		/* times only: a count the kernel reports (its threads' blocking
 		 * waits) is no longer for having waited to run */
-		if (s->cls == METRIC_TIMING && !strcmp(s->unit, "ns") && mark(r, s))
+		if (s->cls == METRIC_TIMING && !strcmp(s->unit, "ns") && mark(r, s, machine_share))
 			return -ENOMEM;
 	}
 	return 0;

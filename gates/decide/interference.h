@@ -47,6 +47,12 @@ double interference_excess_ns(double wait_ns, double run_ns, double threads, int
  * keep none. Returns 0 or -ENOMEM. */
 int interference_mark(struct run_result *r);
 
+/* interference_mark, by the machine's load (others_cpu_permille) only when
+ * MACHINE_SHARE: `gate ab --duet` leaves it out, since a duet round's two
+ * samples ran at the same time under the same load, and only a sample's
+ * own wait to run tells the sides apart. */
+int interference_mark_as(struct run_result *r, bool machine_share);
+
 /* Whether sample I of S was disturbed. */
 bool interference_sample_disturbed(const struct series *s, size_t i);
 

@@ -105,18 +105,28 @@ static ssize_t drain(int fd, struct sink *sink)
 	return n;
 }
 
-/* Pinning, ASLR and THP for the child (spawn_configure), best effort: a
+/* Pinning (spawn_pin_thread, else spawn_configure), ASLR and THP for the
+ * child, best effort: a
  * failure is reported on the child's stderr and the sample still runs. */
 static void child_environment(void)
 {
 #ifdef __linux__
-	if (spawn_pin_cpu() >= 0) {
+	const int *cpus;
+	size_t count = spawn_thread_cpus(&cpus);   /* the forking thread's (fork keeps it) */
+	int one = spawn_pin_cpu();
+	if (!count && one >= 0) {
+		cpus = &one;
+		count = 1;
+	}
+	if (count) {
 		cpu_set_t set;
 		CPU_ZERO(&set);
-		CPU_SET(spawn_pin_cpu(), &set);
+		for (size_t i = 0; i < count; i++)
+			if (cpus[i] >= 0 && cpus[i] < CPU_SETSIZE)
+				CPU_SET(cpus[i], &set);
 		if (sched_setaffinity(0, sizeof set, &set))
-			dprintf(STDERR_FILENO, "gate: cannot pin to CPU %d: %s\n", spawn_pin_cpu(),
-				strerror(errno));
+			dprintf(STDERR_FILENO, "gate: cannot pin to CPU %d%s: %s\n", cpus[0],
+				count > 1 ? " and others" : "", strerror(errno));
 	}
 	if (spawn_no_aslr() && personality(ADDR_NO_RANDOMIZE) < 0)
 		dprintf(STDERR_FILENO, "gate: cannot turn ASLR off: %s\n", strerror(errno));

@@ -269,17 +269,27 @@ static int make_pipes(HANDLE read[2], HANDLE write[2])
 	return 0;
 }
 
-/* Pins PROCESS to spawn_pin_cpu() when set; a failure is reported on the
- * gate's stderr and the sample still runs (as on POSIX). */
+/* Pins PROCESS to this thread's CPUs (spawn_pin_thread), else to
+ * spawn_pin_cpu() when set; a failure is reported on the gate's stderr
+ * and the sample still runs (as on POSIX). */
 static void pin_child(HANDLE process)
 {
-	int cpu = spawn_pin_cpu();
-	if (cpu < 0)
+	const int *cpus;
+	size_t count = spawn_thread_cpus(&cpus);   /* this thread's, else --pin-cpu */
+	int one = spawn_pin_cpu();
+	if (!count && one >= 0) {
+		cpus = &one;
+		count = 1;
+	}
+	if (!count)
 		return;
-	if (cpu >= (int)(8 * sizeof(DWORD_PTR)) ||
-	    !SetProcessAffinityMask(process, (DWORD_PTR)1 << cpu))
-		message_error("cannot pin to CPU %d: Windows error %lu", cpu,
-			(unsigned long)GetLastError());
+	DWORD_PTR mask = 0;
+	for (size_t i = 0; i < count; i++)
+		if (cpus[i] >= 0 && cpus[i] < (int)(8 * sizeof(DWORD_PTR)))
+			mask |= (DWORD_PTR)1 << cpus[i];
+	if (!mask || !SetProcessAffinityMask(process, mask))
+		message_error("cannot pin to CPU %d%s: Windows error %lu", cpus[0],
+			count > 1 ? " and others" : "", (unsigned long)GetLastError());
 }
 
 /* Starts ARGV suspended with the pipes' write ends as stdout/stderr, puts

@@ -418,3 +418,27 @@ void format_interference(const struct run_result *r, size_t *disturbed, size_t *
 		*samples += s->disturbed_len;
 	}
 }
+
+void format_ab_schedule(const struct ab_schedule *sc, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (sc->mode == AB_MODE_INTERLEAVED) {
+		snprintf(buf, size, "interleaved: A and B ran in the same shuffled rounds%s%s%s%s",
+			 *sc->why ? " (" : "", *sc->why && sc->automatic ? "automatic, " : "",
+			 *sc->why ? "not duet: " : "", sc->why);
+		if (*sc->why && strlen(buf) + 1 < size)
+			strcat(buf, ")");
+		return;
+	}
+	if (sc->mode != AB_MODE_DUET || sc->cpu_count < 2)
+		return;
+	int n = snprintf(buf, size, "duet%s: each round's samples of A and B started together on "
+			 "CPUs %d and %d, swapped every round: %zu pairs, started a median %.0f us "
+			 "apart (at most %.0f us)", sc->automatic ? " (automatic: the machine was busy)" : "",
+			 sc->cpus[0], sc->cpus[1], sc->pairs,
+			 sc->skew_median_us, sc->skew_max_us);
+	if (n > 0 && (size_t)n < size && sc->interleaved_groups)
+		snprintf(buf + n, size - (size_t)n, "; %zu group%s interleaved, their threads "
+			 "needing more than half the CPUs", sc->interleaved_groups,
+			 sc->interleaved_groups == 1 ? "" : "s");
+}

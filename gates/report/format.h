@@ -119,6 +119,12 @@ size_t format_series_information(const struct run_result *r);
  * information) into BUF; "everything" for all. */
 void format_gates(const struct run_policy *p, char *buf, size_t size);
 
+/* How gate ab took its samples (result.h, struct ab_schedule), as a clause
+ * into BUF: "duet: ... on CPUs 0 and 1, swapped every round: 62 pairs,
+ * started a median 41 us apart (at most 310 us)" or "interleaved: A and B
+ * in the same shuffled rounds (not duet: WHY)"; "" when not gate ab. */
+void format_ab_schedule(const struct ab_schedule *sc, char *buf, size_t size);
+
 /* Claim E as its inequality with both sides' values, "7 < 16" (the medians
  * over its rounds of the left and right side, with E's operator), into BUF;
  * empty when E has no values. */

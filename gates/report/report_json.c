@@ -109,6 +109,44 @@ static int put_arrays(json_t *root, const struct run_result *r)
 	return bad;
 }
 
+/* gate ab's sampling (result.h, struct ab_schedule). */
+static json_t *schedule_json(const struct ab_schedule *sc)
+{
+	json_t *o = json_object(), *cpus = json_array();
+	int bad = !o || !cpus;
+	for (size_t i = 0; !bad && i < sc->cpu_count; i++)
+		bad |= json_array_append_new(cpus, json_integer(sc->cpus[i]));
+	bad |= json_object_set_new(o, "mode", json_string(sc->mode == AB_MODE_DUET ? "duet"
+							   : "interleaved"));
+	bad |= json_object_set_new(o, "duet_asked", json_boolean(sc->duet_asked));
+	bad |= json_object_set_new(o, "automatic", json_boolean(sc->automatic));
+	bad |= json_object_set_new(o, "look_others_permille", jsonout_number(sc->look_permille));
+	bad |= json_object_set_new(o, "why_not_duet", *sc->why ? json_string(sc->why)
+								: json_null());
+	if (sc->mode == AB_MODE_DUET) {
+		/* set X: positions 0, 2, ...; A on X in rounds 1, 3, ... */
+		bad |= json_object_set_new(o, "cpus", cpus);
+		cpus = NULL;
+		bad |= json_object_set_new(o, "sides", json_string(
+			"A on the CPUs at even positions of cpus and B on the odd ones in rounds "
+			"1, 3, 5, ...; the other way round in rounds 2, 4, ...; one CPU each, or "
+			"as many as the parameter set's threads"));
+		bad |= json_object_set_new(o, "pairs", json_integer((json_int_t)sc->pairs));
+		bad |= json_object_set_new(o, "alone", json_integer((json_int_t)sc->alone));
+		bad |= json_object_set_new(o, "interleaved_groups",
+					   json_integer((json_int_t)sc->interleaved_groups));
+		bad |= json_object_set_new(o, "start_skew_median_us",
+					   jsonout_number(sc->skew_median_us));
+		bad |= json_object_set_new(o, "start_skew_max_us", jsonout_number(sc->skew_max_us));
+	}
+	json_decref(cpus);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 int report_json_write(const char *path, const struct run_result *r, char *err, size_t err_size)
 {
 	json_t *root = json_object();
@@ -127,6 +165,8 @@ int report_json_write(const char *path, const struct run_result *r, char *err, s
 		bad |= json_object_set_new(root, "baseline", jsonout_string(r->baseline_path));
 		bad |= json_object_set_new(root, "baseline_note", jsonout_string(r->baseline_note));
 		bad |= json_object_set_new(root, "comparison", jsonout_string(r->comparison));
+		if (r->schedule.mode != AB_MODE_NONE)
+			bad |= json_object_set_new(root, "ab_schedule", schedule_json(&r->schedule));
 		bad |= put_arrays(root, r);
 	}
 	if (bad) {

@@ -36,6 +36,13 @@ static void print_summary(FILE *f, const struct run_result *r)
 		fprintf(f, "; gating %s", gates);
 	}
 	fputs(".\n", f);
+	if (r->schedule.mode == AB_MODE_DUET) {   /* the figures; interleaved says it above */
+		char how[600];
+		format_ab_schedule(&r->schedule, how, sizeof how);
+		fputs("Sampling: ", f);
+		md(f, how);
+		fputs(".\n", f);
+	}
 	size_t moved = format_series_information(r);
 	fprintf(f, "%zu series: %zu regressed, %zu improved, %zu inconclusive, %zu new, %zu not "
 		"compared", r->series_count, sv[VERDICT_FAIL], sv[VERDICT_IMPROVED],

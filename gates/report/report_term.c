@@ -582,11 +582,14 @@ static void print_method(FILE *f, const struct style *st, const struct run_resul
 	char numbers[200];
 	policy_numbers(r, timed, numbers, sizeof numbers);
 	if (r->comparison) {
-		fprintf(f, "\n%stiming: per-round ratio B/A (A and B ran in the same shuffled rounds), "
+		char how[600];
+		format_ab_schedule(&r->schedule, how, sizeof how);
+		fprintf(f, "\n%stiming: per-round ratio B/A (%s), "
 			"median with binomial 95%% interval, one-sided Wilcoxon signed-rank, "
 			"%s correction %s; %zu "
 			"suspected regressions re-measured in a confirmation batch of both sides. "
 			"exact: %g%% tolerance; page faults: A's spread + %g%% + %g.%s\n", st->dim,
+			*how ? how : "A and B ran in the same shuffled rounds",
 			p->fdr ? "Benjamini-Hochberg" : "Holm", numbers, confirmed,
 			100 * p->exact_tolerance, 100 * p->near_tolerance, p->near_floor, st->off);
 		return;

@@ -194,17 +194,23 @@ static int parse_line(struct kernel_info *k, char *line, int *ended, char *why, 
 	return -1;
 }
 
-long kernel_info_best_of(const struct kernel_paramset *p)
+long kernel_info_param(const struct kernel_paramset *p, const char *key, long otherwise)
 {
 	/* VALUES is "key=integer" separated by single spaces (checked when
-	 * parsed); the probe checked best_of is 1..1000 */
+	 * parsed) */
+	size_t n = strlen(key);
 	for (const char *v = p->values; v && *v;) {
-		if (!strncmp(v, "best_of=", 8))
-			return strtol(v + 8, NULL, 10);
+		if (!strncmp(v, key, n) && v[n] == '=')
+			return strtol(v + n + 1, NULL, 10);
 		v = strchr(v, ' ');
 		v = v ? v + 1 : NULL;
 	}
-	return 1;
+	return otherwise;
+}
+
+long kernel_info_best_of(const struct kernel_paramset *p)
+{
+	return kernel_info_param(p, "best_of", 1);   /* the probe checked it is 1..1000 */
 }
 
 int kernel_info_parse(const char *path, const char *text, struct kernel_info *k,

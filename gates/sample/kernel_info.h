@@ -41,6 +41,10 @@ struct kernel_info {
  * process, docs/protocol.md); 1 when it has none. */
 long kernel_info_best_of(const struct kernel_paramset *p);
 
+/* The value of KEY in the parameter set's values ("threads=4 ops=1000"),
+ * OTHERWISE when it has none. */
+long kernel_info_param(const struct kernel_paramset *p, const char *key, long otherwise);
+
 /* Parses the `--list` output TEXT of the kernel at PATH into OUT. Returns 0,
  * or -EINVAL with ERR naming the output line and what is wrong. */
 int kernel_info_parse(const char *path, const char *text, struct kernel_info *out,

@@ -12,6 +12,7 @@
 #include "sample/runner.h"
 #include "sample/backend.h"
 #include "sample/cost_pass.h"
+#include "sample/duet.h"
 #include "sample/record.h"
 #include "sample/runner_internal.h"
 #include "sample/spawn.h"
@@ -97,82 +98,69 @@ static void count_not_taken(struct run_result *r, const char *kernel, const char
 	result_add_problem(r, kernel, variant, params, what, reason);
 }
 
-/* Runs one sample and files it (warm-up samples, ROUND < 0, are only
- * timed into *WALL_NS); returns 0 or -1 when the sample failed. */
-static int run_sample(const struct kernel_info *k, size_t v, const struct kernel_paramset *p,
-		      const struct runner_plan *o, struct run_result *r, long round,
-		      size_t first_round, double *wall_ns)
+void runner_item_file(struct runner_items *g, size_t it, long round, int taken,
+		      struct record *rec, const char *why)
 {
-	struct record rec;
-	char why[512];
-	const char *variant = k->variants[v];
-	*wall_ns = NAN;
-	if (runner_sample_once(k, variant, p, o, &rec, why, sizeof why)) {
+	const struct runner_side *sd = &g->sides[g->item_side[it]];
+	const struct kernel_info *k = sd->k;
+	size_t v = g->item_variant[it];
+	const char *variant = k->variants[v], *params = sd->p->name;
+	g->wall[it] = NAN;
+	if (taken) {
 		char what[64];
 		snprintf(what, sizeof what, round < 0 ? "warm-up sample" : "sample %ld", round + 1);
-		result_add_problem(r, k->name, variant, p->name, what, why);
-		if (o->verbose)
-			fprintf(stderr, "  %s/%s/%s %s: %s\n", k->name, variant, p->name, what, why);
-		return -1;
+		result_add_problem(sd->r, k->name, variant, params, what, why);
+		if (sd->o->verbose)
+			fprintf(stderr, "  %s/%s/%s %s: %s\n", k->name, variant, params, what, why);
+		g->failures[it]++;
+		g->failed++;
+		return;
 	}
-	*wall_ns = runner_record_wall_ns(&rec);
-	if (o->verbose && round < 0)
-		fprintf(stderr, "  %s/%s/%s warm-up: wall %.0f ns\n", k->name, variant, p->name,
-			*wall_ns);
-	else if (o->verbose)
-		fprintf(stderr, "  %s/%s/%s round %ld: %zu metrics\n", k->name, variant, p->name,
-			round + 1, rec.metric_count);
-	for (size_t i = 0; i < rec.unavailable_count; i++)
-		runner_note_unavailable(r, &rec.unavailable[i]);
-	for (size_t i = 0; round >= 0 && i < rec.metric_count; i++)
-		runner_put_sample(r, k, v, p->name, &rec.metrics[i], first_round + (size_t)round);
-	record_free(&rec);
-	return 0;
+	g->wall[it] = runner_record_wall_ns(rec);
+	if (sd->o->verbose && round < 0)
+		fprintf(stderr, "  %s/%s/%s warm-up: wall %.0f ns\n", k->name, variant, params,
+			g->wall[it]);
+	else if (sd->o->verbose)
+		fprintf(stderr, "  %s/%s/%s round %ld: %zu metrics\n", k->name, variant, params,
+			round + 1, rec->metric_count);
+	for (size_t i = 0; i < rec->unavailable_count; i++)
+		runner_note_unavailable(sd->r, &rec->unavailable[i]);
+	for (size_t i = 0; round >= 0 && i < rec->metric_count; i++)
+		runner_put_sample(sd->r, k, v, params, &rec->metrics[i],
+				  g->first_round + (size_t)round);
+	record_free(rec);
 }
 
-/* Puts the share of the machine's CPU time that other processes took
- * during the round that began at BEFORE (machine_load.h) as a sample of
- * each item of the round that was measured (its WALL finite): the decision
- * layer leaves the timing of a busy round out (decide/interference.h). */
-static void put_round_load(const struct runner_side *sides, const size_t *item_side,
-			   const size_t *item_variant, const double *wall, size_t n,
-			   const struct machine_load *before, size_t round)
+int runner_item_may_run(struct runner_items *g, size_t it)
 {
-	struct machine_load after;
-	if (machine_load_read(&after))
-		return;
-	struct record_metric m = { "others_cpu_permille", "permille", METRIC_TIMING,
-				   machine_load_others_permille(before, &after) };
-	for (size_t i = 0; i < n; i++) {
-		const struct runner_side *sd = &sides[item_side[i]];
-		if (isfinite(wall[i]))
-			runner_put_sample(sd->r, sd->k, item_variant[i], sd->p->name, &m, round);
+	const struct runner_side *sd = &g->sides[g->item_side[it]];
+	const char *variant = sd->k->variants[g->item_variant[it]];
+	g->wall[it] = NAN;
+	if (g->failures[it] >= RUNNER_MAX_FAILURES) {
+		count_not_taken(sd->r, sd->k->name, variant, sd->p->name, "skipped",
+				"later samples not taken: the variant failed once (above)");
+		return 0;
 	}
+	if (runner_deadline_passed(sd->o)) {
+		char why[160];
+		snprintf(why, sizeof why, "samples not taken: the run reached its deadline of "
+			 "%.0f s (--deadline)", sd->o->deadline_seconds);
+		count_not_taken(sd->r, sd->k->name, NULL, sd->p->name, "deadline", why);
+		g->failed += !g->late;
+		g->late = 1;
+		return 0;
+	}
+	return 1;
 }
 
-/* The share other processes took over all the group's measured rounds,
- * from BEFORE (taken as round 0 began) to now, raised into each of its
- * samples' others_cpu_permille: a round shorter than /proc/stat's
- * resolution cannot see a neighbour by itself (free_cost n_1k's rounds
- * last about 20 ms; a loop on one core of two went unseen there), the
- * group's rounds together can. */
-static void put_group_load(const struct runner_side *sides, const size_t *item_side,
-			   const size_t *item_variant, size_t n, const struct machine_load *before,
-			   size_t first_round, size_t rounds)
+void runner_item_run(struct runner_items *g, size_t it, long round)
 {
-	struct machine_load after;
-	if (machine_load_read(&after))
-		return;
-	double permille = machine_load_others_permille(before, &after);
-	for (size_t i = 0; i < n; i++) {
-		const struct runner_side *sd = &sides[item_side[i]];
-		struct series *s = (struct series *)result_find_series(
-			sd->r, sd->k->name, sd->k->variants[item_variant[i]], sd->p->name,
-			"others_cpu_permille");
-		for (size_t r = first_round; s && r < first_round + rounds && r < s->sample_count; r++)
-			if (isfinite(s->samples[r]) && s->samples[r] < permille)
-				s->samples[r] = permille;
-	}
+	const struct runner_side *sd = &g->sides[g->item_side[it]];
+	struct record rec;
+	char why[512];
+	int taken = runner_sample_once(sd->k, sd->k->variants[g->item_variant[it]], sd->p, sd->o,
+				       &rec, why, sizeof why);
+	runner_item_file(g, it, round, taken, &rec, why);
 }
 
 int runner_warmup_stable(const double *prev, const double *cur, size_t n)
@@ -198,6 +186,34 @@ static void pad_group(const struct runner_side *s, size_t first_round)
 	}
 }
 
+/* Whether the group of SIDES runs duet (sample/duet.h): two sides, a duet
+ * plan, and variants whose threads fit twice on its CPUs; a group that
+ * does not fit is named in the plan's note. */
+static int group_runs_duet(const struct runner_side *sides, size_t side_count)
+{
+	struct runner_duet *d = sides[0].o->duet;
+	if (!d || side_count != 2)
+		return 0;
+	long ta = kernel_info_param(sides[0].p, "threads", 1);
+	long tb = kernel_info_param(sides[1].p, "threads", 1);
+	long threads = ta == 0 || tb == 0 ? 0 : ta > tb ? ta : tb;
+	if (duet_fits(&d->cpus, threads))
+		return 1;
+	/* named once: a confirmation batch runs the group again */
+	char group[300];
+	size_t used = strlen(d->interleaved);
+	snprintf(group, sizeof group, "%s/%s", sides[1].k->name, sides[1].p->name);
+	for (const char *at = d->interleaved; (at = strstr(at, group)) != NULL; at++)
+		if ((at == d->interleaved || at[-1] == ' ') && (!at[strlen(group)] ||
+							       at[strlen(group)] == ','))
+			return 0;
+	if (used + strlen(group) + 3 < sizeof d->interleaved)
+		snprintf(d->interleaved + used, sizeof d->interleaved - used, "%s%s",
+			 used ? ", " : "", group);
+	d->interleaved_count++;
+	return 0;
+}
+
 int runner_run_sides(const struct runner_side *sides, size_t side_count,
 		     struct rng *rng, size_t first_round)
 {
@@ -205,30 +221,34 @@ int runner_run_sides(const struct runner_side *sides, size_t side_count,
 	size_t n = 0;
 	for (size_t s = 0; s < side_count; s++)
 		n += sides[s].k->variant_count;
+	struct runner_items g = { sides, n, NULL, NULL, NULL, NULL, first_round, 0, 0 };
 	/* item i: side item_side[i], variant item_variant[i] */
-	size_t *order = calloc(n + 1, sizeof *order), *item_side = calloc(n + 1, sizeof(size_t));
-	size_t *item_variant = calloc(n + 1, sizeof(size_t));
-	int *failures = calloc(n + 1, sizeof *failures), failed = 0;
-	double *wall = calloc(n + 1, sizeof *wall), *prev_wall = calloc(n + 1, sizeof *wall);
-	if (!order || !item_side || !item_variant || !failures || !wall || !prev_wall) {
+	size_t *order = calloc(n + 1, sizeof *order);
+	g.item_side = calloc(n + 1, sizeof(size_t));
+	g.item_variant = calloc(n + 1, sizeof(size_t));
+	g.failures = calloc(n + 1, sizeof *g.failures);
+	g.wall = calloc(n + 1, sizeof *g.wall);
+	double *prev_wall = calloc(n + 1, sizeof *prev_wall);
+	if (!order || !g.item_side || !g.item_variant || !g.failures || !g.wall || !prev_wall) {
 		for (size_t s = 0; s < side_count; s++)
 			result_add_problem(sides[s].r, sides[s].k->name, NULL, sides[s].p->name,
 					   "sample", "runner: out of memory");
-		failed = (int)n;
+		g.failed = (int)n;
 		goto out;
 	}
 	for (size_t s = 0, i = 0; s < side_count; s++)
 		for (size_t v = 0; v < sides[s].k->variant_count; v++, i++) {
-			item_side[i] = s;
-			item_variant[i] = v;
+			g.item_side[i] = s;
+			g.item_variant[i] = v;
 		}
 	/* an item that failed in an earlier batch of the run stays out */
 	for (size_t i = 0; i < n; i++) {
-		const struct runner_side *sd = &sides[item_side[i]];
-		if (item_failed(sd->r, sd->k->name, sd->k->variants[item_variant[i]], sd->p->name))
-			failures[i] = RUNNER_MAX_FAILURES;
+		const struct runner_side *sd = &sides[g.item_side[i]];
+		if (item_failed(sd->r, sd->k->name, sd->k->variants[g.item_variant[i]], sd->p->name))
+			g.failures[i] = RUNNER_MAX_FAILURES;
 	}
-	int auto_warmup = o->warmup == RUNNER_WARMUP_AUTO, late = 0, group_load_ok = 0;
+	int duet = group_runs_duet(sides, side_count);
+	int auto_warmup = o->warmup == RUNNER_WARMUP_AUTO, group_load_ok = 0;
 	struct machine_load group_before;
 	long warmup = auto_warmup ? RUNNER_WARMUP_MAX : o->warmup;
 	for (long round = -warmup; round < o->rounds; round++) {
@@ -236,56 +256,42 @@ int runner_run_sides(const struct runner_side *sides, size_t side_count,
 		int load_ok = round >= 0 && machine_load_read(&load_before) == 0;
 		if (round == 0)
 			group_load_ok = machine_load_read(&group_before) == 0;
-		for (size_t i = 0; i < n; i++)
-			order[i] = i;
-		rng_shuffle(rng, order, n);
-		for (size_t i = 0; i < n; i++) {
-			size_t it = order[i];
-			const struct runner_side *sd = &sides[item_side[it]];
-			const char *variant = sd->k->variants[item_variant[it]];
-			wall[it] = NAN;
-			if (failures[it] >= RUNNER_MAX_FAILURES) {
-				count_not_taken(sd->r, sd->k->name, variant, sd->p->name,
-						"skipped", "later samples not taken: the variant "
-						"failed once (above)");
-			} else if (runner_deadline_passed(o)) {
-				char why[160];
-				snprintf(why, sizeof why, "samples not taken: the run reached its "
-					 "deadline of %.0f s (--deadline)", o->deadline_seconds);
-				count_not_taken(sd->r, sd->k->name, NULL, sd->p->name, "deadline", why);
-				failed += !late;
-				late = 1;
-			} else if (run_sample(sd->k, item_variant[it], sd->p, sd->o, sd->r, round,
-					      first_round, &wall[it])) {
-				failures[it]++;
-				failed++;
-			}
+		if (duet) {
+			runner_duet_round(&g, round, rng, o->duet);
+		} else {
+			for (size_t i = 0; i < n; i++)
+				order[i] = i;
+			rng_shuffle(rng, order, n);
+			for (size_t i = 0; i < n; i++)
+				if (runner_item_may_run(&g, order[i]))
+					runner_item_run(&g, order[i], round);
 		}
 		if (load_ok)
-			put_round_load(sides, item_side, item_variant, wall, n, &load_before,
+			runner_put_round_load(sides, g.item_side, g.item_variant, g.wall, n, &load_before,
 				       first_round + (size_t)round);
 		/* --warmup auto: measure once two warm-up rounds in a row agree */
 		if (auto_warmup && round < -1 && round > -warmup &&
-		    runner_warmup_stable(prev_wall, wall, n))
+		    runner_warmup_stable(prev_wall, g.wall, n))
 			round = -1;
-		memcpy(prev_wall, wall, n * sizeof *wall);
+		memcpy(prev_wall, g.wall, n * sizeof *g.wall);
 	}
 	if (group_load_ok)
-		put_group_load(sides, item_side, item_variant, n, &group_before, first_round,
+		runner_put_group_load(sides, g.item_side, g.item_variant, n, &group_before, first_round,
 			       (size_t)o->rounds);
-	runner_counted_pass(sides, side_count, item_side, item_variant, failures, n, first_round);
+	runner_counted_pass(sides, side_count, g.item_side, g.item_variant, g.failures, n,
+			    first_round);
 	if (o->cost && !cost_pass_unavailable() && !runner_deadline_passed(o))
-		runner_cost_pass(sides, item_side, item_variant, failures, n, first_round);
+		runner_cost_pass(sides, g.item_side, g.item_variant, g.failures, n, first_round);
 	for (size_t s = 0; s < side_count; s++)
 		pad_group(&sides[s], first_round);
 out:
 	free(order);
-	free(item_side);
-	free(item_variant);
-	free(failures);
-	free(wall);
+	free(g.item_side);
+	free(g.item_variant);
+	free(g.failures);
+	free(g.wall);
 	free(prev_wall);
-	return failed;
+	return g.failed;
 }
 
 int runner_run_params(const struct kernel_info *k, const struct kernel_paramset *p,

@@ -10,7 +10,26 @@
 
 #include "core/result.h"
 #include "core/rng.h"
+#include "sample/duet.h"
 #include "sample/kernel_info.h"
+
+/* How many start-time differences of duet pairs are kept for the median. */
+#define RUNNER_DUET_SKEWS 4096
+
+/* `gate ab --duet`: the CPUs the two sides run on, and what was done
+ * (sample/duet.h; runner_duet.c). Shared by both sides' plans. */
+struct runner_duet {
+	struct duet_cpus cpus;
+	size_t pairs;              /* measured pairs: a sample of A and one of B started together */
+	size_t alone;              /* measured samples taken alone (no partner on the other
+				    * side, or the partner could not run) */
+	double skew_ns[RUNNER_DUET_SKEWS]; /* how far apart a pair's processes started */
+	size_t skew_count;
+	double skew_max_ns;
+	char interleaved[512];     /* groups run interleaved: their threads need more than
+				    * half the CPUs ("refcount/threads_5, ...") */
+	size_t interleaved_count;
+};
 
 /* How the runner takes the samples of every group: what the CLI's options
  * say about sampling (cli/run_options.c, run_options_plan), and nothing else. */
@@ -29,6 +48,8 @@ struct runner_plan {
 	int verbose;               /* -v: each sample on stderr */
 	const char *interposer;    /* liballocgate-interpose.so, preloaded into the
 				    * counted pass (proc_* counts); NULL: none */
+	struct runner_duet *duet;  /* gate ab --duet: the sides' samples in simultaneous
+				    * pairs (runner_run_sides); NULL: interleaved */
 };
 
 /* --warmup auto: warm-up rounds until two in a row agree. */
@@ -79,8 +100,10 @@ struct runner_side {
 /* runner_run_params over several sides at once: every round runs every
  * variant of every side once, all in one shuffled order, so round i of A
  * and round i of B are taken within the same seconds and the machine's
- * drift hits both. Rounds and warm-up come from SIDES[0].o. Returns the
- * number of samples that failed. */
+ * drift hits both. With SIDES[0].o->duet and two sides, each round's
+ * sample of a variant of A and the same variant of B start together, one
+ * per CPU set (duet.h), where the variants' threads fit. Rounds and
+ * warm-up come from SIDES[0].o. Returns the number of samples that failed. */
 int runner_run_sides(const struct runner_side *sides, size_t side_count,
 		     struct rng *rng, size_t first_round);
 

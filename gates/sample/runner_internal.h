@@ -8,6 +8,7 @@
 
 #include "core/result.h"
 #include "sample/kernel_info.h"
+#include "sample/machine_load.h"
 #include "sample/record.h"
 #include "sample/runner.h"
 #include "sample/spawn.h"
@@ -16,6 +17,50 @@
  * sampled again in the run: a hanging allocator must not cost a timeout per
  * round (docs/robustness.md, "Time budget"). */
 #define RUNNER_MAX_FAILURES 1
+
+/* The items of a group's rounds (runner.c): item I is variant
+ * ITEM_VARIANT[I] of side ITEM_SIDE[I]. */
+struct runner_items {
+	const struct runner_side *sides;
+	size_t n;
+	size_t *item_side, *item_variant;
+	int *failures;             /* failed samples of each item */
+	double *wall;              /* each item's wall time this round, NaN: none */
+	size_t first_round;
+	int failed;                /* samples that failed, deadline once */
+	int late;                  /* the deadline passed (counted once) */
+};
+
+/* Whether item IT is sampled this round: not after it failed, nor after the
+ * deadline (each counted as samples not taken). */
+int runner_item_may_run(struct runner_items *g, size_t it);
+
+/* Takes item IT's sample of ROUND (< 0: warm-up) alone and files it. */
+void runner_item_run(struct runner_items *g, size_t it, long round);
+
+/* Files item IT's sample of ROUND: REC when TAKEN is 0 (freed here), else
+ * the failure WHY. */
+void runner_item_file(struct runner_items *g, size_t it, long round, int taken,
+		      struct record *rec, const char *why);
+
+/* Files the share of the machine's CPU time other processes took since
+ * BEFORE as round ROUND's others_cpu_permille of each of the N items whose
+ * WALL is finite (runner_load.c). */
+void runner_put_round_load(const struct runner_side *sides, const size_t *item_side,
+			   const size_t *item_variant, const double *wall, size_t n,
+			   const struct machine_load *before, size_t round);
+
+/* Raises each item's others_cpu_permille of rounds FIRST_ROUND to
+ * FIRST_ROUND + ROUNDS to the share over all of them since BEFORE. */
+void runner_put_group_load(const struct runner_side *sides, const size_t *item_side,
+			   const size_t *item_variant, size_t n, const struct machine_load *before,
+			   size_t first_round, size_t rounds);
+
+/* One round of a duet group (runner_duet.c): the items in shuffled order,
+ * the variants both sides have as simultaneous pairs on D's CPUs (swapped
+ * in odd rounds), the rest alone. */
+void runner_duet_round(struct runner_items *g, long round, struct rng *rng,
+		       struct runner_duet *d);
 
 /* Last line of a child's stderr, for the report, into BUF. */
 void runner_stderr_tail(const struct spawn_output *out, char *buf, size_t size);

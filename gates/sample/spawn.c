@@ -7,6 +7,9 @@
 #include "sample/spawn.h"
 
 static int pin_cpu = -1, no_aslr, no_thp, withhold_env;
+/* spawn_pin_thread's CPUs, one set per thread */
+static _Thread_local int thread_cpus[SPAWN_CPUS_MAX];
+static _Thread_local size_t thread_cpu_count;
 
 /* The names spawn_env_withheld keeps from the kernels (spawn.h, and
  * docs/protocol.md, "The kernel's environment"). */
@@ -88,6 +91,21 @@ char **spawn_env_build(char *const environ_[], char *const env[])
 int spawn_no_thp(void)
 {
 	return no_thp;
+}
+
+void spawn_pin_thread(const int *cpus, size_t count)
+{
+	if (count > SPAWN_CPUS_MAX)
+		count = SPAWN_CPUS_MAX;
+	for (size_t i = 0; i < count; i++)
+		thread_cpus[i] = cpus[i];
+	thread_cpu_count = count;
+}
+
+size_t spawn_thread_cpus(const int **cpus)
+{
+	*cpus = thread_cpus;
+	return thread_cpu_count;
 }
 
 int spawn_pin_cpu(void)

@@ -94,6 +94,20 @@ int spawn_contain(void);
  * from the interrupt's thread, never from a signal handler. */
 void spawn_end_all(void);
 
+/* The most CPUs spawn_pin_thread takes. */
+#define SPAWN_CPUS_MAX 64
+
+/* Every later child that this thread starts runs on the COUNT CPUs of
+ * CPUS (at most SPAWN_CPUS_MAX) instead of spawn_configure's pinning;
+ * COUNT 0 goes back to it. Per thread: `gate ab --duet` starts its two
+ * sides' samples from two threads at once, each on its own CPUs
+ * (sample/duet.h). Linux and Windows; ignored on macOS. */
+void spawn_pin_thread(const int *cpus, size_t count);
+
+/* The CPUs this thread's children run on (spawn_pin_thread) into *CPUS;
+ * how many (0: none set, spawn_pin_cpu applies). */
+size_t spawn_thread_cpus(const int **cpus);
+
 /* The settings of spawn_configure (for the OS implementations). */
 int spawn_pin_cpu(void);
 int spawn_no_aslr(void);

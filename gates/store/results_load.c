@@ -1,5 +1,6 @@
 /* results_load.c: strict reader of --json result files (results_load.h). */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -282,6 +283,55 @@ static int load_arrays(const struct rl *l, const json_t *root, struct run_result
 	return rc ? fail(l, "%s", why) : 0;
 }
 
+/* gate ab's "ab_schedule" (report_json.c), when the file has one. */
+static int load_schedule(const struct rl *l, const json_t *root, struct ab_schedule *sc)
+{
+	const json_t *o = json_object_get(root, "ab_schedule");
+	const char *w = "ab_schedule";
+	char *mode = NULL, *why = NULL;
+	long long pairs, alone, groups;
+	int rc;
+	if (!o || json_is_null(o))
+		return 0;
+	if (!json_is_object(o))
+		return fail(l, "ab_schedule: expected an object");
+	if ((rc = string(l, o, w, "mode", 1, &mode)) ||
+	    (rc = string(l, o, w, "why_not_duet", 0, &why)) ||
+	    (rc = integer(l, o, w, "pairs", 0, 0, LLONG_MAX, &pairs)) ||
+	    (rc = integer(l, o, w, "alone", 0, 0, LLONG_MAX, &alone)) ||
+	    (rc = integer(l, o, w, "interleaved_groups", 0, 0, LLONG_MAX, &groups)) ||
+	    (rc = number(l, o, w, "start_skew_median_us", &sc->skew_median_us)) ||
+	    (rc = number(l, o, w, "start_skew_max_us", &sc->skew_max_us)) ||
+	    (rc = number(l, o, w, "look_others_permille", &sc->look_permille)))
+		goto out;
+	if (strcmp(mode, "duet") && strcmp(mode, "interleaved")) {
+		rc = fail(l, "ab_schedule.mode: \"%s\", expected \"duet\" or \"interleaved\"",
+			  mode);
+		goto out;
+	}
+	sc->mode = strcmp(mode, "duet") ? AB_MODE_INTERLEAVED : AB_MODE_DUET;
+	sc->duet_asked = json_is_true(json_object_get(o, "duet_asked"));
+	sc->automatic = json_is_true(json_object_get(o, "automatic"));
+	snprintf(sc->why, sizeof sc->why, "%s", why ? why : "");
+	sc->pairs = (size_t)pairs;
+	sc->alone = (size_t)alone;
+	sc->interleaved_groups = (size_t)groups;
+	const json_t *cpus = json_object_get(o, "cpus"), *c;
+	size_t i;
+	json_array_foreach(cpus, i, c) {
+		if (!json_is_integer(c) || json_integer_value(c) < 0 || i >= AB_SCHEDULE_CPUS) {
+			rc = fail(l, "ab_schedule.cpus[%zu]: expected a CPU number (at most %d "
+				  "CPUs)", i, AB_SCHEDULE_CPUS);
+			goto out;
+		}
+		sc->cpus[sc->cpu_count++] = (int)json_integer_value(c);
+	}
+out:
+	free(mode);
+	free(why);
+	return rc;
+}
+
 static int load_top(const struct rl *l, const json_t *root, struct run_result *out)
 {
 	long long code;
@@ -298,7 +348,8 @@ static int load_top(const struct rl *l, const json_t *root, struct run_result *o
 	if (rc || (rc = number(l, root, "result", "wall_seconds", &out->wall_seconds)) ||
 	    (rc = string(l, root, "result", "baseline", 0, &out->baseline_path)) ||
 	    (rc = string(l, root, "result", "baseline_note", 0, &out->baseline_note)) ||
-	    (rc = string(l, root, "result", "comparison", 0, &out->comparison)))
+	    (rc = string(l, root, "result", "comparison", 0, &out->comparison)) ||
+	    (rc = load_schedule(l, root, &out->schedule)))
 		return rc;
 	return load_arrays(l, root, out);
 }
