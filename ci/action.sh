@@ -12,7 +12,7 @@
 #                     command in a git worktree, against this checkout's; a
 #                     base without kernels (a first pull request) or one that
 #                     does not build: B alone, its own claims gating;
-#                     AG_SAMPLING=duet|interleaved|auto (empty: the gate's
+#                     AG_SAMPLING=duet|interleaved (empty: the gate's
 #                     default) says how gate ab takes its samples
 # Reports (result.json, junit.xml, summary.md, svg/) go to AG_OUT; the
 # markdown is appended to GITHUB_STEP_SUMMARY and annotations printed when
@@ -21,7 +21,7 @@
 # Environment (the action's inputs): AG_BUILD (required), AG_KERNEL_DIR
 # (build/kernels; the counted twins in AG_KERNEL_DIR-counted), AG_BASELINE_DIR
 # (baselines), AG_TIER (quick|default|full; default), AG_MODE (baseline),
-# AG_BASE, AG_SAMPLING (duet|interleaved|auto|empty), AG_ALLOCATOR,
+# AG_BASE, AG_SAMPLING (duet|interleaved|empty), AG_ALLOCATOR,
 # AG_GATE_POLICY (--gate: counts,cost,timing,
 # deterministic or all; empty: the gate's default), AG_ARGS (more gate
 # arguments, split on spaces),
@@ -92,9 +92,9 @@ ab) ;;
 *) say "mode '$mode': expected baseline, record or ab"; exit 2 ;;
 esac
 case "${AG_SAMPLING:-}" in
-duet | interleaved | auto) set -- "$@" --sampling "$AG_SAMPLING" ;;
+duet | interleaved) set -- "$@" --sampling "$AG_SAMPLING" ;;
 "") ;;
-*) say "sampling '$AG_SAMPLING': expected duet, interleaved, auto or empty"; exit 2 ;;
+*) say "sampling '$AG_SAMPLING': expected duet, interleaved or empty"; exit 2 ;;
 esac
 
 base=${AG_BASE:-}

@@ -32,9 +32,11 @@ unchanged runs of every kernel (A/A runs, or `gate run` against the
 committed baseline) and how many of them failed, with the series that did.
 
 --ab-modes interleaved,duet measures `gate ab`'s sampling modes side by
-side (docs/noise.md, "Duet"; auto counts which mode it chose): each case of each trial runs once per mode,
+side (docs/noise.md, "Duet"; a run that ran another mode than asked, duet
+where it cannot run, is counted on a line of its own): each case of each trial runs once per mode,
 the modes in alternating order, so that the machine's drift meets both;
---null-runs N takes N A/A runs per mode (default: one per trial). --load
+--null-runs N takes N A/A runs per mode (default: one per trial); a mode
+written MODE@N runs with N measured rounds (interleaved@61). --load
 loop keeps a shell loop busy on the last CPU beside every run, --load gate
 a second `gate run --quick` (as ci/costbench.py). The table gives, per mode
 and case, the runs caught by timing and the seconds a run took.
@@ -144,11 +146,13 @@ def tally_case(tally, name, cls, code, result):
 
 
 def ab_case_args(i, args, knob, mode=None):
-    """The gate ab command line of trial I's case KNOB (B's setting), in MODE."""
+    """The gate ab command line of trial I's case KNOB (B's setting), in MODE
+    ("duet", or "duet@61": with 61 measured rounds)."""
     common = ["ab", "--kernel-dir", KERNELS, "--kernel", "toy"] + tier_flags(args.tier) + [
               "--seed", str(args.seed + i)] + tuning_flags(args)
     if mode:
-        common += ["--sampling", mode]
+        sampling, _, rounds = mode.partition("@")
+        common += ["--sampling", sampling] + (["--rounds", rounds] if rounds else [])
     # A runs with the knob at zero, so both sides carry the same variables
     a_knob = "TOY_EXTRA_ALLOC=0" if knob.startswith("TOY_EXTRA") else "TOY_SLOWDOWN_PERCENT=0"
     return common + ["--a-env", a_knob, "--b-env", knob]
@@ -181,7 +185,7 @@ def compare_modes(args):
                     code, result = gate(ab_case_args(i, args, knob, mode) + extra)
                     seconds[mode].append(time.time() - t0)
                     ran = ((result or {}).get("ab_schedule") or {}).get("mode")
-                    if ran != mode:   # auto: which mode it chose
+                    if ran != mode.partition("@")[0]:   # duet where it cannot run
                         what = "ran %s" % ran
                         tally[mode][what] = tally[mode].get(what, 0) + 1
                     if code not in (0, 1):

@@ -142,17 +142,17 @@ Test(ab_options, sampling_flags_are_taken_out)
 	char *both[] = { "--duet", "--interleaved", NULL };
 	n = 2;
 	cr_expect_eq(ab_options_take_mode(both, &n, &choice), -1, "both: exit 2 after a message");
-	char *named[] = { "--sampling", "auto", "--quick", NULL };
+	char *named[] = { "--sampling", "duet", "--quick", NULL };
 	n = 3;
 	cr_assert_eq(ab_options_take_mode(named, &n, &choice), 0);
-	cr_expect_eq(choice, AB_CHOICE_AUTO);
+	cr_expect_eq(choice, AB_CHOICE_DUET);
 	cr_expect_eq(n, 1);
 	cr_expect_str_eq(named[0], "--quick");
 	char *eq[] = { "--sampling=interleaved", "--interleaved", NULL };
 	n = 2;
 	cr_assert_eq(ab_options_take_mode(eq, &n, &choice), 0, "the same mode twice agrees");
 	cr_expect_eq(choice, AB_CHOICE_INTERLEAVED);
-	char *unknown[] = { "--sampling", "sideways", NULL };
+	char *unknown[] = { "--sampling", "auto", NULL };
 	n = 2;
 	cr_expect_eq(ab_options_take_mode(unknown, &n, &choice), -1);
 }

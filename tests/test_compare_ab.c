@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "decide/exit_decide.h"
@@ -331,6 +332,43 @@ Test(compare_ab, counted_pass_timing_series_are_not_tested)
 	compare_ab_run(&b, &a, &o);
 	cr_expect_eq(b.series[0].verdict, VERDICT_SKIPPED);
 	cr_expect(strstr(b.series[0].note, "counted pass"), "%s", b.series[0].note);
+	result_free(&a);
+	result_free(&b);
+}
+
+/* others_cpu_permille is the round's load, filed alike for both sides: not
+ * a comparison, so neither tested (here B's reads 1.5x A's) nor counted in
+ * Holm's family (the wall time is the run's only test: its raw p decides). */
+Test(compare_ab, the_machine_load_is_shown_not_tested)
+{
+	struct run_result a = { 0 }, b = { 0 };
+	struct run_policy o = options();
+	double mixed[N], load[N];
+	for (size_t i = 0; i < N; i++) {
+		mixed[i] = drifting[i] * exp((i == 5 || i == 7 ? -0.01 : 0.01) * (double)(i + 1));
+		load[i] = 100 + 10 * (double)i;
+	}
+	add(&a, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.0);
+	add(&b, "single", "wall_ns", METRIC_TIMING, mixed, N, 1.0);
+	for (int v = 0; v < 2; v++) {
+		const char *variant = v ? "twice" : "single";
+		struct series *x = add(&a, variant, "others_cpu_permille", METRIC_TIMING, load, N, 1.0);
+		struct series *y = add(&b, variant, "others_cpu_permille", METRIC_TIMING, load, N, 1.5);
+		free(x->unit);
+		free(y->unit);
+		x->unit = strdup("permille");
+		y->unit = strdup("permille");
+	}
+	compare_ab_run(&b, &a, &o);
+	const struct series *s = result_find_series(&b, "toy", "single", "small", "wall_ns");
+	cr_expect(s->p_value > 0.017 && s->p_value < 0.05, "raw p %.3g", s->p_value);
+	cr_expect_eq(s->verdict, VERDICT_FAIL, "the only comparison of the run: p %.3g",
+		     s->p_value);
+	const struct series *load_b = result_find_series(&b, "toy", "single", "small",
+							 "others_cpu_permille");
+	cr_expect_eq(load_b->verdict, VERDICT_SKIPPED);
+	cr_assert_not_null(load_b->note);
+	cr_expect(strstr(load_b->note, "the same figure for both sides"), "%s", load_b->note);
 	result_free(&a);
 	result_free(&b);
 }

@@ -231,10 +231,11 @@ Test(interference, more_threads_than_cores_are_shown_not_tested)
 	cr_expect_eq(s->verdict, VERDICT_FAIL);
 }
 
-Test(interference, gate_ab_duet_leaves_the_machine_share_out)
+Test(interference, gate_ab_leaves_the_machine_share_out)
 {
-	/* a duet round's A and B ran at the same time under the same load:
-	 * only a sample's own wait to run marks it (interference_mark_as) */
+	/* a gate ab round's A and B met the same load (at the same time, or
+	 * in one shuffled order): only a sample's own wait to run marks it
+	 * (interference_mark_as) */
 	const double permille[ROUNDS] = { 0, 500, 500, 0, 0, 500, 0, 0, 0 };
 	const double wait[ROUNDS] = { 0, 0, 0, 0, 300e3, 0, 0, 0, 0 };
 	variant(&cur, "a", 1, wait);

@@ -293,11 +293,12 @@ int ab_main(int argc, char **argv, const char *self_dir)
 	}
 	take_problems_of_a(&s->result, &st.a);
 	check_expectations(&st);
-	/* duet: the two samples of a round ran at the same time, so the
-	 * machine's load was the same for both; only a sample's own wait
-	 * to run leaves its round out (interference.h) */
-	interference_mark_as(&s->result, !st.duet);
-	interference_mark_as(&st.a, !st.duet);
+	/* A's and B's samples of a round met the machine's load alike (duet:
+	 * at the same time; interleaved: in one shuffled order, so a
+	 * neighbour's burst falls on either side by chance): only a sample's
+	 * own wait to run leaves its round out (interference.h) */
+	interference_mark_as(&s->result, false);
+	interference_mark_as(&st.a, false);
 	compare_ab_run(&s->result, &st.a, &s->result.policy);
 	if (sites_compare(&s->result, &st.a))
 		message_error("comparing allocation sites: out of memory");

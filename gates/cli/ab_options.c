@@ -20,8 +20,7 @@ void ab_options_usage(void *fp)
 	      "                           on its own CPU, swapped every round (docs/noise.md)\n"
 	      "  --interleaved            one sample at a time, A's and B's in one shuffled\n"
 	      "                           order\n"
-	      "  --sampling MODE          duet, interleaved or auto (duet when other processes\n"
-	      "                           take 20% of the machine before the run; the default)\n"
+	      "  --sampling MODE          duet or interleaved (the default)\n"
 	      "  --min-effect PERCENT     smallest timing change that fails (default 3)\n"
 	      "  --gate LIST              what fails the run (default all: both sides run in\n"
 	      "                           the same rounds, so timing gates too)\n"
@@ -123,8 +122,7 @@ int ab_options_split(int argc, char **argv, struct ab_side_options *a,
 static enum ab_mode_choice choice_named(const char *mode)
 {
 	return !mode ? AB_CHOICE_DEFAULT : !strcmp(mode, "duet") ? AB_CHOICE_DUET
-	     : !strcmp(mode, "interleaved") ? AB_CHOICE_INTERLEAVED
-	     : !strcmp(mode, "auto") ? AB_CHOICE_AUTO : AB_CHOICE_DEFAULT;
+	     : !strcmp(mode, "interleaved") ? AB_CHOICE_INTERLEAVED : AB_CHOICE_DEFAULT;
 }
 
 int ab_options_take_mode(char **rest, int *rest_count, enum ab_mode_choice *choice)
@@ -142,7 +140,7 @@ int ab_options_take_mode(char **rest, int *rest_count, enum ab_mode_choice *choi
 			value = rest[i][10] == '=' ? rest[i] + 11 : i + 1 < *rest_count ? rest[++i] : "";
 			c = choice_named(value);
 			if (c == AB_CHOICE_DEFAULT) {
-				message_error("--sampling %s: expected duet, interleaved or auto",
+				message_error("--sampling %s: expected duet or interleaved",
 					      value);
 				bad = 1;
 				continue;

@@ -27,10 +27,9 @@ int ab_options_split(int argc, char **argv, struct ab_side_options *a,
 
 /* How `gate ab` takes the two sides' samples: --sampling duet (--duet:
  * simultaneous pairs, one per CPU set, sample/duet.h), --sampling
- * interleaved (--interleaved: one at a time, in one shuffled order),
- * --sampling auto (duet when the machine is busy before the run), or
- * none of them (core/policy.h, POLICY_AB_SAMPLING_DEFAULT). */
-enum ab_mode_choice { AB_CHOICE_DEFAULT, AB_CHOICE_DUET, AB_CHOICE_INTERLEAVED, AB_CHOICE_AUTO };
+ * interleaved (--interleaved: one at a time, in one shuffled order), or
+ * neither (core/policy.h, POLICY_AB_SAMPLING_DEFAULT). */
+enum ab_mode_choice { AB_CHOICE_DEFAULT, AB_CHOICE_DUET, AB_CHOICE_INTERLEAVED };
 
 /* Takes --duet, --interleaved and --sampling MODE (or --sampling=MODE)
  * out of REST (*REST_COUNT entries, NULL-terminated) into *CHOICE. Returns

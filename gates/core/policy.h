@@ -77,15 +77,11 @@
 #define POLICY_GATE_AB_DEFAULT POLICY_GATE_ALL
 
 /* How `gate ab` takes its samples when neither --duet nor --interleaved
- * is given (sample/duet.h): interleaved, duet, or automatic: duet when
- * other processes took at least POLICY_AB_AUTO_BUSY_SHARE of the machine
- * in a look of POLICY_AB_AUTO_LOOK_SECONDS before the run, else
- * interleaved. Decided by the side-by-side benchmark in docs/noise.md,
- * "Duet". */
-enum policy_ab_sampling { POLICY_AB_INTERLEAVED, POLICY_AB_DUET, POLICY_AB_AUTO };
-#define POLICY_AB_SAMPLING_DEFAULT POLICY_AB_AUTO
-#define POLICY_AB_AUTO_BUSY_SHARE 0.2
-#define POLICY_AB_AUTO_LOOK_SECONDS 0.3
+ * is given (sample/duet.h): interleaved, which caught more than duet both
+ * on a quiet machine and beside a busy neighbour in the side-by-side
+ * benchmark (docs/noise.md, "Duet against interleaved, measured"). */
+enum policy_ab_sampling { POLICY_AB_INTERLEAVED, POLICY_AB_DUET };
+#define POLICY_AB_SAMPLING_DEFAULT POLICY_AB_INTERLEAVED
 
 struct run_policy {
 	bool recorded;              /* false: loaded from a file that did not record it */

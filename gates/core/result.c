@@ -341,6 +341,13 @@ int result_metric_is_scheduling(const char *name)
 	       !strcmp(base, "sched_wait_ns") || !strcmp(base, "others_cpu_permille");
 }
 
+int result_metric_is_machine_load(const char *name)
+{
+	const char *base = strrchr(name, '.');
+	base = base ? base + 1 : name;
+	return !strcmp(base, "others_cpu_permille");
+}
+
 int result_metric_is_allocation_count(const char *name)
 {
 	const char *base = strrchr(name, '.');

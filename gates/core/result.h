@@ -194,11 +194,8 @@ enum ab_mode {
 
 struct ab_schedule {
 	enum ab_mode mode;
-	bool duet_asked;        /* --duet, duet as the default, or chosen automatically */
-	bool automatic;         /* the mode was chosen by the machine's load (policy.h) */
-	double look_permille;   /* automatic: what others took in the look; NaN: none */
-	char why[200];          /* why interleaved where duet was asked or considered
-				 * automatically; "" otherwise */
+	bool duet_asked;        /* --duet, or duet as the default */
+	char why[200];          /* why interleaved where duet was asked; "" otherwise */
 	int cpus[AB_SCHEDULE_CPUS]; /* duet: the CPUs, one per physical core first; set X
 				     * is positions 0, 2, 4, ..., set Y 1, 3, 5, ... */
 	size_t cpu_count;
@@ -246,6 +243,12 @@ int result_metric_is_counted(const char *name);
  * Shown, never tested against the baseline; a kernel gates contention
  * with a declared expectation (kernels/thread_cache.c). */
 int result_metric_is_scheduling(const char *name);
+
+/* Whether metric NAME is others_cpu_permille: the machine's load during a
+ * round, filed alike for every sample of the round (sample/machine_load.h).
+ * It says whether a sample was disturbed, nothing of the code: `gate ab`
+ * shows it and leaves it out of its tests (and of their Holm family). */
+int result_metric_is_machine_load(const char *name);
 
 /* The median change (ratio - 1) of R's compared timing series (a verdict
  * of pass, fail, improved or inconclusive; scheduler events left out),

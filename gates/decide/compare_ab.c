@@ -67,6 +67,9 @@ static const char *not_comparable(const struct series *s, const struct series *x
 	if (result_metric_is_counted(s->metric))
 		snprintf(why, sizeof why, "one sample per side (the counted pass) that varies "
 			 "between runs: shown, not tested");
+	else if (result_metric_is_machine_load(s->metric))
+		snprintf(why, sizeof why, "the machine's load during each round, the same figure "
+			 "for both sides: shown, not tested");
 	else if (!strcmp(s->unit, "count") && s->baseline_median < pol->min_events)
 		snprintf(why, sizeof why, "too few events to compare as a ratio (A's median %.0f "
 			 "< %.0f)", s->baseline_median, pol->min_events);

@@ -48,9 +48,12 @@ double interference_excess_ns(double wait_ns, double run_ns, double threads, int
 int interference_mark(struct run_result *r);
 
 /* interference_mark, by the machine's load (others_cpu_permille) only when
- * MACHINE_SHARE: `gate ab --duet` leaves it out, since a duet round's two
- * samples ran at the same time under the same load, and only a sample's
- * own wait to run tells the sides apart. */
+ * MACHINE_SHARE: `gate ab` leaves it out, since a round's two samples met
+ * the same load (duet: at the same time; interleaved: in one shuffled
+ * order, so a neighbour falls on either side by chance and the paired test
+ * stays fair), and only a sample's own wait to run tells the sides apart.
+ * Left in, a neighbour busy on one core left every round of the 2-core VM
+ * out (docs/noise.md, "Duet against interleaved, measured"). */
 int interference_mark_as(struct run_result *r, bool machine_share);
 
 /* Whether sample I of S was disturbed. */

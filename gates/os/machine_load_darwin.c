@@ -9,10 +9,3 @@ int machine_load_read(struct machine_load *m)
 	(void)m;
 	return -ENOSYS;
 }
-
-int machine_load_look(double seconds, unsigned *permille)
-{
-	(void)seconds;
-	(void)permille;
-	return -ENOSYS;
-}

@@ -39,18 +39,3 @@ int machine_load_read(struct machine_load *m)
 	m->cpus = cpus > 0 ? (int)cpus : 1;
 	return 0;
 }
-
-int machine_load_look(double seconds, unsigned *permille)
-{
-	struct machine_load a, b;
-	struct timespec pause = { (time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9) };
-	int ret = machine_load_read(&a);
-	if (ret)
-		return ret;
-	while (nanosleep(&pause, &pause) < 0 && errno == EINTR)
-		;
-	ret = machine_load_read(&b);
-	if (!ret)
-		*permille = machine_load_others_permille(&a, &b);
-	return ret;
-}

@@ -423,19 +423,17 @@ void format_ab_schedule(const struct ab_schedule *sc, char *buf, size_t size)
 {
 	buf[0] = '\0';
 	if (sc->mode == AB_MODE_INTERLEAVED) {
-		snprintf(buf, size, "interleaved: A and B ran in the same shuffled rounds%s%s%s%s",
-			 *sc->why ? " (" : "", *sc->why && sc->automatic ? "automatic, " : "",
-			 *sc->why ? "not duet: " : "", sc->why);
+		snprintf(buf, size, "interleaved: A and B ran in the same shuffled rounds%s%s",
+			 *sc->why ? " (not duet: " : "", sc->why);
 		if (*sc->why && strlen(buf) + 1 < size)
 			strcat(buf, ")");
 		return;
 	}
 	if (sc->mode != AB_MODE_DUET || sc->cpu_count < 2)
 		return;
-	int n = snprintf(buf, size, "duet%s: each round's samples of A and B started together on "
+	int n = snprintf(buf, size, "duet: each round's samples of A and B started together on "
 			 "CPUs %d and %d, swapped every round: %zu pairs, started a median %.0f us "
-			 "apart (at most %.0f us)", sc->automatic ? " (automatic: the machine was busy)" : "",
-			 sc->cpus[0], sc->cpus[1], sc->pairs,
+			 "apart (at most %.0f us)", sc->cpus[0], sc->cpus[1], sc->pairs,
 			 sc->skew_median_us, sc->skew_max_us);
 	if (n > 0 && (size_t)n < size && sc->interleaved_groups)
 		snprintf(buf + n, size - (size_t)n, "; %zu group%s interleaved, their threads "

@@ -119,8 +119,6 @@ static json_t *schedule_json(const struct ab_schedule *sc)
 	bad |= json_object_set_new(o, "mode", json_string(sc->mode == AB_MODE_DUET ? "duet"
 							   : "interleaved"));
 	bad |= json_object_set_new(o, "duet_asked", json_boolean(sc->duet_asked));
-	bad |= json_object_set_new(o, "automatic", json_boolean(sc->automatic));
-	bad |= json_object_set_new(o, "look_others_permille", jsonout_number(sc->look_permille));
 	bad |= json_object_set_new(o, "why_not_duet", *sc->why ? json_string(sc->why)
 								: json_null());
 	if (sc->mode == AB_MODE_DUET) {

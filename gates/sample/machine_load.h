@@ -33,10 +33,4 @@ int machine_load_read(struct machine_load *m);
  * CPUs; 0 when that is not positive. */
 unsigned machine_load_others_permille(const struct machine_load *a, const struct machine_load *b);
 
-/* Looks at the machine for SECONDS (sleeping, so the gate's share is
- * nil): the per mille of its CPU time other processes took, into
- * *PERMILLE. Returns 0, or a negative errno where machine_load_read has no
- * figure. */
-int machine_load_look(double seconds, unsigned *permille);
-
 #endif

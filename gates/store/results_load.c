@@ -301,8 +301,7 @@ static int load_schedule(const struct rl *l, const json_t *root, struct ab_sched
 	    (rc = integer(l, o, w, "alone", 0, 0, LLONG_MAX, &alone)) ||
 	    (rc = integer(l, o, w, "interleaved_groups", 0, 0, LLONG_MAX, &groups)) ||
 	    (rc = number(l, o, w, "start_skew_median_us", &sc->skew_median_us)) ||
-	    (rc = number(l, o, w, "start_skew_max_us", &sc->skew_max_us)) ||
-	    (rc = number(l, o, w, "look_others_permille", &sc->look_permille)))
+	    (rc = number(l, o, w, "start_skew_max_us", &sc->skew_max_us)))
 		goto out;
 	if (strcmp(mode, "duet") && strcmp(mode, "interleaved")) {
 		rc = fail(l, "ab_schedule.mode: \"%s\", expected \"duet\" or \"interleaved\"",
@@ -311,7 +310,6 @@ static int load_schedule(const struct rl *l, const json_t *root, struct ab_sched
 	}
 	sc->mode = strcmp(mode, "duet") ? AB_MODE_INTERLEAVED : AB_MODE_DUET;
 	sc->duet_asked = json_is_true(json_object_get(o, "duet_asked"));
-	sc->automatic = json_is_true(json_object_get(o, "automatic"));
 	snprintf(sc->why, sizeof sc->why, "%s", why ? why : "");
 	sc->pairs = (size_t)pairs;
 	sc->alone = (size_t)alone;
