@@ -194,10 +194,7 @@ static int group_runs_duet(const struct runner_side *sides, size_t side_count)
 	struct runner_duet *d = sides[0].o->duet;
 	if (!d || side_count != 2)
 		return 0;
-	long ta = kernel_info_param(sides[0].p, "threads", 1);
-	long tb = kernel_info_param(sides[1].p, "threads", 1);
-	long threads = ta == 0 || tb == 0 ? 0 : ta > tb ? ta : tb;
-	if (duet_fits(&d->cpus, threads))
+	if (duet_fits(&d->cpus, runner_duet_threads(sides)))
 		return 1;
 	/* named once: a confirmation batch runs the group again */
 	char group[300];

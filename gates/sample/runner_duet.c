@@ -24,6 +24,13 @@ struct duet_job {
 	double started;     /* runner_now() as its process was started */
 };
 
+long runner_duet_threads(const struct runner_side *sides)
+{
+	long ta = kernel_info_param(sides[0].p, "threads", 1);
+	long tb = kernel_info_param(sides[1].p, "threads", 1);
+	return ta == 0 || tb == 0 ? 0 : ta > tb ? ta : tb;
+}
+
 static void job_main(void *p)
 {
 	struct duet_job *j = p;
@@ -63,9 +70,7 @@ static void run_pair(struct runner_items *g, size_t ia, size_t ib, long round,
 		runner_item_run(g, ib, round);
 		return;
 	}
-	long threads = kernel_info_param(g->sides[1].p, "threads", 1);
-	long ta = kernel_info_param(g->sides[0].p, "threads", 1);
-	threads = ta > threads ? ta : threads;
+	long threads = runner_duet_threads(g->sides);
 	ja->sd = &g->sides[0];
 	jb->sd = &g->sides[1];
 	ja->variant = ja->sd->k->variants[g->item_variant[ia]];

@@ -59,6 +59,11 @@ void runner_put_group_load(const struct runner_side *sides, const size_t *item_s
 /* One round of a duet group (runner_duet.c): the items in shuffled order,
  * the variants both sides have as simultaneous pairs on D's CPUs (swapped
  * in odd rounds), the rest alone. */
+/* The CPUs a side of the duet group SIDES (A, B) needs: the larger of the
+ * two parameter sets' `threads` (1 without), 0 when either asks for every
+ * CPU (threads=0). */
+long runner_duet_threads(const struct runner_side *sides);
+
 void runner_duet_round(struct runner_items *g, long round, struct rng *rng,
 		       struct runner_duet *d);
 
