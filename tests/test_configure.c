@@ -99,7 +99,8 @@ Test(configure, clang_cl_gets_msvc_rules)
 		"command = $ar /nologo /out:$out $in\n",
 		"command = $cc /nologo $in /Fe$out /link $ldflags $extra_libs $libs\n",
 		"jansson_libs = /LIBPATH:/opt/jansson/lib jansson.lib\n",
-		"\"/DGATE_VERSION=\\\"",
+		"/b/obj/gates/core/version.obj: cc gates/core/version.c | ",
+		"/b/gate_version.h\n  extra_cflags = /I",
 		"/b/obj/gates/os/spawn_windows.obj: cc gates/os/spawn_windows.c\n",
 		"/b/gate.exe: link ",
 		"/b/libgate.lib",
@@ -248,4 +249,62 @@ Test(configure, an_optional_dependency_installed_later_configures_again)
 	cr_assert_eq(system(cmd), 0);
 	cr_assert_eq(run_into(ninja_cmd, out, sizeof out), 0, "%s", out);
 	cr_expect(strstr(out, "CONFIGURE"), "%s", out);
+}
+
+/* The version the gate reports follows its checkout without configuring
+ * again: in a scratch clone, the header configure.py writes holds `git
+ * describe`; a commit (HEAD's reflog, an input of the header's edge) or
+ * an edited source makes ninja write it again, and a rewrite that would
+ * change nothing leaves the file untouched (so nothing recompiles). */
+Test(configure, the_version_follows_the_checkout)
+{
+	char cmd[4096], out[8192], want[300], build_header[600];
+	if (system("git --version >/dev/null 2>&1") != 0 ||
+	    system("git rev-parse --git-dir >/dev/null 2>&1") != 0)
+		cr_skip_test("git, or a git checkout of allocgate, is needed");
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/allocgate-version-XXXXXX");
+	cr_assert(mkdtemp(tmpdir), "mkdtemp: %s", strerror(errno));
+	/* the clone gets this tree's build files, committed: what is tested is
+	 * the configure.py at hand, not the last commit's */
+	snprintf(cmd, sizeof cmd, "root=$(pwd) && git clone -q . %s/repo && cd %s/repo && "
+		 "cp -R \"$root/configure.py\" \"$root/gates\" \"$root/perf\" \"$root/kernels\" . && "
+		 "git add -A && git -c user.name=t -c user.email=t@t commit -q --allow-empty -m t && "
+		 "python3 configure.py >/dev/null 2>&1 && git describe --always --dirty --tags",
+		 tmpdir, tmpdir);
+	cr_assert_eq(run_into(cmd, out, sizeof out), 0, "%s", out);
+	out[strcspn(out, "\n")] = '\0';
+	cr_assert(out[0] && !strstr(out, "dirty"), "describe: %s", out);
+	snprintf(want, sizeof want, "#define GATE_VERSION \"%s\"\n", out);
+	read_text("repo/build/gate_version.h");
+	cr_expect(strstr(text, want), "no '%s' in:\n%s", want, text);
+	read_text("repo/build.ninja");
+	cr_expect(strstr(text, "build build/gate_version.h: version | ") &&
+		  strstr(text, "/logs/HEAD ") && strstr(text, " gates/core/version.c "),
+		  "no version edge with HEAD's reflog and the sources:\n%.3000s", text);
+
+	snprintf(build_header, sizeof build_header,
+		 "cd %s/repo && ninja build/gate_version.h >/dev/null 2>&1 && "
+		 "cat build/gate_version.h", tmpdir);
+	/* a commit: the new hash, without configuring again */
+	snprintf(cmd, sizeof cmd, "cd %s/repo && touch -d '-1 minute' build/gate_version.h && "
+		 "git -c user.name=t -c user.email=t@t commit -q --allow-empty -m t && "
+		 "git rev-parse --short HEAD", tmpdir);
+	cr_assert_eq(run_into(cmd, out, sizeof out), 0, "%s", out);
+	out[strcspn(out, "\n")] = '\0';
+	snprintf(want, sizeof want, "#define GATE_VERSION \"%s\"\n", out);
+	cr_assert_eq(run_into(build_header, text, sizeof text), 0, "%s", text);
+	cr_expect(strstr(text, want), "after a commit, no '%s' in:\n%s", want, text);
+	/* an edited source: dirty */
+	snprintf(cmd, sizeof cmd, "cd %s/repo && touch -d '-1 minute' build/gate_version.h && "
+		 "echo '/* edited */' >>gates/core/version.c", tmpdir);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(want, sizeof want, "#define GATE_VERSION \"%s-dirty\"\n", out);
+	cr_assert_eq(run_into(build_header, text, sizeof text), 0, "%s", text);
+	cr_expect(strstr(text, want), "after an edit, no '%s' in:\n%s", want, text);
+	/* nothing changed: the header keeps its time */
+	snprintf(cmd, sizeof cmd, "cd %s/repo && touch -d '-1 minute' build/gate_version.h && "
+		 "before=$(stat -c %%Y build/gate_version.h) && python3 configure.py "
+		 "--write-version build/gate_version.h && test \"$(stat -c %%Y "
+		 "build/gate_version.h)\" = \"$before\"", tmpdir);
+	cr_expect_eq(system(cmd), 0, "an unchanged version rewrote the header");
 }

@@ -8,16 +8,13 @@
 #include "cli/discover.h"
 #include "core/interrupt.h"
 #include "core/message.h"
+#include "core/version.h"
 #include "sample/cost_pass.h"
 #include "sample/spawn.h"
 #include "store/atomic_file.h"
 
 /* Exit status of a run ended by signal N (the shell's convention). */
 #define EXIT_INTERRUPTED(n) (128 + (n))
-
-#ifndef GATE_VERSION
-#define GATE_VERSION "unknown"
-#endif
 
 static int help_main(int argc, char **argv, const char *self_dir);
 static int version_main(int argc, char **argv, const char *self_dir);
@@ -58,7 +55,7 @@ static int help_main(int argc, char **argv, const char *self_dir)
 static int version_main(int argc, char **argv, const char *self_dir)
 {
 	(void)argc, (void)argv, (void)self_dir;
-	printf("allocgate %s\n", GATE_VERSION);
+	printf("allocgate %s\n", gate_version());
 	return GATE_EXIT_OK;
 }
 

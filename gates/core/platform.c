@@ -9,15 +9,13 @@
 
 #include "core/platform.h"
 #include "core/platform_os.h"
+#include "core/version.h"
 
 #ifndef GATE_COMPILER
 #define GATE_COMPILER "unknown"
 #endif
 #ifndef GATE_CFLAGS
 #define GATE_CFLAGS "unknown"
-#endif
-#ifndef GATE_VERSION
-#define GATE_VERSION "unknown"
 #endif
 
 /* Appends PART to OUT at *LEN, lower-cased, with every character outside
@@ -176,7 +174,7 @@ int platform_finish(struct context *ctx, int failed)
 
 	platform_set(&ctx->compiler, GATE_COMPILER, &failed);
 	platform_set(&ctx->cflags, GATE_CFLAGS, &failed);
-	platform_set(&ctx->gate_version, GATE_VERSION, &failed);
+	platform_set(&ctx->gate_version, gate_version(), &failed);
 	if (!tm || strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", tm) == 0)
 		snprintf(buf, sizeof buf, "unknown");
 	platform_set(&ctx->started_at, buf, &failed);
