@@ -136,6 +136,41 @@ Test(compare_ab, slower_a_is_an_improvement)
 	result_free(&b);
 }
 
+/* "Improved" is adjusted over the run as a regression is: B about 5%
+ * faster in 10 of 12 rounds and slower in two by the smallest and the third
+ * smallest margins (W+ = 1 + 3, exact p that B < A = P(T <= 4) = 7/4096 =
+ * 0.0017; the median's interval [x_(3), x_(10)] below 1) is an
+ * improvement alone, but not among 40 comparisons whose other 39 show
+ * nothing (Holm: 40 x 0.0017 = 0.068). */
+Test(compare_ab, improved_is_adjusted_over_the_run)
+{
+	static const double tail[] = { 0.001, -0.002, 0.003 };
+	double faster[N];
+	for (size_t i = 0; i < N; i++)
+		faster[i] = drifting[i] * exp(i < 9 ? -0.05 - 0.001 * (double)i : tail[i - 9]);
+	for (int others = 0; others <= 39; others += 39) {
+		struct run_result a = { 0 }, b = { 0 };
+		struct run_policy o = options();
+		char name[32];
+		for (int m = 0; m < others; m++) {
+			snprintf(name, sizeof name, "m%d_ns", m);
+			add(&a, "single", name, METRIC_TIMING, drifting, N, 1.0);
+			add(&b, "single", name, METRIC_TIMING, drifting, N, 1.0);
+		}
+		add(&a, "single", "z_faster_ns", METRIC_TIMING, drifting, N, 1.0);
+		add(&b, "single", "z_faster_ns", METRIC_TIMING, faster, N, 1.0);
+		compare_ab_run(&b, &a, &o);
+		const struct series *s = result_find_series(&b, "toy", "single", "small",
+							    "z_faster_ns");
+		cr_expect(s->change < -0.03 && s->ci_high < 1, "%+.3f, [%g, %g]", s->change,
+			  s->ci_low, s->ci_high);
+		cr_expect_eq(s->verdict, others ? VERDICT_PASS : VERDICT_IMPROVED,
+			     "with %d others", others);
+		result_free(&a);
+		result_free(&b);
+	}
+}
+
 /* Holm over 40 comparisons. Every round +5% (all tied:
  * normal approximation, p = 0.0003, adjusted 0.012 < 0.05) still fails.
  * Twelve rounds with log ratios +-0.01 x k, k = 1..12, where ranks 6 and 8
@@ -309,6 +344,45 @@ Test(compare_ab, confirmation_under_the_minimum_effect_does_not_confirm)
 	cr_expect_eq(s->verdict, VERDICT_INCONCLUSIVE);
 	cr_expect(fabs(s->confirm_change - 0.015) < 1e-9, "%g", s->confirm_change);
 	cr_expect(strstr(s->note, "confirmation batch +1.5%, both batches +"), "%s", s->note);
+	cr_expect(strstr(s->note, "not confirmed"), "%s", s->note);
+	result_free(&a);
+	result_free(&b);
+	result_free(&a2);
+	result_free(&b2);
+}
+
+/* A confirmation batch is judged on its undisturbed rounds, as the first
+ * batch is: here B's samples are 20% slower only in the 7 of 12 rounds in
+ * which B waited to run (marked disturbed), which taken raw would confirm
+ * (median ratio 1.2); left out, too few rounds remain and the batch says
+ * it was disturbed. */
+Test(compare_ab, a_disturbed_confirmation_batch_confirms_nothing)
+{
+	struct run_policy o = options();
+	struct run_result a = { 0 }, b = { 0 }, a2 = { 0 }, b2 = { 0 };
+	double up[N], second[N];
+	with_jitter(up, 1.2);
+	add(&a, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.0);
+	add(&b, "single", "wall_ns", METRIC_TIMING, up, N, 1.0);
+	compare_ab_run(&b, &a, &o);
+	cr_assert_eq(b.series[0].verdict, VERDICT_FAIL);
+	for (size_t i = 0; i < N; i++)
+		second[i] = drifting[i] * (i % 12 < 7 ? 1.2 : 1.0);
+	add(&a2, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.0);
+	struct series *s2 = add(&b2, "single", "wall_ns", METRIC_TIMING, second, N, 1.0);
+	s2->disturbed = calloc(N, sizeof *s2->disturbed);
+	cr_assert(s2->disturbed);
+	s2->disturbed_len = N;
+	for (size_t i = 0; i < N; i++)
+		if (i % 12 < 7) {
+			s2->disturbed[i] = true;
+			s2->disturbed_count++;
+		}
+	compare_ab_settle(&b, &a, &b2, &a2, "toy", "small", &o);
+	const struct series *s = &b.series[0];
+	cr_expect_eq(s->confirmed, 0);
+	cr_expect_eq(s->verdict, VERDICT_INCONCLUSIVE);
+	cr_expect(strstr(s->note, "confirmation batch disturbed: 7 of 12 rounds"), "%s", s->note);
 	cr_expect(strstr(s->note, "not confirmed"), "%s", s->note);
 	result_free(&a);
 	result_free(&b);

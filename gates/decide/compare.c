@@ -236,7 +236,7 @@ out:
 	return ok;
 }
 
-double *compare_adjusted(const struct run_result *r, const int *timed,
+double *compare_adjusted(const struct run_result *r, const int *timed, const double *given,
 			 void (*adjust)(const double *p, size_t n, double *adjusted))
 {
 	size_t n = 0;
@@ -251,7 +251,7 @@ double *compare_adjusted(const struct run_result *r, const int *timed,
 	}
 	for (size_t i = 0, j = 0; i < r->series_count; i++)
 		if (timed[i])
-			p[j++] = r->series[i].p_value;
+			p[j++] = given ? given[i] : r->series[i].p_value;
 	adjust(p, n, adj);
 	for (size_t i = 0, j = 0; i < r->series_count; i++)
 		out[i] = timed[i] ? adj[j++] : NAN;
@@ -274,7 +274,7 @@ enum verdict compare_timing_verdict(double ratio, double tolerance, int signific
 /* Holm (or Benjamini-Hochberg) over every timing comparison, then the verdicts. */
 static void decide_timing(struct run_result *cur, const struct run_policy *pol, int *timed)
 {
-	double *adj = compare_adjusted(cur, timed, pol->fdr ? stats_bh : stats_holm);
+	double *adj = compare_adjusted(cur, timed, NULL, pol->fdr ? stats_bh : stats_holm);
 	for (size_t i = 0; adj && i < cur->series_count; i++) {
 		if (!timed[i])
 			continue;

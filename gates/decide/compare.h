@@ -27,9 +27,10 @@
  * POLICY_* defaults say where each value comes from). */
 
 /* The p-values of the series of R whose TIMED entry is set (their p_value
- * fields) adjusted together by ADJUST (stats_holm, stats_bh), as an array
- * indexed like R's series (NaN where not timed); NULL on no memory. Free it. */
-double *compare_adjusted(const struct run_result *r, const int *timed,
+ * fields, or P's entries when P is given, indexed like R's series)
+ * adjusted together by ADJUST (stats_holm, stats_bh), as an array indexed
+ * like R's series (NaN where not timed); NULL on no memory. Free it. */
+double *compare_adjusted(const struct run_result *r, const int *timed, const double *p,
 			 void (*adjust)(const double *p, size_t n, double *adjusted));
 
 /* A timing verdict: fail when RATIO (now / before) reaches 1 + TOLERANCE

@@ -37,8 +37,11 @@ int compare_ab_paired(const double *b, const double *a, size_t n, struct ab_pair
 	out->ratio = stats_median(ratio, m);
 	stats_median_ci(ratio, m, 0.95, &out->low, &out->high, &coverage);
 	out->p_greater = stats_signed_rank_p_greater(logs, m);
+	for (size_t i = 0; i < m; i++)
+		logs[i] = -logs[i];
+	out->p_less = stats_signed_rank_p_greater(logs, m);
 	if (isnan(out->p_greater))   /* every ratio exactly 1 */
-		out->p_greater = 1;
+		out->p_greater = out->p_less = 1;
 	ret = 0;
 out:
 	free(ratio);
@@ -82,28 +85,49 @@ static const char *not_comparable(const struct series *s, const struct series *x
 	return why;
 }
 
-/* Timing: the paired estimate and raw p; the verdict waits for the
- * adjustment over the run. */
-static int compare_timing(struct series *s, const struct series *x, const struct run_policy *pol)
+/* Rounds 0..N-1 of S (B) and X (A) into BV and AV, NAN where either side's
+ * sample was disturbed (decide/interference.h); returns the rounds left
+ * out. */
+static size_t undisturbed(const struct series *s, const struct series *x, size_t n, double *bv,
+			  double *av)
 {
-	struct ab_paired pr = { 0 };
-	size_t n = paired_rounds(s, x), disturbed = 0;
-	double *bv = calloc(n + 1, sizeof *bv), *av = calloc(n + 1, sizeof *av);
-	if (!bv || !av) {
-		free(bv);
-		free(av);
-		return 0;
-	}
-	/* a round in which other tasks disturbed either side is left out */
+	size_t disturbed = 0;
 	for (size_t i = 0; i < n; i++) {
 		int out = interference_sample_disturbed(s, i) || interference_sample_disturbed(x, i);
 		bv[i] = out ? NAN : s->samples[i];
 		av[i] = out ? NAN : x->samples[i];
 		disturbed += (size_t)out;
 	}
-	int ok = compare_ab_paired(bv, av, n, &pr) == 0;
+	return disturbed;
+}
+
+/* The paired estimate of S against X over their undisturbed rounds, the
+ * rounds left out in *DISTURBED: compare_ab_paired's return. */
+static int paired_undisturbed(const struct series *s, const struct series *x,
+			      struct ab_paired *out, size_t *disturbed)
+{
+	size_t n = paired_rounds(s, x);
+	double *bv = calloc(n + 1, sizeof *bv), *av = calloc(n + 1, sizeof *av);
+	int ret = -1;
+	*disturbed = 0;
+	if (bv && av) {
+		*disturbed = undisturbed(s, x, n, bv, av);
+		ret = compare_ab_paired(bv, av, n, out);
+	}
 	free(bv);
 	free(av);
+	return ret;
+}
+
+/* Timing: the paired estimate and raw p; the verdict waits for the
+ * adjustment over the run. A round in which either side was disturbed is
+ * left out. */
+static int compare_timing(struct series *s, const struct series *x, const struct run_policy *pol,
+			  double *p_less)
+{
+	struct ab_paired pr = { 0 };
+	size_t n = paired_rounds(s, x), disturbed;
+	int ok = paired_undisturbed(s, x, &pr, &disturbed) == 0;
 	s->tolerance = pol->min_effect;
 	if (interference_too_few(pr.pairs, disturbed)) {
 		char note[200];
@@ -124,23 +148,31 @@ static int compare_timing(struct series *s, const struct series *x, const struct
 	s->ci_low = pr.low;
 	s->ci_high = pr.high;
 	s->p_value = pr.p_greater;
+	*p_less = pr.p_less;
 	return 1;
 }
 
-static void decide_timing(struct run_result *b, const struct run_policy *pol, const int *timed)
+static void decide_timing(struct run_result *b, const struct run_policy *pol, const int *timed,
+			  const double *p_less)
 {
 	/* Holm, or with --correction bh Benjamini-Hochberg: when every null
 	 * is true it rejects anything at most as often as alpha (Simes), and
 	 * comparisons that share a change (wall and task clock) lend each other
 	 * power; but those near-duplicates also let one chance fluctuation
 	 * count twice (docs/noise.md: 1 false alarm in 24 A/A runs). */
-	double *adj = compare_adjusted(b, timed, pol->fdr ? stats_bh : stats_holm);
-	for (size_t i = 0; adj && i < b->series_count; i++) {
+	double *adj = compare_adjusted(b, timed, NULL, pol->fdr ? stats_bh : stats_holm);
+	/* "improved" is held to the same bar over the run as a regression:
+	 * the 95% interval alone, one per series, let chance fluctuations of
+	 * a whole-suite A/A run read as improvements */
+	double *adj_less = compare_adjusted(b, timed, p_less, pol->fdr ? stats_bh : stats_holm);
+	for (size_t i = 0; adj && adj_less && i < b->series_count; i++) {
 		if (!timed[i])
 			continue;
 		struct series *s = &b->series[i];
 		double ratio = s->change + 1, padj = adj[i], tol = s->tolerance;
 		s->verdict = compare_timing_verdict(ratio, tol, padj < pol->alpha, s->ci_high);
+		if (s->verdict == VERDICT_IMPROVED && !(adj_less[i] < pol->alpha))
+			s->verdict = VERDICT_PASS;
 		if (s->verdict == VERDICT_FAIL || s->verdict == VERDICT_INCONCLUSIVE) {
 			char note[200];
 			snprintf(note, sizeof note, "signed-rank p = %.2g, %s-adjusted %.2g, minimum "
@@ -149,6 +181,7 @@ static void decide_timing(struct run_result *b, const struct run_policy *pol, co
 		}
 	}
 	free(adj);
+	free(adj_less);
 }
 
 static int group_ran(const struct run_result *r, const char *kernel, const char *params)
@@ -160,7 +193,7 @@ static int group_ran(const struct run_result *r, const char *kernel, const char 
 }
 
 static void compare_one(struct series *s, const struct series *x, const struct run_policy *pol,
-			double threads, int *timed)
+			double threads, int *timed, double *p_less)
 {
 	s->has_baseline = true;
 	s->baseline_median = stats_median(x->samples, x->sample_count);
@@ -173,15 +206,19 @@ static void compare_one(struct series *s, const struct series *x, const struct r
 	} else if (s->cls != METRIC_TIMING) {
 		compare_counts(s, x, pol, threads);
 	} else {
-		*timed = compare_timing(s, x, pol);
+		*timed = compare_timing(s, x, pol, p_less);
 	}
 }
 
 void compare_ab_run(struct run_result *b, const struct run_result *a, const struct run_policy *pol)
 {
 	int *timed = calloc(b->series_count + 1, sizeof *timed);
-	if (!timed)
+	double *p_less = calloc(b->series_count + 1, sizeof *p_less);
+	if (!timed || !p_less) {
+		free(timed);
+		free(p_less);
 		return;
+	}
 	for (size_t i = 0; i < b->series_count; i++) {
 		struct series *s = &b->series[i];
 		s->median = stats_median(s->samples, s->sample_count);
@@ -194,9 +231,9 @@ void compare_ab_run(struct run_result *b, const struct run_result *a, const stru
 			set_note(s, "measured for B only (A's kernel has no such variant or metric)");
 			continue;
 		}
-		compare_one(s, x, pol, compare_threads(b, s), &timed[i]);
+		compare_one(s, x, pol, compare_threads(b, s), &timed[i], &p_less[i]);
 	}
-	decide_timing(b, pol, timed);
+	decide_timing(b, pol, timed, p_less);
 	counted_mark(b);
 	compare_apply_gates(b, pol);
 	for (size_t i = 0; i < a->series_count; i++) {
@@ -207,10 +244,11 @@ void compare_ab_run(struct run_result *b, const struct run_result *a, const stru
 					   "measured for A but not for B");
 	}
 	free(timed);
+	free(p_less);
 }
 
-/* The rounds of the first batch (S, X) followed by the confirmation batch
- * (S2, X2): the pooled paired estimate. */
+/* The undisturbed rounds of the first batch (S, X) followed by those of
+ * the confirmation batch (S2, X2): the pooled paired estimate. */
 static int pooled(const struct series *s, const struct series *x, const struct series *s2,
 		  const struct series *x2, struct ab_paired *out)
 {
@@ -218,10 +256,8 @@ static int pooled(const struct series *s, const struct series *x, const struct s
 	double *b = calloc(n1 + n2 + 1, sizeof *b), *a = calloc(n1 + n2 + 1, sizeof *a);
 	int ret = -1;
 	if (b && a) {
-		memcpy(b, s->samples, n1 * sizeof *b);
-		memcpy(a, x->samples, n1 * sizeof *a);
-		memcpy(b + n1, s2->samples, n2 * sizeof *b);
-		memcpy(a + n1, x2->samples, n2 * sizeof *a);
+		undisturbed(s, x, n1, b, a);
+		undisturbed(s2, x2, n2, b + n1, a + n1);
 		ret = compare_ab_paired(b, a, n1 + n2, out);
 	}
 	free(b);
@@ -242,9 +278,9 @@ void compare_ab_settle(struct run_result *b, const struct run_result *a,
 		const struct series *s2 = result_find_series(b2, kernel, s->variant, params, s->metric);
 		const struct series *x2 = result_find_series(a2, kernel, s->variant, params, s->metric);
 		struct ab_paired second = { 0 }, both = { 0 };
-		int ok = x && s2 && x2 &&
-			 !compare_ab_paired(s2->samples, x2->samples, paired_rounds(s2, x2),
-					    &second) &&
+		size_t disturbed = 0;
+		int ok = x && s2 && x2 && !paired_undisturbed(s2, x2, &second, &disturbed) &&
+			 !interference_too_few(second.pairs, disturbed) &&
 			 !pooled(s, x, s2, x2, &both);
 		s->confirm_change = ok ? second.ratio - 1 : NAN;
 		/* The fresh batch must show the minimum effect by itself: under no
@@ -259,6 +295,10 @@ void compare_ab_settle(struct run_result *b, const struct run_result *a,
 				 "(p = %.2g): %s", s->note ? s->note : "", 100 * (second.ratio - 1),
 				 100 * (both.ratio - 1), both.p_greater,
 				 s->confirmed ? "confirmed" : "not confirmed");
+		else if (s2 && x2 && interference_too_few(second.pairs, disturbed))
+			snprintf(note, sizeof note, "%s; confirmation batch disturbed: %zu of %zu rounds "
+				 "disturbed on one side or both: not confirmed", s->note ? s->note : "",
+				 disturbed, paired_rounds(s2, x2));
 		else
 			snprintf(note, sizeof note, "%s; confirmation batch not measurable: not confirmed",
 				 s->note ? s->note : "");

@@ -6,8 +6,11 @@
  * the median, and the one-sided Wilcoxon signed-rank test of the log
  * ratios, Holm over every timing comparison of the run). A regression is a
  * median ratio >= 1 + minimum effect that is significant after Holm, and is
- * confirmed in a fresh batch of both sides before it fails. Exact and
- * near-exact counts are compared as against a baseline (compare.h).
+ * confirmed in a fresh batch of both sides before it fails; an improvement
+ * is a median ratio <= 1 / (1 + minimum effect) whose interval lies below
+ * 1 and whose one-sided p the other way is significant after Holm too.
+ * Exact and near-exact counts are compared as against a baseline
+ * (compare.h).
  */
 #ifndef GATE_COMPARE_AB_H
 #define GATE_COMPARE_AB_H
@@ -35,6 +38,7 @@ struct ab_paired {
 	double ratio;               /* median of b_i / a_i */
 	double low, high;           /* binomial order-statistic interval, >= 95% */
 	double p_greater;           /* signed-rank one-sided p that B > A */
+	double p_less;              /* and that B < A */
 };
 
 /* Fills OUT from the N rounds of B and A; returns 0, or -1 when fewer than
@@ -52,7 +56,9 @@ void compare_ab_run(struct run_result *b, const struct run_result *a,
  * confirmation batch B2 / A2: confirmed when that batch's own median ratio
  * is >= 1 + tolerance and both batches pooled still give a ratio >= 1 +
  * tolerance with signed-rank p < alpha; otherwise the verdict becomes
- * inconclusive. */
+ * inconclusive. Both batches leave out their disturbed rounds as the first
+ * comparison does; a confirmation batch with too few undisturbed rounds
+ * confirms nothing and says so. */
 void compare_ab_settle(struct run_result *b, const struct run_result *a,
 		       const struct run_result *b2, const struct run_result *a2,
 		       const char *kernel, const char *params, const struct run_policy *pol);
