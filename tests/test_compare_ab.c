@@ -322,6 +322,31 @@ Test(compare_ab, confirmation_settles)
 	}
 }
 
+/* Settles B's first series with the confirmation batch B2 / A2 and checks
+ * that it was not confirmed, its note naming WHY; returns the series. */
+static const struct series *settle_unconfirmed(struct run_result *b, const struct run_result *a,
+					       const struct run_result *b2,
+					       const struct run_result *a2,
+					       const struct run_policy *o, const char *why)
+{
+	compare_ab_settle(b, a, b2, a2, "toy", "small", o);
+	const struct series *s = &b->series[0];
+	cr_expect_eq(s->confirmed, 0);
+	cr_expect_eq(s->verdict, VERDICT_INCONCLUSIVE);
+	cr_expect(strstr(s->note, why), "no '%s' in: %s", why, s->note);
+	cr_expect(strstr(s->note, "not confirmed"), "%s", s->note);
+	return s;
+}
+
+static void free_four(struct run_result *a, struct run_result *b, struct run_result *a2,
+		      struct run_result *b2)
+{
+	result_free(a);
+	result_free(b);
+	result_free(a2);
+	result_free(b2);
+}
+
 /* A confirmation batch above 1 but under the minimum effect does not
  * confirm, even when both batches pooled would pass (+20% then +1.5%
  * pools to about +9%): seen in CI as "confirmation batch +0.7%, both
@@ -338,17 +363,10 @@ Test(compare_ab, confirmation_under_the_minimum_effect_does_not_confirm)
 	cr_assert_eq(b.series[0].verdict, VERDICT_FAIL);
 	add(&a2, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.0);
 	add(&b2, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.015);
-	compare_ab_settle(&b, &a, &b2, &a2, "toy", "small", &o);
-	const struct series *s = &b.series[0];
-	cr_expect_eq(s->confirmed, 0);
-	cr_expect_eq(s->verdict, VERDICT_INCONCLUSIVE);
+	const struct series *s = settle_unconfirmed(&b, &a, &b2, &a2, &o,
+						    "confirmation batch +1.5%, both batches +");
 	cr_expect(fabs(s->confirm_change - 0.015) < 1e-9, "%g", s->confirm_change);
-	cr_expect(strstr(s->note, "confirmation batch +1.5%, both batches +"), "%s", s->note);
-	cr_expect(strstr(s->note, "not confirmed"), "%s", s->note);
-	result_free(&a);
-	result_free(&b);
-	result_free(&a2);
-	result_free(&b2);
+	free_four(&a, &b, &a2, &b2);
 }
 
 /* A confirmation batch is judged on its undisturbed rounds, as the first
@@ -378,16 +396,8 @@ Test(compare_ab, a_disturbed_confirmation_batch_confirms_nothing)
 			s2->disturbed[i] = true;
 			s2->disturbed_count++;
 		}
-	compare_ab_settle(&b, &a, &b2, &a2, "toy", "small", &o);
-	const struct series *s = &b.series[0];
-	cr_expect_eq(s->confirmed, 0);
-	cr_expect_eq(s->verdict, VERDICT_INCONCLUSIVE);
-	cr_expect(strstr(s->note, "confirmation batch disturbed: 7 of 12 rounds"), "%s", s->note);
-	cr_expect(strstr(s->note, "not confirmed"), "%s", s->note);
-	result_free(&a);
-	result_free(&b);
-	result_free(&a2);
-	result_free(&b2);
+	settle_unconfirmed(&b, &a, &b2, &a2, &o, "confirmation batch disturbed: 7 of 12 rounds");
+	free_four(&a, &b, &a2, &b2);
 }
 
 /* sys_futex varies with contention but comes from one counted sample per
