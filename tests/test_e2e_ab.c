@@ -463,3 +463,39 @@ Test(e2e_ab, the_default_sampling_follows_the_policy)
 	json_decref(root);
 	spawn_output_free(&out);
 }
+
+/* No --rounds: the rounds of core/policy.h, at the default tier and with
+ * --quick (--full: a_claim_false_on_both_sides_does_not_fail_the_change), read from the toy's exact-count claim (every round counts). */
+static void expect_default_rounds(const char *tier, int rounds)
+{
+	struct spawn_output out;
+	char json[300];
+	json_error_t err;
+	snprintf(json, sizeof json, "%s/rounds-%s.json", tmpdir, tier ? tier : "default");
+	char *argv[] = { gate_path, "ab", "--kernel-dir", kernel_dir, "--kernel", "toy",
+			 "--no-color", "--best-of", "1", "--no-cost", "--gate", "counts",
+			 "--json", json, (char *)tier, NULL };
+	cr_assert(spawn_run(argv, NULL, 300, &out) == 0);
+	cr_expect_eq(out.exit_code, 0, "exit %d\n%s\n%s", out.exit_code, out.out, out.err);
+	json_t *root = json_load_file(json, 0, &err), *e;
+	cr_assert(root, "%s: %s", json, err.text);
+	size_t i, found = 0;
+	json_array_foreach(json_object_get(root, "expectations"), i, e) {
+		if (!strstr(json_string_value(json_object_get(e, "expr")), "allocs =="))
+			continue;
+		found++;
+		cr_expect_eq(json_integer_value(json_object_get(e, "rounds")), rounds, "%s tier",
+			     tier ? tier : "default");
+		cr_expect_eq(json_integer_value(json_object_get(json_object_get(e, "a"), "rounds")),
+			     rounds, "%s tier, side A", tier ? tier : "default");
+	}
+	cr_expect_gt(found, 0, "no exact-count claim in %s", json);
+	json_decref(root);
+	spawn_output_free(&out);
+}
+
+Test(e2e_ab, the_default_rounds_follow_the_policy)
+{
+	expect_default_rounds(NULL, POLICY_AB_ROUNDS);
+	expect_default_rounds("--quick", POLICY_AB_ROUNDS_OTHER_TIERS);
+}

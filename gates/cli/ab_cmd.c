@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "allocgate/probe.h"
 #include "cli/ab_options.h"
 #include "cli/ab_sampling.h"
 #include "cli/commands.h"
@@ -80,12 +81,13 @@ static enum cli_parse parse(struct ab_state *st, int argc, char **argv)
 		return CLI_BAD_USAGE;
 	if (run_options_parse(&st->shared, rest_count, st->rest) || ab_options_check(&st->shared))
 		return CLI_BAD_USAGE;
-	/* Twice the tier's rounds plus one (default tier: 31): the power of the
-	 * paired test grows with the rounds, and on this VM's per-process noise
-	 * 9 rounds caught +10% in 30% of runs, 31 rounds in 10 of 10
-	 * (docs/noise.md). --rounds still says otherwise. */
+	/* The power of the paired test grows with the rounds (core/policy.h);
+	 * --rounds still says otherwise, and the BPF backend's batches keep the
+	 * tier's own. */
 	if (!st->shared.rounds_given && !st->shared.backend)
-		st->shared.rounds = 2 * st->shared.rounds + 1;
+		st->shared.rounds = st->shared.tier == GATE_TIER_DEFAULT
+					     ? POLICY_AB_ROUNDS
+					     : POLICY_AB_ROUNDS_OTHER_TIERS;
 	st->shared.runs = 1;
 	char err[1024];
 	if (st->shared.json_path && atomic_file_check(st->shared.json_path, err, sizeof err)) {

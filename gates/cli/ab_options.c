@@ -24,8 +24,8 @@ void ab_options_usage(void *fp)
 	      "  --min-effect PERCENT     smallest timing change that fails (default 3)\n"
 	      "  --gate LIST              what fails the run (default all: both sides run in\n"
 	      "                           the same rounds, so timing gates too)\n"
-	      "  --rounds N               measured rounds (default: twice the tier's plus one,\n"
-	      "                           31 for the default tier, 19 for --quick and --full)\n"
+	      "  --rounds N               measured rounds (default 61; 19 with --quick\n"
+	      "                           and --full)\n"
 	      "and the options of gate run except --update-baseline, --require-baseline,\n"
 	      "--baseline-dir and --runs (no baseline is read or written).\n"
 	      "Both sides identical (an A/A run) measures the gate's own false alarms.\n", fp);
