@@ -1,7 +1,8 @@
 /* toy.c: the test suite's own kernel. Small, fast, and with knobs that
  * the end-to-end tests turn through `gate run --env`:
  *   TOY_SLOWDOWN_PERCENT=N  both variants do about N% more work that
- *                           allocates nothing (a timing regression)
+ *                           allocates nothing (a timing regression; N
+ *                           may be a fraction: 1.5)
  *   TOY_EXTRA_ALLOC=1       one extra malloc/free per operation
  *   TOY_BREAK=1             "single" does 3x its work, breaking the
  *                           declared ratio below (a violated expectation)
@@ -16,6 +17,12 @@ static long env_long(const char *name)
 {
 	const char *v = getenv(name);
 	return v ? strtol(v, NULL, 10) : 0;
+}
+
+static double env_double(const char *name)
+{
+	const char *v = getenv(name);
+	return v ? strtod(v, NULL) : 0;
 }
 
 /* OPS rounds of malloc, touch, free; returns the malloc count. */
@@ -60,8 +67,10 @@ static void run(const struct gate_params *params, long long factor)
 {
 	long long ops = gate_param(params, "ops") * factor;
 	/* TOY_SLOWDOWN_PERCENT=N: extra work worth about N% of the churn
-	 * (9 busy passes cost about one malloc/touch/free round here). */
-	long long extra_work = 9 * ops * env_long("TOY_SLOWDOWN_PERCENT") / 100;
+	 * (9 busy passes cost about one malloc/touch/free round here); N may
+	 * be a fraction (1.5). */
+	long long extra_work = (long long)(9.0 * (double)ops *
+					   env_double("TOY_SLOWDOWN_PERCENT") / 100.0);
 	int extra = env_long("TOY_EXTRA_ALLOC") != 0;
 	gate_region_begin(NULL);
 	unsigned long long allocs = churn(ops, extra);
