@@ -465,7 +465,8 @@ Test(e2e_ab, the_default_sampling_follows_the_policy)
 }
 
 /* No --rounds: the rounds of core/policy.h, at the default tier and with
- * --quick (--full: a_claim_false_on_both_sides_does_not_fail_the_change), read from the toy's exact-count claim (every round counts). */
+ * --quick (--full: a_claim_false_on_both_sides_does_not_fail_the_change),
+ * read from the toy's exact-count claim (every round counts). */
 static void expect_default_rounds(const char *tier, int rounds)
 {
 	struct spawn_output out;

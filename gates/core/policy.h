@@ -86,12 +86,13 @@ enum policy_ab_sampling { POLICY_AB_INTERLEAVED, POLICY_AB_DUET };
 /* `gate ab`'s measured rounds when --rounds is not given: 61 at the
  * default tier; 19 (twice the tier's 9 plus one) with --quick, the smoke
  * run, and with --full, whose samples at the seeds' own sizes are long
- * enough that 61 rounds of both sides would pass its time budget. Pairing leaves per-process noise, which only more
- * rounds see through: on the 2-core VM 31 rounds caught +3% of work (a
- * +4.2% change of time) 13 of 20 times and 61 rounds 18 of 20, twice, with
- * no false alarm in 100 A/A runs of the toy quiet and 100 beside a busy
- * loop, nor in unchanged runs of the whole suite (docs/noise.md,
- * "Rounds"). The price: a whole-suite run takes about twice as long. */
+ * enough that 61 rounds of both sides would pass its time budget.
+ * Pairing leaves per-process noise, which only more rounds see through:
+ * on the 2-core VM 31 rounds caught +3% of work (a +4.2% change of time)
+ * 13 of 20 times and 61 rounds 18 of 20, twice, with no false alarm in
+ * 100 A/A runs of the toy quiet and 100 beside a busy loop, nor in 20
+ * unchanged runs of the whole suite (docs/noise.md, "Rounds"). The price:
+ * a whole-suite run takes about 1.6 times as long (187 s against 118 s). */
 #define POLICY_AB_ROUNDS 61
 #define POLICY_AB_ROUNDS_OTHER_TIERS 19
 
