@@ -34,7 +34,7 @@ static pid_t start_gate(const char *mode, const char *marker)
 	snprintf(out_path, sizeof out_path, "%s/out", tmpdir);
 	snprintf(err_path, sizeof err_path, "%s/err", tmpdir);
 	char *argv[] = { gate_path, "run", "--kernel-dir", kernel_dir, "--baseline-dir", tmpdir,
-			 "--no-color", "--kernel", "crashy", "--quick", "--timeout", "100",
+			 "--no-color", "--kernel", "crashy", "--quick", "--timeout", "20",
 			 "--env", mode_env, "--env", (char *)marker, NULL };
 	pid_t pid = fork();
 	cr_assert(pid >= 0);
