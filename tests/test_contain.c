@@ -67,6 +67,26 @@ Test(contain, child_in_a_session_of_its_own_ends_with_the_sample)
 	spawn_output_free(&out);
 }
 
+/* The sample ends when the kernel exits, not when its pipes close: a
+ * child that holds them open is killed then, and the sample keeps its
+ * output and exit status (under a 60 s limit, a wait for the pipes' EOF
+ * would read as timed out). */
+Test(contain, child_that_keeps_the_pipes_open_ends_with_the_sample)
+{
+	char marker[128];
+	struct spawn_output out;
+	linux_only();
+	hostile_marker("setsid-pipes", marker, sizeof marker);
+	run_victim("setsid-pipes", marker, 60, &out);
+	cr_expect_eq(out.status, SPAWN_EXITED, "status %d: %s", (int)out.status, out.err);
+	cr_expect_eq(out.exit_code, 0, "%s", out.err);
+	cr_expect(strstr(out.out, "metric "), "the sample's output was lost: %s", out.out);
+	int left = hostile_count_after_a_second(marker);
+	hostile_kill_all(marker);
+	cr_expect_eq(left, 0, "%d processes of the sample outlived it", left);
+	spawn_output_free(&out);
+}
+
 Test(contain, child_in_a_session_of_its_own_ends_with_a_timed_out_sample)
 {
 	char marker[128];

@@ -1,5 +1,6 @@
-/* spawn_posix.c: spawn.h on POSIX: fork, exec, poll both pipes, SIGKILL at
- * the deadline. The child runs in its own process group; when it has
+/* spawn_posix.c: spawn.h on POSIX: fork, exec, poll both pipes until the
+ * child exits, SIGKILL at the deadline. The child runs in its own process
+ * group; when it has
  * exited, before it is reaped (so that its pid, the group's id, cannot be
  * reused meanwhile), the rest of its group is killed, and with
  * spawn_contain on Linux every process it left behind elsewhere
@@ -29,6 +30,11 @@
 
 /* The cost pass's threads (at most 64) and the main thread. */
 #define LIVE_MAX 128
+
+/* How long the pipes are still read once a sample has ended and what it
+ * left behind was killed: enough for what is in them, not for a process
+ * that escaped containment and holds them. */
+#define SPAWN_DRAIN_SECONDS 1.0
 
 /* The children spawn_run is waiting on, the other threads' included. */
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -157,8 +163,69 @@ static void child_exec(char *const argv[], char *const envp[], int out_fd, int e
 	_exit(127);
 }
 
-/* Polls both pipes until EOF on both or the deadline; returns 1 on timeout. */
-static int collect(int out_fd, int err_fd, double deadline, struct sink *out, struct sink *err)
+/* Reads what is available on FDS[0..1] into SINKS; an entry at EOF (or
+ * error) gets fd -1. Returns how many are still open. */
+static int drain_ready(struct pollfd *fds, struct sink **sinks)
+{
+	int open_count = 0;
+	for (int i = 0; i < 2; i++) {
+		if (fds[i].fd >= 0 && fds[i].revents) {
+			ssize_t n = drain(fds[i].fd, sinks[i]);
+			if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+				fds[i].fd = -1;
+		}
+		open_count += fds[i].fd >= 0;
+	}
+	return open_count;
+}
+
+/* Whether child PID has exited; it is not reaped (WNOWAIT), so that its
+ * pid and group id stay its own. ECHILD counts as exited. */
+static int has_exited(pid_t pid)
+{
+	siginfo_t info;
+	info.si_pid = 0;
+	if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) < 0)
+		return errno != EINTR;
+	return info.si_pid == pid;
+}
+
+/* Reads both pipes into OUT and ERR until child PID exits or DEADLINE;
+ * returns 1 when the deadline came first. The sample ends when the
+ * kernel exits, not when its pipes close: a process it left behind may
+ * hold them (under valgrind, in valgrind's own descriptors above 1024),
+ * and one that closed them may go on (crashy's close-hang). The exit is
+ * seen on a pidfd, else by polling waitid: 0.1 ms, doubling to 10 ms. */
+static int collect_until_exit(int out_fd, int err_fd, pid_t pid, double deadline,
+			      struct sink *out, struct sink *err)
+{
+	int exit_fd = spawn_reap_exit_fd(pid);
+	struct pollfd fds[3] = { { out_fd, POLLIN, 0 }, { err_fd, POLLIN, 0 },
+				 { exit_fd, POLLIN, 0 } };
+	struct sink *sinks[2] = { out, err };
+	double pause_ms = 0.1;
+	int timed_out = 0;
+	while (!has_exited(pid)) {
+		double left_ms = (deadline - now_seconds()) * 1000;
+		if (left_ms <= 0) {
+			timed_out = 1;
+			break;
+		}
+		double wait_ms = exit_fd >= 0 || left_ms < pause_ms ? left_ms : pause_ms;
+		int ready = poll(fds, 3, (int)wait_ms + 1);
+		if (ready > 0)
+			drain_ready(fds, sinks);
+		if (exit_fd < 0 && ready == 0 && pause_ms < 10)
+			pause_ms *= 2;
+	}
+	if (exit_fd >= 0)
+		close(exit_fd);
+	return timed_out;
+}
+
+/* Reads both pipes into OUT and ERR until EOF on both or DEADLINE. */
+static void collect_rest(int out_fd, int err_fd, double deadline, struct sink *out,
+			 struct sink *err)
 {
 	struct pollfd fds[2] = { { out_fd, POLLIN, 0 }, { err_fd, POLLIN, 0 } };
 	struct sink *sinks[2] = { out, err };
@@ -166,23 +233,13 @@ static int collect(int out_fd, int err_fd, double deadline, struct sink *out, st
 	while (open_count > 0) {
 		double left = deadline - now_seconds();
 		if (left <= 0)
-			return 1;
+			return;
 		int ready = poll(fds, 2, (int)(left * 1000) + 1);
-		if (ready < 0 && errno == EINTR)
-			continue;
-		if (ready < 0)
-			return 0;
-		for (int i = 0; i < 2; i++) {
-			if (fds[i].fd < 0 || !fds[i].revents)
-				continue;
-			ssize_t n = drain(fds[i].fd, sinks[i]);
-			if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
-				fds[i].fd = -1;
-				open_count--;
-			}
-		}
+		if (ready < 0 && errno != EINTR)
+			return;
+		if (ready > 0)
+			open_count = drain_ready(fds, sinks);
 	}
-	return 0;
 }
 
 static void finish(struct spawn_output *o, int status)
@@ -210,33 +267,6 @@ static int pipe_cloexec(int fds[2])
 	fcntl(fds[1], F_SETFD, FD_CLOEXEC);
 	return 0;
 #endif
-}
-
-/* Waits until child PID has exited, without reaping it, or until DEADLINE
- * (a kernel that closed its stdout and stderr and goes on); then kills
- * it. Returns 1 when the deadline passed. Polls: 0.1 ms, doubling to 10 ms. */
-static int wait_exited(pid_t pid, double deadline)
-{
-	struct timespec pause = { 0, 100000 };
-	for (;;) {
-		siginfo_t info;
-		info.si_pid = 0;
-		if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) < 0 && errno != EINTR)
-			return 0;   /* ECHILD: nothing to wait for */
-		if (info.si_pid == pid)
-			return 0;
-		if (now_seconds() >= deadline)
-			break;
-		nanosleep(&pause, NULL);
-		if (pause.tv_nsec < 10000000)
-			pause.tv_nsec *= 2;
-	}
-	kill(-pid, SIGKILL);
-	kill(pid, SIGKILL);
-	siginfo_t info;
-	while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
-		;
-	return 1;
 }
 
 /* Once child PID has exited (not yet reaped, so that its pid and group id
@@ -293,13 +323,20 @@ int spawn_run(char *const argv[], char *const env[], double timeout_seconds,
 	close(out_pipe[1]);
 	close(err_pipe[1]);
 	out_pipe[1] = err_pipe[1] = -1;
-	int timed_out = collect(out_pipe[0], err_pipe[0], start + timeout_seconds, &out, &err);
+	int timed_out = collect_until_exit(out_pipe[0], err_pipe[0], pid, start + timeout_seconds,
+					   &out, &err);
 	if (timed_out) {
 		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);
+		siginfo_t info;
+		while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+			;
 	}
-	timed_out = wait_exited(pid, timed_out ? 0 : start + timeout_seconds) || timed_out;
 	end_sample(pid);
+	/* what is left in the pipes: EOF comes at once, now that every
+	 * process that held them is gone, but for one that escaped
+	 * containment (macOS: another process group) */
+	collect_rest(out_pipe[0], err_pipe[0], now_seconds() + SPAWN_DRAIN_SECONDS, &out, &err);
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;

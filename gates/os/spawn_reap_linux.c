@@ -6,7 +6,11 @@
  * The children are read from /proc/PID/task/TID/children (each thread's
  * list; the orphans go to one thread of the subreaper), or, on a kernel
  * built without CONFIG_PROC_CHILDREN, from every /proc/N/stat whose parent
- * (field 4) is the gate (proc(5)). */
+ * (field 4) is the gate (proc(5)).
+ *
+ * A sample ends when its kernel exits, not when its pipes close (a
+ * process it left behind may hold them: under valgrind, valgrind's own
+ * descriptors above 1024 too): a pidfd (pidfd_open(2)) says when. */
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -14,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -118,4 +123,16 @@ size_t spawn_reap_adopted(const pid_t *keep, size_t n)
 		ended += count;
 	}
 	return ended;
+}
+
+int spawn_reap_exit_fd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	/* pidfds are close-on-exec (pidfd_open(2)); ENOSYS before Linux 5.3 */
+	long fd = syscall(SYS_pidfd_open, pid, 0);
+	return fd < 0 ? -1 : (int)fd;
+#else
+	(void)pid;
+	return -1;
+#endif
 }

@@ -1,8 +1,9 @@
 /* spawn_windows.c: spawn.h on Windows: CreateProcess (suspended) with
  * stdout and stderr on two pipes, each drained by a thread; the child is
  * put in a job object with JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE before it
- * runs, so at the deadline TerminateJobObject kills it and everything it
- * started, as the process group does in spawn_posix.c.
+ * runs, so when it exits, or at the deadline, TerminateJobObject kills
+ * everything it started, as the process group does in spawn_posix.c; the
+ * sample ends then, whoever still holds its pipes.
  *
  * A process that dies of an exception (exit code an NTSTATUS of error
  * severity, 0xCxxxxxxx, e.g. 0xC0000005 access violation) is
@@ -333,16 +334,16 @@ static int start_child(char *const argv[], char *const env[], HANDLE job, HANDLE
 	return error;
 }
 
-/* Waits for PROCESS and both READERS until DEADLINE; on timeout kills
- * JOB and gives the readers a grace period. Returns 1 on timeout. */
+/* Waits for PROCESS until DEADLINE, then ends what is left in JOB (the
+ * sample ends when its kernel exits, not when its pipes close: a process
+ * it left behind may hold them) and gives the READERS a grace period.
+ * Returns 1 when the deadline came first. */
 static int wait_all(HANDLE process, HANDLE readers[2], HANDLE job, double deadline)
 {
-	HANDLE all[3] = { process, readers[0], readers[1] };
 	double left = deadline - now_seconds();
 	DWORD ms = left <= 0 ? 0 : (DWORD)(left * 1000) + 1;
-	if (WaitForMultipleObjects(3, all, TRUE, ms) != WAIT_TIMEOUT)
-		return 0;
-	TerminateJobObject(job, 1);
+	int timed_out = WaitForSingleObject(process, ms) == WAIT_TIMEOUT;
+	TerminateJobObject(job, 1);   /* an exited process keeps its exit code */
 	WaitForSingleObject(process, INFINITE);
 	if (WaitForMultipleObjects(2, readers, TRUE, DRAIN_GRACE_MS) == WAIT_TIMEOUT) {
 		/* A process outside the job holds a pipe: stop reading. */
@@ -350,7 +351,7 @@ static int wait_all(HANDLE process, HANDLE readers[2], HANDLE job, double deadli
 		CancelSynchronousIo(readers[1]);
 		WaitForMultipleObjects(2, readers, TRUE, INFINITE);
 	}
-	return 1;
+	return timed_out;
 }
 
 static void finish(struct spawn_output *o, HANDLE process)

@@ -19,4 +19,9 @@ int spawn_reap_subreaper(void);
  * starting a child meanwhile (spawn_posix.c holds its lock). */
 size_t spawn_reap_adopted(const pid_t *keep, size_t n);
 
+/* A descriptor, close-on-exec, that poll(2) reports readable once child
+ * PID has exited (Linux 5.3+: pidfd_open(2)), or -1 where there is none
+ * (the caller then polls waitid). */
+int spawn_reap_exit_fd(pid_t pid);
+
 #endif

@@ -9,6 +9,8 @@
  *            then samples as usual (POSIX)
  *   setsid   the same, the child in a session of its own (setsid(2))
  *   setsid-hang  that child, and the kernel itself never returns
+ *   setsid-pipes  setsid's child, keeping the kernel's stdout and stderr
+ *            open (POSIX)
  *   close-hang   closes its stdout and stderr, then never returns (POSIX)
  *   ci-files writes to the file CRASHY_OUT whether it sees GITHUB_ENV,
  *            GITHUB_STEP_SUMMARY and GITHUB_TOKEN, and appends a line to
@@ -54,16 +56,17 @@ static void flood(void)
 }
 
 #ifndef _WIN32
-/* A child that outlives the kernel: its descriptors closed (so that the
- * gate does not wait for its pipes), in a session of its own when NEW_SESSION. */
-static void leave_child(int new_session)
+/* A child that outlives the kernel, in a session of its own when
+ * NEW_SESSION; its descriptors closed unless KEEP_PIPES (then it holds the
+ * kernel's stdout and stderr open after the kernel exits). */
+static void leave_child(int new_session, int keep_pipes)
 {
 	fflush(NULL);
 	if (fork() != 0)
 		return;
 	if (new_session)
 		setsid();
-	for (int fd = 0; fd < 1024; fd++)
+	for (int fd = 0; fd < 1024 && !keep_pipes; fd++)
 		close(fd);
 	sleep(300);
 	_exit(0);
@@ -100,9 +103,11 @@ static void misbehave(const char *mode)
 {
 #ifndef _WIN32
 	if (!strcmp(mode, "orphan"))
-		leave_child(0);
-	if (!strncmp(mode, "setsid", 6))
-		leave_child(1);
+		leave_child(0, 0);
+	if (!strcmp(mode, "setsid") || !strcmp(mode, "setsid-hang"))
+		leave_child(1, 0);
+	if (!strcmp(mode, "setsid-pipes"))
+		leave_child(1, 1);
 	if (!strcmp(mode, "setsid-hang"))
 		for (;;)
 			sleep(60);
