@@ -15,6 +15,7 @@
 #include "core/result.h"
 #include "decide/compare_ab.h"
 #include "decide/expect_eval.h"
+#include "allocgate/probe.h"
 
 /* Adds series (toy, VARIANT, small, METRIC) of class CLS to R with the N
  * samples V scaled by FACTOR. */
@@ -51,6 +52,17 @@ static struct run_policy options(void)
 	policy_defaults(&o);
 	o.min_effect = 0.03;
 	return o;
+}
+
+/* `gate ab`'s rounds when --rounds is not given (core/policy.h): the
+ * default tier measures more rounds than the quick smoke run and the full
+ * tier, whose samples are long. */
+Test(compare_ab, rounds_by_tier)
+{
+	cr_expect_eq(policy_ab_rounds(GATE_TIER_DEFAULT), POLICY_AB_ROUNDS);
+	cr_expect_eq(policy_ab_rounds(GATE_TIER_QUICK), POLICY_AB_ROUNDS_OTHER_TIERS);
+	cr_expect_eq(policy_ab_rounds(GATE_TIER_FULL), POLICY_AB_ROUNDS_OTHER_TIERS);
+	cr_expect_gt(POLICY_AB_ROUNDS, POLICY_AB_ROUNDS_OTHER_TIERS);
 }
 
 Test(compare_ab, paired_estimate_by_hand)

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "allocgate/probe.h"
 #include "cli/ab_options.h"
 #include "cli/ab_sampling.h"
 #include "cli/commands.h"
@@ -85,9 +84,7 @@ static enum cli_parse parse(struct ab_state *st, int argc, char **argv)
 	 * --rounds still says otherwise, and the BPF backend's batches keep the
 	 * tier's own. */
 	if (!st->shared.rounds_given && !st->shared.backend)
-		st->shared.rounds = st->shared.tier == GATE_TIER_DEFAULT
-					     ? POLICY_AB_ROUNDS
-					     : POLICY_AB_ROUNDS_OTHER_TIERS;
+		st->shared.rounds = policy_ab_rounds(st->shared.tier);
 	st->shared.runs = 1;
 	char err[1024];
 	if (st->shared.json_path && atomic_file_check(st->shared.json_path, err, sizeof err)) {

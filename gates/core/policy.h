@@ -96,6 +96,11 @@ enum policy_ab_sampling { POLICY_AB_INTERLEAVED, POLICY_AB_DUET };
 #define POLICY_AB_ROUNDS 61
 #define POLICY_AB_ROUNDS_OTHER_TIERS 19
 
+/* `gate ab`'s measured rounds at TIER (enum gate_tier, allocgate/probe.h)
+ * when --rounds is not given: POLICY_AB_ROUNDS at the default tier,
+ * POLICY_AB_ROUNDS_OTHER_TIERS at the others. */
+int policy_ab_rounds(int tier);
+
 struct run_policy {
 	bool recorded;              /* false: loaded from a file that did not record it */
 	double alpha;               /* family-wise error rate of the timing tests */
