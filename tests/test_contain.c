@@ -31,6 +31,15 @@ static void run_victim(const char *mode, const char *marker, double timeout,
 	cr_assert_eq(spawn_run(argv, env, timeout, out), 0);
 }
 
+/* No process carrying MARKER a second after the sample ended (any are
+ * killed, so that a failure leaves none behind). */
+static void expect_none_left(const char *marker)
+{
+	int left = hostile_count_after_a_second(marker);
+	hostile_kill_all(marker);
+	cr_expect_eq(left, 0, "%d processes of the sample outlived it", left);
+}
+
 static void linux_only(void)
 {
 	if (access("/proc/self/environ", R_OK))
@@ -47,9 +56,7 @@ Test(contain, child_that_closes_its_descriptors_ends_with_the_sample)
 	run_victim("orphan", marker, 60, &out);
 	cr_expect_eq(out.status, SPAWN_EXITED, "%s", out.err);
 	cr_expect_eq(out.exit_code, 0, "%s", out.err);
-	int left = hostile_count_after_a_second(marker);
-	hostile_kill_all(marker);
-	cr_expect_eq(left, 0, "%d processes of the sample outlived it", left);
+	expect_none_left(marker);
 	spawn_output_free(&out);
 }
 
@@ -61,9 +68,7 @@ Test(contain, child_in_a_session_of_its_own_ends_with_the_sample)
 	hostile_marker("setsid", marker, sizeof marker);
 	run_victim("setsid", marker, 60, &out);
 	cr_expect_eq(out.status, SPAWN_EXITED, "%s", out.err);
-	int left = hostile_count_after_a_second(marker);
-	hostile_kill_all(marker);
-	cr_expect_eq(left, 0, "%d processes of the sample outlived it", left);
+	expect_none_left(marker);
 	spawn_output_free(&out);
 }
 
@@ -81,9 +86,7 @@ Test(contain, child_that_keeps_the_pipes_open_ends_with_the_sample)
 	cr_expect_eq(out.status, SPAWN_EXITED, "status %d: %s", (int)out.status, out.err);
 	cr_expect_eq(out.exit_code, 0, "%s", out.err);
 	cr_expect(strstr(out.out, "metric "), "the sample's output was lost: %s", out.out);
-	int left = hostile_count_after_a_second(marker);
-	hostile_kill_all(marker);
-	cr_expect_eq(left, 0, "%d processes of the sample outlived it", left);
+	expect_none_left(marker);
 	spawn_output_free(&out);
 }
 
@@ -95,9 +98,7 @@ Test(contain, child_in_a_session_of_its_own_ends_with_a_timed_out_sample)
 	hostile_marker("setsid-hang", marker, sizeof marker);
 	run_victim("setsid-hang", marker, 1, &out);
 	cr_expect_eq(out.status, SPAWN_TIMED_OUT);
-	int left = hostile_count_after_a_second(marker);
-	hostile_kill_all(marker);
-	cr_expect_eq(left, 0, "%d processes of the sample outlived it", left);
+	expect_none_left(marker);
 	spawn_output_free(&out);
 }
 
@@ -111,9 +112,7 @@ Test(contain, kernel_that_closes_its_output_still_times_out, .timeout = 60)
 	hostile_marker("close-hang", marker, sizeof marker);
 	run_victim("close-hang", marker, 1, &out);
 	cr_expect_eq(out.status, SPAWN_TIMED_OUT);
-	int left = hostile_count_after_a_second(marker);
-	hostile_kill_all(marker);
-	cr_expect_eq(left, 0, "%d processes of the sample outlived it", left);
+	expect_none_left(marker);
 	spawn_output_free(&out);
 }
 
