@@ -190,6 +190,17 @@ Test(windows_gate, hung_kernel_is_killed_at_the_timeout)
 			      "killed"), "%s", out);
 }
 
+/* A sample ends when its kernel exits: a child that holds the kernel's
+ * pipes (crashy's setsid-pipes on Windows: in the kernel's job object) is
+ * ended with it, and no sample waits for its time limit. */
+Test(windows_gate, child_holding_the_pipes_ends_with_the_sample)
+{
+	setup();
+	int code = gate_run("--kernel crashy --timeout 20 --env CRASHY_MODE=setsid-pipes");
+	cr_expect_eq(code, 0, "exit %d\n%s", code, out);
+	cr_expect(!strstr(out, "timed out"), "a sample waited for its time limit:\n%s", out);
+}
+
 Test(windows_gate, misbehaving_kernels_exit_4_with_the_reason)
 {
 	setup();

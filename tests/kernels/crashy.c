@@ -10,7 +10,8 @@
  *   setsid   the same, the child in a session of its own (setsid(2))
  *   setsid-hang  that child, and the kernel itself never returns
  *   setsid-pipes  setsid's child, keeping the kernel's stdout and stderr
- *            open (POSIX)
+ *            open (Windows: this executable again, hanging, with the
+ *            kernel's standard handles inherited)
  *   close-hang   closes its stdout and stderr, then never returns (POSIX)
  *   ci-files writes to the file CRASHY_OUT whether it sees GITHUB_ENV,
  *            GITHUB_STEP_SUMMARY and GITHUB_TOKEN, and appends a line to
@@ -21,7 +22,9 @@
  */
 #include <signal.h>
 #include <stdio.h>
-#ifndef _WIN32
+#ifdef _WIN32
+#include <windows.h>
+#else
 #include <sys/types.h>
 #endif
 #include <stdlib.h>
@@ -73,6 +76,35 @@ static void leave_child(int new_session, int keep_pipes)
 }
 #endif
 
+#ifdef _WIN32
+/* A child that outlives the kernel holding its stdout and stderr: this
+ * executable's victim again in mode hang (it prints nothing before its
+ * variant returns), the kernel's standard handles inherited. */
+static void leave_child_holding_pipes(void)
+{
+	char self[MAX_PATH], cmd[MAX_PATH + 64];
+	STARTUPINFOA si;
+	PROCESS_INFORMATION pi;
+	DWORD n = GetModuleFileNameA(NULL, self, sizeof self);
+	if (n == 0 || n == sizeof self)
+		return;
+	snprintf(cmd, sizeof cmd, "\"%s\" --variant victim --params small", self);
+	memset(&si, 0, sizeof si);
+	si.cb = sizeof si;
+	si.dwFlags = STARTF_USESTDHANDLES;
+	si.hStdInput = GetStdHandle(STD_INPUT_HANDLE);
+	si.hStdOutput = GetStdHandle(STD_OUTPUT_HANDLE);
+	si.hStdError = GetStdHandle(STD_ERROR_HANDLE);
+	fflush(NULL);
+	SetEnvironmentVariableA("CRASHY_MODE", "hang");
+	if (CreateProcessA(self, cmd, NULL, NULL, TRUE, 0, NULL, NULL, &si, &pi)) {
+		CloseHandle(pi.hThread);
+		CloseHandle(pi.hProcess);
+	}
+	SetEnvironmentVariableA("CRASHY_MODE", "setsid-pipes");
+}
+#endif
+
 /* Appends a line to the file named by variable NAME, when set. */
 static void append_to(const char *name)
 {
@@ -117,6 +149,9 @@ static void misbehave(const char *mode)
 		for (;;)
 			sleep(60);
 	}
+#else
+	if (!strcmp(mode, "setsid-pipes"))
+		leave_child_holding_pipes();
 #endif
 	if (!strcmp(mode, "ci-files"))
 		ci_files();
