@@ -234,7 +234,7 @@ def trial_baseline(i, args, tally):
 
 def print_table(args, tally, took):
     min_effect = args.min_effect if args.min_effect is not None else (
-        3 if args.mode == "ab" else 25)
+        2 if args.mode == "ab" else 25)
     print("detection benchmark: toy kernel, mode %s, %s tier, %s rounds, best of %s, %d trials, "
           "minimum effect %g%%, %.0f s" % (args.mode, args.tier, args.rounds or "the gate's",
                                           args.best_of or "the parameter set's", args.trials,

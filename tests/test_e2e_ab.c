@@ -466,7 +466,8 @@ Test(e2e_ab, the_default_sampling_follows_the_policy)
 
 /* No --rounds: the rounds of core/policy.h, at the default tier and with
  * --quick (--full: a_claim_false_on_both_sides_does_not_fail_the_change),
- * read from the toy's exact-count claim (every round counts). */
+ * read from the toy's exact-count claim (every round counts); and no
+ * --min-effect: gate ab's own minimum effect in the result's policy. */
 static void expect_default_rounds(const char *tier, int rounds)
 {
 	struct spawn_output out;
@@ -491,6 +492,11 @@ static void expect_default_rounds(const char *tier, int rounds)
 			     rounds, "%s tier, side A", tier ? tier : "default");
 	}
 	cr_expect_gt(found, 0, "no exact-count claim in %s", json);
+	json_t *min_effect = json_object_get(json_object_get(root, "policy"), "min_effect");
+	cr_expect(json_is_number(min_effect), "no policy.min_effect in %s", json);
+	cr_expect_float_eq(json_number_value(min_effect), POLICY_MIN_EFFECT_AB, 1e-12,
+			   "%s tier: minimum effect %g", tier ? tier : "default",
+			   json_number_value(min_effect));
 	json_decref(root);
 	spawn_output_free(&out);
 }

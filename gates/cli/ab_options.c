@@ -21,7 +21,7 @@ void ab_options_usage(void *fp)
 	      "  --interleaved            one sample at a time, A's and B's in one shuffled\n"
 	      "                           order\n"
 	      "  --sampling MODE          duet or interleaved (the default)\n"
-	      "  --min-effect PERCENT     smallest timing change that fails (default 3)\n"
+	      "  --min-effect PERCENT     smallest timing change that fails (default 2)\n"
 	      "  --gate LIST              what fails the run (default all: both sides run in\n"
 	      "                           the same rounds, so timing gates too)\n"
 	      "  --rounds N               measured rounds (default 61; 19 with --quick\n"
