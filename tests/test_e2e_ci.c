@@ -91,29 +91,59 @@ Test(e2e_ci, regression_reports)
 		    "TOY_SLOWDOWN_PERCENT=900",
 		    "--junit", in_dir("junit.xml"), "--markdown", in_dir("report.md"), "--svg",
 		    in_dir("svg"), NULL);
-	char want[200];
-	int line = line_of("tests/kernels/toy.c", "GATE_VARIANT(\"single\"");
-	cr_assert(line > 0);
-	snprintf(want, sizeof want, "\n::error file=tests/kernels/toy.c,line=%d,title=allocgate%%3A "
-		 "regression toy/single/small (", line);
-	e2e_skip_if_busy_line(out.out, want, "wall_ns");
+	/* both variants do 10x the work; which of them the gate finds
+	 * regressed is the machine's call: a confirmation batch that disagrees
+	 * with the first by more than the tolerance leaves a series
+	 * inconclusive (decide/confirm.h), as seen under ASan in .ci/run
+	 * (single +190%, then +89%: not confirmed). Each variant found must be
+	 * named with its own line, in every report. */
+	static const char *const variants[] = { "single", "twice" };
+	char regressed[200] = "";
+	int found = 0;
+	for (size_t i = 0; i < sizeof variants / sizeof *variants; i++) {
+		char needle[64], want[200];
+		snprintf(needle, sizeof needle, "GATE_VARIANT(\"%s\"", variants[i]);
+		int line = line_of("tests/kernels/toy.c", needle);
+		cr_assert(line > 0, "no %s in tests/kernels/toy.c", needle);
+		snprintf(want, sizeof want,
+			 "\n::error file=tests/kernels/toy.c,line=%d,title=allocgate%%3A "
+			 "regression toy/%s/small (",
+			 line, variants[i]);
+		if (!strstr(out.out, want))
+			continue;
+		found++;
+		size_t used = strlen(regressed);
+		snprintf(regressed + used, sizeof regressed - used, " %s:%d", variants[i], line);
+	}
+	if (!found && (strstr(out.out, "disturbed: ") || strstr(out.out, "not confirmed")))
+		e2e_skip("timing samples disturbed or their confirmation disagreed: no "
+			 "timing verdict to check");
 	cr_expect_eq(code, 1, "exit %d\n%s\n%s", code, out.out, out.err);
-	cr_expect(strstr(out.out, want), "want '%s' in:\n%s", want, out.out);
+	cr_expect(found > 0, "no regression annotation of toy/single or toy/twice in:\n%s",
+		  out.out);
 	static const char check[] =
 		"import sys, os, xml.etree.ElementTree as ET\n"
 		"d = sys.argv[1]\n"
+		"regressed = dict(a.split(':') for a in sys.argv[2:])\n"
 		"root = ET.parse(d + '/junit.xml').getroot()\n"
 		"fails = [c for c in root.iter('testcase') if c.find('failure') is not None]\n"
-		"assert any(c.get('name') == 'single/small wall_ns' for c in fails), fails\n"
+		"for v, line in regressed.items():\n"
+		"    mine = [c for c in fails if c.get('name').startswith(v + '/small ')]\n"
+		"    assert mine, (v, fails)\n"
+		"    for c in mine:\n"
+		"        msg = c.find('failure').get('message')\n"
+		"        assert msg.startswith('tests/kernels/toy.c:%s:' % line), msg\n"
 		"assert all(c.find('failure').get('message').startswith('tests/kernels/toy.c:')\n"
 		"           for c in fails)\n"
 		"md = open(d + '/report.md').read()\n"
 		"assert '### What broke' in md and 'tests/kernels/toy.c:' in md\n"
+		"for v, line in regressed.items():\n"
+		"    assert '`tests/kernels/toy.c:%s` **toy/%s/small**' % (line, v) in md, md\n"
 		"assert open(d + '/summary.md').read() == md + '\\n'\n"
 		"svg = ET.parse(d + '/svg/toy.svg').getroot()\n"
 		"assert len(svg.findall('{http://www.w3.org/2000/svg}circle')) >= 9\n";
-	char args[300];
-	snprintf(args, sizeof args, "'%s'", tmpdir);
+	char args[400];
+	snprintf(args, sizeof args, "'%s'%s", tmpdir, regressed);
 	cr_expect_eq(python(check, args), 0, "reports in %s are wrong", tmpdir);
 	spawn_output_free(&out);
 }
