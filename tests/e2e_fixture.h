@@ -91,25 +91,33 @@ static void e2e_cleanup(void)
 				 "on the machine): no timing verdict to check");             \
 	} while (0)
 
+/* Whether OUT (a gate's report) says that timing decided nothing for some
+ * series: the machine disturbed its samples ("disturbed: ",
+ * decide/interference.h), or its confirmation batch disagreed with the
+ * first ("not confirmed", decide/confirm.h; seen under ASan in .ci/run, a
+ * 10x slowdown measured +190% then +89% against a one-run baseline). */
+static inline int e2e_timing_undecided(const char *out)
+{
+	return strstr(out, "disturbed: ") || strstr(out, "not confirmed");
+}
+
+#define e2e_skip_timing_undecided()                                                   \
+	e2e_skip("timing samples disturbed (waits to run, other processes on the "    \
+		 "machine) or their confirmation disagreed: no timing verdict to check")
+
 /* e2e_skip_if_busy for a regression paragraph: skips when the line of OUT
  * that begins with START (the group's heading: the paragraph of a (kernel,
  * variant, params) lists every metric that moved, the cost pass's too)
- * does not name WORD (a timing metric) while the machine disturbed the
- * timing samples, or while a confirmation batch disagreed with the first
- * (decide/confirm.h: "not confirmed" leaves the series inconclusive; seen
- * under ASan in .ci/run, a 10x slowdown measured +190% then +89% against
- * a one-run baseline). */
+ * does not name WORD (a timing metric) while the gate's timing decided
+ * nothing for some series (e2e_timing_undecided). */
 #define e2e_skip_if_busy_line(out, start, word)                                         \
 	do {                                                                              \
 		const char *at_ = strstr((out), (start));                                 \
 		size_t len_ = at_ ? strcspn(at_, "\n") : 0;                               \
 		char line_[8192];                                                         \
 		snprintf(line_, sizeof line_, "%.*s", (int)len_, at_ ? at_ : "");         \
-		if (!strstr(line_, (word)) &&                                             \
-		    (strstr((out), "disturbed: ") || strstr((out), "not confirmed")))      \
-			e2e_skip("timing samples disturbed (waits to run, other processes " \
-				 "on the machine) or their confirmation disagreed: no "      \
-				 "timing verdict to check");                                 \
+		if (!strstr(line_, (word)) && e2e_timing_undecided(out))                  \
+			e2e_skip_timing_undecided();                                      \
 	} while (0)
 
 #endif

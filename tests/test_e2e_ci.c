@@ -92,11 +92,8 @@ Test(e2e_ci, regression_reports)
 		    "--junit", in_dir("junit.xml"), "--markdown", in_dir("report.md"), "--svg",
 		    in_dir("svg"), NULL);
 	/* both variants do 10x the work; which of them the gate finds
-	 * regressed is the machine's call: a confirmation batch that disagrees
-	 * with the first by more than the tolerance leaves a series
-	 * inconclusive (decide/confirm.h), as seen under ASan in .ci/run
-	 * (single +190%, then +89%: not confirmed). Each variant found must be
-	 * named with its own line, in every report. */
+	 * regressed is the machine's call (e2e_timing_undecided). Each variant
+	 * found must be named with its own line, in every report. */
 	static const char *const variants[] = { "single", "twice" };
 	char regressed[200] = "";
 	int found = 0;
@@ -115,9 +112,8 @@ Test(e2e_ci, regression_reports)
 		size_t used = strlen(regressed);
 		snprintf(regressed + used, sizeof regressed - used, " %s:%d", variants[i], line);
 	}
-	if (!found && (strstr(out.out, "disturbed: ") || strstr(out.out, "not confirmed")))
-		e2e_skip("timing samples disturbed or their confirmation disagreed: no "
-			 "timing verdict to check");
+	if (!found && e2e_timing_undecided(out.out))
+		e2e_skip_timing_undecided();
 	cr_expect_eq(code, 1, "exit %d\n%s\n%s", code, out.out, out.err);
 	cr_expect(found > 0, "no regression annotation of toy/single or toy/twice in:\n%s",
 		  out.out);
