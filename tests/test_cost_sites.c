@@ -147,23 +147,118 @@ Test(cost_sites, dumps_add_up_and_other_labels_add_nothing)
 	cost_sites_free(&g);
 }
 
-Test(cost_sites, a_costly_forwarder_is_a_site_of_its_own)
+/* A wrapper is known by what it does, not by its size: x_malloc doing 100
+ * instructions a call of its own (a hook with a fallback, a check) still
+ * only calls malloc, once a call, so its callers' lines are the sites,
+ * with x_malloc's forwarding line as their "via". */
+Test(cost_sites, a_costly_forwarder_is_still_a_wrapper)
 {
-	/* x_malloc doing 20 instructions a call of its own: over
-	 * COST_SITES_WRAPPER_IR, so its own line is the site */
 	char heavy[sizeof dump + 16];
 	const char *at = strstr(dump, "fn=x_malloc\n50 5 0\n");
 	cr_assert(at);
-	snprintf(heavy, sizeof heavy, "%.*sfn=x_malloc\n50 100 0\n%s", (int)(at - dump), dump,
+	snprintf(heavy, sizeof heavy, "%.*sfn=x_malloc\n50 500 0\n%s", (int)(at - dump), dump,
 		 at + strlen("fn=x_malloc\n50 5 0\n"));
 	struct cost_sites g = { 0 };
 	struct record rec = { 0 };
 	cr_assert_eq(cost_sites_add_dump(&g, heavy), 0);
 	cr_assert_eq(cost_sites_record(&g, &rec), 0);
-	const struct record_site *s = site_at(&rec, "/proj/src/x.c", 51, "malloc");
+	cr_expect_null(site_at(&rec, "/proj/src/x.c", 51, "malloc"));
+	const struct record_site *s = site_at(&rec, "/proj/kernels/k.c", 10, "malloc");
 	cr_assert(s);
-	cr_expect_eq(s->calls, 5);
-	cr_expect_null(site_at(&rec, "/proj/kernels/k.c", 10, "malloc"));
+	cr_expect_eq(s->calls, 3);
+	cr_assert(s->via);
+	cr_expect_str_eq(s->via, "/proj/src/x.c:51 x_malloc");
+	s = site_at(&rec, "/proj/src/x_inline.h", 12, "realloc");
+	cr_assert(s);
+	cr_expect_null(s->via, "grow calls realloc itself");
+	record_free(&rec);
+	cost_sites_free(&g);
+}
+
+/* The shapes of three libraries' hooks: jansson's jsonp_free (returns
+ * early on NULL: 6 calls in, 4 frees), GLib's g_malloc (one malloc a call),
+ * and a buffer's append that calls realloc now and then (11 of 1000
+ * calls: it grows on its own account, so it is the site, not its caller);
+ * a variant the probe calls, with one malloc, is a site, not a wrapper. */
+Test(cost_sites, wrappers_by_what_they_do)
+{
+	static const char hooks[] =
+		"desc: Trigger: Client Request: allocgate/\n"
+		"events: Ir\n"
+		"ob=/proj/kernel\n"
+		"fl=/proj/probe/probe_sample.c\n"
+		"fn=probe_run_sample\n"
+		"85 10\n"
+		"cfn=one_malloc\n"
+		"calls=1 20\n"
+		"85 50\n"
+		"cfn=run\n"
+		"calls=1 30\n"
+		"85 50\n"
+		"fl=/proj/k.c\n"
+		"fn=one_malloc\n"
+		"20 4\n"
+		"cob=/lib/libc.so.6\n"
+		"cfn=malloc\n"
+		"calls=1 0\n"
+		"21 40\n"
+		"fn=run\n"
+		"30 10\n"
+		"cob=/proj/libj.so\n"
+		"cfn=jsonp_free\n"
+		"calls=6 0\n"
+		"31 60\n"
+		"cob=/proj/libg.so\n"
+		"cfn=g_malloc\n"
+		"calls=5 0\n"
+		"32 50\n"
+		"cob=/proj/libj.so\n"
+		"cfn=append\n"
+		"calls=1000 0\n"
+		"33 9000\n"
+		"ob=/proj/libj.so\n"
+		"fl=/proj/src/memory.c\n"
+		"fn=jsonp_free\n"
+		"35 30\n"
+		"cob=/lib/libc.so.6\n"
+		"cfn=free\n"
+		"calls=4 0\n"
+		"38 40\n"
+		"fl=/proj/src/value.c\n"
+		"fn=append\n"
+		"500 8000\n"
+		"cob=/lib/libc.so.6\n"
+		"cfn=realloc\n"
+		"calls=11 0\n"
+		"522 300\n"
+		"ob=/proj/libg.so\n"
+		"fl=/proj/glib/gmem.c\n"
+		"fn=g_malloc\n"
+		"100 60\n"
+		"cob=/lib/libc.so.6\n"
+		"cfn=malloc\n"
+		"calls=5 0\n"
+		"104 50\n"
+		"totals: 1\n";
+	struct cost_sites g = { 0 };
+	struct record rec = { 0 };
+	cr_assert_eq(cost_sites_add_dump(&g, hooks), 0);
+	cr_assert_eq(cost_sites_record(&g, &rec), 0);
+	const struct record_site *s = site_at(&rec, "/proj/k.c", 31, "free");
+	cr_assert(s, "jsonp_free's caller, though two of its calls freed nothing");
+	cr_expect_eq(s->calls, 6, "credited with its calls of the wrapper");
+	cr_expect_str_eq(s->via, "/proj/src/memory.c:38 jsonp_free");
+	s = site_at(&rec, "/proj/k.c", 32, "malloc");
+	cr_assert(s, "g_malloc's caller");
+	cr_expect_str_eq(s->via, "/proj/glib/gmem.c:104 g_malloc");
+	s = site_at(&rec, "/proj/src/value.c", 522, "realloc");
+	cr_assert(s, "append grows its buffer itself: its own line");
+	cr_expect_eq(s->calls, 11);
+	cr_expect_null(site_at(&rec, "/proj/k.c", 33, "realloc"));
+	s = site_at(&rec, "/proj/k.c", 21, "malloc");
+	cr_assert(s, "the variant the probe calls is no wrapper");
+	cr_expect_null(site_at(&rec, "/proj/probe/probe_sample.c", 85, "malloc"));
+	cr_expect_eq(rec.site_count, 4);
 	record_free(&rec);
 	cost_sites_free(&g);
 }

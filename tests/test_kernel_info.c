@@ -334,3 +334,30 @@ Test(kernel_info, parameter_values_by_key)
 	cr_expect_eq(kernel_info_param(&none, "threads", 1), 1);
 	cr_expect_eq(kernel_info_best_of(&none), 1);
 }
+
+/* A project's own files are named from its source root (a checkout's or a
+ * worktree's top), whatever directory its build ran in; a library's or the
+ * system's keep their names. */
+Test(kernel_info, files_named_from_the_source_root)
+{
+	struct kernel_info k = { 0 };
+	k.file = strdup("/tmp/allocgate-base-x/kernels/k.c");
+	k.variant_count = 1;
+	k.variants = calloc(1, sizeof *k.variants);
+	k.variant_files = calloc(1, sizeof *k.variant_files);
+	k.variant_lines = calloc(1, sizeof *k.variant_lines);
+	cr_assert(k.variants && k.variant_files && k.variant_lines);
+	k.variants[0] = strdup("v");
+	k.variant_files[0] = strdup("/tmp/allocgate-base-x/kernels/k.c");
+	cr_assert_eq(kernel_info_set_source_root(&k, "/tmp/allocgate-base-x"), 0);
+	cr_expect_str_eq(k.file, "kernels/k.c");
+	cr_expect_str_eq(k.variant_files[0], "kernels/k.c");
+	cr_expect_str_eq(kernel_info_source_file(&k, "/tmp/allocgate-base-x/src/value.c:43 f"),
+			 "src/value.c:43 f");
+	cr_expect_str_eq(kernel_info_source_file(&k, "/tmp/allocgate-base-xy/src/a.c"),
+			 "/tmp/allocgate-base-xy/src/a.c", "another directory with the same prefix");
+	cr_expect_str_eq(kernel_info_source_file(&k, "/usr/include/stdlib.h"),
+			 "/usr/include/stdlib.h");
+	cr_expect_str_eq(kernel_info_source_file(&k, "kernels/k.c"), "kernels/k.c");
+	kernel_info_free(&k);
+}

@@ -16,7 +16,7 @@ Test(report_github, golden)
 	static const char golden[] =
 		"::error file=tests/kernels/toy.c,line=78,title=allocgate%3A toy/small expectation violated::expectation violated on small: single.wall_ns < 0.75 * twice.wall_ns: 3,000,000 < 750,000 (per-round ratio 3, interval [2.5, 3.5], 9 rounds)\n"
 		"::warning file=tests/kernels/toy.c,line=79,title=allocgate%3A toy/small expectation inconclusive::expectation inconclusive on small: twice.allocs == 2 * single.allocs: 14 == 14 (per-round ratio 1, interval [0.5, 1.5], 9 rounds); line one%0Aline two, 50%25\n"
-		"::error file=tests/kernels/toy.c,line=64,title=allocgate%3A regression toy/single/small (1 series)::wall_ns 1 ms -> 3 ms (+200.0%25; p = 0.001, 100%25 & <confirmed>)\n"
+		"::error file=tests/kernels/toy.c,line=64,title=allocgate%3A regression toy/single/small::wall_ns 1 ms -> 3 ms (+200.0%25; p = 0.001, 100%25 & <confirmed>)\n"
 		"::error title=allocgate%3A toy could not be checked::toy/twice/small sample: killed by signal 11\n";
 	struct run_result r;
 	fixture_build(&r);

@@ -113,7 +113,7 @@ Test(sites, words)
 	format_count(1234567, buf, sizeof buf);
 	cr_expect_str_eq(buf, "1,234,567");
 	struct site_change c = { "k", "v", "p", "kernels/refcount.c", "worker_strdup", "malloc",
-				 153, false, true, 0, 80000, 0, 1920000 };
+				 153, false, true, 0, 80000, 0, 1920000, NULL, NULL };
 	format_site_change(&c, false, buf, sizeof buf);
 	cr_expect_str_eq(buf, "new allocation site in worker_strdup: 80,000 malloc calls, 1.83 MiB");
 	c.before = true;
@@ -127,10 +127,10 @@ Test(sites, words)
 	c.bytes_after = 0;
 	format_site_change(&c, true, buf, sizeof buf);
 	cr_expect_str_eq(buf, "allocation site in worker_strdup: malloc calls A 3 -> B 6");
-	struct site s = { "k", "v", "p", "k.c", "f", "strdup", 30, 200000, 1400000, false };
+	struct site s = { "k", "v", "p", "k.c", "f", "strdup", 30, 200000, 1400000, false, NULL };
 	format_site(&s, buf, sizeof buf);
 	cr_expect_str_eq(buf, "k.c:30 in f: 200,000 strdup calls, 1.34 MiB");
-	struct site lib = { "k", "v", "p", "libc.so.6", "-", "malloc", 0, 1, 7, false };
+	struct site lib = { "k", "v", "p", "libc.so.6", "-", "malloc", 0, 1, 7, false, NULL };
 	format_site(&lib, buf, sizeof buf);
 	cr_expect_str_eq(buf, "inside libc.so.6: 1 malloc call, 7 B");
 	struct site_change lc = { "k", "v", "p", "libglib-2.0.so.0", "-", "malloc", 0, false, true,
@@ -181,4 +181,55 @@ Test(sites, result_and_baseline_files_keep_them)
 	remove(path);
 	result_free(&before);
 	result_free(&now);
+}
+
+/* A site of the cost pass, through wrapper VIA, in run R. */
+static void cost_site(struct run_result *r, const char *function, const char *kind, int line,
+		      uint64_t calls, const char *via)
+{
+	struct site *s = result_add_site(r, "k", "v", "p", "src/value.c", function, kind, line,
+					 calls, 0);
+	cr_assert(s);
+	s->cost = true;
+	s->via = strdup(via);
+}
+
+/* jansson's array growth turned from realloc into malloc + copy + free:
+ * A's realloc through jsonp_realloc in the inlined json_array_append_new,
+ * B's malloc and free through jsonp_malloc and jsonp_free in
+ * json_array_grow, lines apart: one place, said as one change of kind,
+ * with the wrappers it went through; a library's line-0 change is left
+ * out of what is told once the cost pass named the lines. */
+Test(sites, a_realloc_turned_into_malloc_and_free_is_one_place)
+{
+	struct run_result a, b;
+	run_with(&a, 3, 0);
+	run_with(&b, 3, 0);
+	cost_site(&a, "json_array_append_new", "realloc", 522, 11, "src/memory.c:43 jsonp_realloc");
+	cost_site(&b, "json_array_grow", "malloc", 522, 11, "src/memory.c:29 jsonp_malloc");
+	cost_site(&b, "json_array_grow", "free", 529, 11, "src/memory.c:36 jsonp_free");
+	cr_assert(result_add_site(&a, "k", "v", "p", "libjansson.so", "-", "realloc", 0, 11, 4096));
+	cr_assert(result_add_site(&b, "k", "v", "p", "libjansson.so", "-", "free", 0, 11, 0));
+	result_sort(&a);
+	result_sort(&b);
+	cr_assert_eq(sites_compare(&b, &a), 0);
+	cr_expect_eq(b.site_change_count, 5);
+	struct site_shift sh[4];
+	size_t n = sites_shifts(&b, "k", "v", "p", sh, 4);
+	cr_assert_eq(n, 1, "one place, the library's line 0 left out");
+	cr_expect_str_eq(sh[0].file, "src/value.c");
+	cr_expect_eq(sh[0].line, 522);
+	cr_expect_str_eq(sh[0].function, "json_array_grow", "B's function names the place");
+	char text[1024];
+	format_site_shift(&sh[0], text, sizeof text);
+	cr_expect_str_eq(text, "src/value.c:522 json_array_grow: realloc 11 -> malloc 11 + free 11 "
+			       "(via src/memory.c:43 jsonp_realloc -> src/memory.c:29 jsonp_malloc)");
+	/* the same call, more of it */
+	struct site_shift more = { "k.c", "f", 10, { 0 }, { 0 }, NULL, NULL, true };
+	more.before[0] = 10;
+	more.after[0] = 1000;
+	format_site_shift_calls(&more, text, sizeof text);
+	cr_expect_str_eq(text, "malloc 10 -> 1,000");
+	result_free(&a);
+	result_free(&b);
 }

@@ -197,7 +197,7 @@ static int add_result(struct run_result *out, const struct run_result *in, int m
 								 sizeof name),
 						    st->variant, st->params, st->file, st->function,
 						    st->kind, st->line, st->calls, st->bytes);
-		if (!copy)
+		if (!copy || (st->via && !(copy->via = strdup(st->via))))
 			return -ENOMEM;
 		copy->cost = st->cost;
 	}
@@ -205,7 +205,7 @@ static int add_result(struct run_result *out, const struct run_result *in, int m
 		const struct site_change *c = &in->site_changes[i];
 		struct site at = { (char *)name_in(in, c->kernel, multi, name, sizeof name),
 				   c->variant, c->params, c->file, c->function, c->kind, c->line,
-				   0, 0, false };
+				   0, 0, false, NULL };
 		struct site_change *d = result_add_site_change(out, &at);
 		if (!d)
 			return -ENOMEM;
@@ -215,6 +215,9 @@ static int add_result(struct run_result *out, const struct run_result *in, int m
 		d->calls_after = c->calls_after;
 		d->bytes_before = c->bytes_before;
 		d->bytes_after = c->bytes_after;
+		if ((c->via_before && !(d->via_before = strdup(c->via_before))) ||
+		    (c->via_after && !(d->via_after = strdup(c->via_after))))
+			return -ENOMEM;
 	}
 	for (size_t i = 0; i < in->problem_count; i++) {
 		const struct problem *p = &in->problems[i];

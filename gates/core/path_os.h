@@ -28,4 +28,13 @@ int path_os_is_program(const char *path, const char *name);
  * Returns 0, or a negative errno (-ENAMETOOLONG when SIZE is too small). */
 int path_os_self_executable(char *out, size_t size);
 
+/* The source root of the file PATH, into OUT: the nearest directory at or
+ * above PATH's own (links resolved) that holds a `.git` entry, the top of
+ * a git checkout or worktree, where a project's own file names start
+ * (what GitHub's annotations name files by). A pull request's base built
+ * in a worktree and its head in the checkout so name the same source the
+ * same way, whatever directory either was built in. Returns 0, -ENOENT
+ * when no such directory holds PATH, or another negative errno. */
+int path_os_source_root(const char *path, char *out, size_t size);
+
 #endif

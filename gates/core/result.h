@@ -129,6 +129,8 @@ struct site {
 	uint64_t calls, bytes;
 	bool cost;                      /* from the cost pass's call graph (bytes 0):
 					 * compared only where both sides have such */
+	char *via;                      /* the allocation wrapper its calls went through,
+					 * "FILE:LINE FUNCTION" (sample/cost_sites.h); NULL none */
 };
 
 /* A site that appeared, disappeared or changed its calls or bytes between
@@ -139,6 +141,7 @@ struct site_change {
 	int line;
 	bool before, after;             /* present in the baseline / A, in this run / B */
 	uint64_t calls_before, calls_after, bytes_before, bytes_after;
+	char *via_before, *via_after;   /* each side's wrapper (struct site's via); NULL none */
 };
 
 /* A sample that could not be taken, or a counter the machine refused. */

@@ -95,9 +95,9 @@ static int change_cmp(const void *pa, const void *pb)
 {
 	const struct site_change *a = pa, *b = pb;
 	struct site x = { a->kernel, a->variant, a->params, a->file, a->function, a->kind,
-			  a->line, 0, 0, false };
+			  a->line, 0, 0, false, NULL };
 	struct site y = { b->kernel, b->variant, b->params, b->file, b->function, b->kind,
-			  b->line, 0, 0, false };
+			  b->line, 0, 0, false, NULL };
 	return result_site_order(&x, &y);
 }
 
@@ -119,6 +119,7 @@ void result_sites_free(struct run_result *r)
 		free(s->file);
 		free(s->function);
 		free(s->kind);
+		free(s->via);
 	}
 	for (size_t i = 0; i < r->site_change_count; i++) {
 		struct site_change *c = &r->site_changes[i];
@@ -128,6 +129,8 @@ void result_sites_free(struct run_result *r)
 		free(c->file);
 		free(c->function);
 		free(c->kind);
+		free(c->via_before);
+		free(c->via_after);
 	}
 	free(r->sites);
 	free(r->site_changes);

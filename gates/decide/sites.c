@@ -65,6 +65,16 @@ static int both_counted(const struct run_result *r, const struct run_result *bef
 	       (!s->cost || (has_cost_sites(r, s) && has_cost_sites(before, s)));
 }
 
+/* C's wrappers: WAS's (or none) before, NOW's (or none) after. 0 or -ENOMEM. */
+static int set_via(struct site_change *c, const struct site *was, const struct site *now)
+{
+	if (was && was->via && !(c->via_before = strdup(was->via)))
+		return -ENOMEM;
+	if (now && now->via && !(c->via_after = strdup(now->via)))
+		return -ENOMEM;
+	return 0;
+}
+
 int sites_compare(struct run_result *r, const struct run_result *before)
 {
 	if (!r->sites_recorded || !before->sites_recorded)
@@ -86,6 +96,8 @@ int sites_compare(struct run_result *r, const struct run_result *before)
 			c->calls_before = was->calls;
 			c->bytes_before = was->bytes;
 		}
+		if (set_via(c, was, now))
+			return -ENOMEM;
 	}
 	for (size_t i = 0; i < before->site_count; i++) {
 		const struct site *was = &before->sites[i];
@@ -97,6 +109,8 @@ int sites_compare(struct run_result *r, const struct run_result *before)
 		c->before = true;
 		c->calls_before = was->calls;
 		c->bytes_before = was->bytes;
+		if (set_via(c, was, NULL))
+			return -ENOMEM;
 	}
 	result_sites_sort(r);
 	return 0;
@@ -123,4 +137,84 @@ int sites_explain_failure(const struct run_result *r, const char *kernel, const 
 			return 1;
 	}
 	return 0;
+}
+
+static const char *const kind_names[SITES_KINDS] = {
+	"malloc", "calloc", "realloc", "free", "strdup", "strndup", "aligned_alloc",
+	"posix_memalign",
+};
+
+const char *sites_kind_name(int k)
+{
+	return k >= 0 && k < SITES_KINDS ? kind_names[k] : "?";
+}
+
+static int kind_index(const char *kind)
+{
+	for (int k = 0; k < SITES_KINDS; k++)
+		if (!strcmp(kind_names[k], kind))
+			return k;
+	return -1;
+}
+
+static int in_group(const struct site_change *c, const char *kernel, const char *variant,
+		    const char *params)
+{
+	return !strcmp(c->kernel, kernel) && !strcmp(c->variant, variant) &&
+	       !strcmp(c->params, params);
+}
+
+/* Whether change C belongs to the place SH ends with (LAST: its last
+ * change): the same file, and the same function or lines close by. */
+static int same_place(const struct site_change *last, const struct site_change *c)
+{
+	return last && !strcmp(last->file, c->file) && (last->line > 0) == (c->line > 0) &&
+	       (!strcmp(last->function, c->function) || c->line - last->line <= SITES_SHIFT_SPAN);
+}
+
+/* Adds change C to SH: its calls by kind, its line, function and wrappers. */
+static void shift_add(struct site_shift *sh, const struct site_change *c)
+{
+	int k = kind_index(c->kind);
+	if (k < 0)
+		return;
+	sh->before[k] += c->before ? c->calls_before : 0;
+	sh->after[k] += c->after ? c->calls_after : 0;
+	/* B's first line names the place; A's where B has none */
+	if (c->after ? !sh->named_by_b || c->line < sh->line
+		     : !sh->named_by_b && (!sh->function || c->line < sh->line)) {
+		sh->line = c->line;
+		sh->function = c->function;
+		sh->named_by_b = c->after;
+	}
+	if (c->via_before && !sh->via_before)
+		sh->via_before = c->via_before;
+	if (c->via_after && !sh->via_after)
+		sh->via_after = c->via_after;
+}
+
+size_t sites_shifts(const struct run_result *r, const char *kernel, const char *variant,
+		    const char *params, struct site_shift *out, size_t max)
+{
+	size_t n = 0;
+	int lines = 0;
+	const struct site_change *last = NULL;
+	for (size_t i = 0; i < r->site_change_count; i++)
+		lines |= in_group(&r->site_changes[i], kernel, variant, params) &&
+			 r->site_changes[i].line > 0;
+	for (size_t i = 0; i < r->site_change_count; i++) {
+		const struct site_change *c = &r->site_changes[i];
+		if (!in_group(c, kernel, variant, params) || (lines && c->line <= 0))
+			continue;
+		if (!same_place(last, c)) {
+			if (n == max)
+				break;
+			memset(&out[n], 0, sizeof out[n]);
+			out[n].file = c->file;
+			n++;
+		}
+		shift_add(&out[n - 1], c);
+		last = c;
+	}
+	return n;
 }

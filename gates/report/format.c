@@ -440,3 +440,132 @@ void format_ab_schedule(const struct ab_schedule *sc, char *buf, size_t size)
 			 "needing more than half the CPUs", sc->interleaved_groups,
 			 sc->interleaved_groups == 1 ? "" : "s");
 }
+
+/* "realloc 11 + free 3" of the kinds with calls in BY into BUF; "" none. */
+static void kinds_text(const uint64_t *by, char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < SITES_KINDS && used < size; k++) {
+		char n[32];
+		if (!by[k])
+			continue;
+		format_count(by[k], n, sizeof n);
+		used += (size_t)snprintf(buf + used, size - used, "%s%s %s", used ? " + " : "",
+					 sites_kind_name(k), n);
+	}
+}
+
+/* The one kind of BY with calls, or -1 (none, or several). */
+static int only_kind(const uint64_t *by)
+{
+	int one = -1;
+	for (int k = 0; k < SITES_KINDS; k++)
+		if (by[k]) {
+			if (one >= 0)
+				return -1;
+			one = k;
+		}
+	return one;
+}
+
+void format_site_shift_calls(const struct site_shift *sh, char *how, size_t size)
+{
+	char was[300], now[300];
+	kinds_text(sh->before, was, sizeof was);
+	kinds_text(sh->after, now, sizeof now);
+	int k = only_kind(sh->before);
+	if (k >= 0 && k == only_kind(sh->after)) {   /* the same call, more or fewer */
+		char a[32], b[32];
+		format_count(sh->before[k], a, sizeof a);
+		format_count(sh->after[k], b, sizeof b);
+		snprintf(how, size, "%s %s -> %s", sites_kind_name(k), a, b);
+	} else if (!*was) {
+		snprintf(how, size, "new %s", now);
+	} else if (!*now) {
+		snprintf(how, size, "%s gone", was);
+	} else {
+		snprintf(how, size, "%s -> %s", was, now);
+	}
+}
+
+void format_site_shift(const struct site_shift *sh, char *buf, size_t size)
+{
+	char place[600], how[700], via[1200] = "";
+	format_site_place(sh->file, sh->line, place, sizeof place);
+	format_site_shift_calls(sh, how, sizeof how);
+	const char *vb = sh->via_before, *va = sh->via_after;
+	if (vb && va && strcmp(vb, va))
+		snprintf(via, sizeof via, " (via %s -> %s)", vb, va);
+	else if (vb || va)
+		snprintf(via, sizeof via, " (via %s)", va ? va : vb);
+	if (sh->line > 0)
+		snprintf(buf, size, "%s %s: %s%s", place, sh->function, how, via);
+	else
+		snprintf(buf, size, "%s: %s%s", place, how, via);
+}
+
+/* The rank of a metric among a change's figures: counts 0, the cost
+ * pass's instructions and estimated cycles 1, its other figures 2, timing
+ * 3, anything else 4. */
+static int figure_rank(const struct series *s)
+{
+	const char *m = strrchr(s->metric, '.');
+	m = m ? m + 1 : s->metric;
+	size_t n = strlen(m);
+	if (s->cls == METRIC_TIMING)
+		return 3;
+	if ((n > 6 && !strcmp(m + n - 6, "_calls")) || !strncmp(m, "heap_", 5) ||
+	    !strncmp(m, "proc_", 5) || !strncmp(m, "sys_", 4))
+		return 0;
+	if (!strcmp(m, "cost_instructions") || !strcmp(m, "cost_est_cycles"))
+		return 1;
+	return !strncmp(m, "cost_", 5) ? 2 : 4;
+}
+
+size_t format_moved_brief(const struct run_result *r, size_t i, bool gated, size_t max,
+			  char *buf, size_t size)
+{
+	const struct series *first = &r->series[i];
+	size_t shown = 0, left = 0, used = 0;
+	if (size)
+		buf[0] = '\0';
+	for (int rank = 0; rank <= 4; rank++)
+		for (size_t j = i; j < r->series_count; j++) {
+			const struct series *s = &r->series[j];
+			if (!moved(s, gated) || !same_group(s, first) || figure_rank(s) != rank)
+				continue;
+			int named = 0;   /* named with an earlier series that moved alike */
+			for (size_t k = i; k < r->series_count && !named; k++)
+				named = k != j && moved(&r->series[k], gated) &&
+					same_group(&r->series[k], first) &&
+					moved_alike(&r->series[k], s) &&
+					(figure_rank(&r->series[k]) < rank ||
+					 (figure_rank(&r->series[k]) == rank && k < j));
+			if (named)
+				continue;
+			if (shown == max) {
+				left++;
+				continue;
+			}
+			shown++;
+			char list[400], was[32], now[32], change[32];
+			snprintf(list, sizeof list, "%s", s->metric);
+			for (size_t k = j + 1; k < r->series_count; k++)
+				if (moved(&r->series[k], gated) && same_group(&r->series[k], first) &&
+				    figure_rank(&r->series[k]) == rank && moved_alike(&r->series[k], s) &&
+				    strlen(list) + strlen(r->series[k].metric) + 3 < sizeof list)
+					strcat(strcat(list, ", "), r->series[k].metric);
+			format_value(s->baseline_median, s->unit, was, sizeof was);
+			format_value(s->median, s->unit, now, sizeof now);
+			format_change_word(s, change, sizeof change);
+			/* timing: the test's figures (p, minimum effect, confirmation) */
+			const char *note = s->cls == METRIC_TIMING && s->note ? s->note : NULL;
+			if (used < size)
+				used += (size_t)snprintf(buf + used, size - used, "%s%s %s -> %s (%s%s%s)",
+							 used ? "; " : "", list, was, now,
+							 *change ? change : "changed", note ? "; " : "",
+							 note ? note : "");
+		}
+	return left;
+}

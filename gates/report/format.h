@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "core/result.h"
+#include "decide/sites.h"
 
 /* Formats VALUE of UNIT for a person ("1.23 ms", "4.0 MiB", "12"; "-"
  * for NaN) into BUF of SIZE. */
@@ -67,6 +68,23 @@ void format_site(const struct site *s, char *buf, size_t size);
  * "allocation site in f: malloc calls 100 -> 200, bytes 3.1 KiB -> 6.2
  * KiB"; AB: the sides are named ("A 100 -> B 200"). */
 void format_site_change(const struct site_change *c, bool ab, char *buf, size_t size);
+
+/* What one place changed, as a reviewer reads it: "src/value.c:522
+ * json_array_grow: realloc 11 -> malloc 11 + free 11 (via src/memory.c:43
+ * jsonp_realloc -> src/memory.c:29 jsonp_malloc)", "k.c:9 f: malloc 100 ->
+ * 200", "k.c:9 f: new malloc 5", "inside libx.so: free 3 -> 4", into BUF. */
+void format_site_shift(const struct site_shift *sh, char *buf, size_t size);
+
+/* The change of SH's calls alone: "realloc 11 -> malloc 11 + free 11",
+ * "malloc 100 -> 200", "new malloc 5", "free 3 gone", into BUF. */
+void format_site_shift_calls(const struct site_shift *sh, char *buf, size_t size);
+
+/* The decisive figures of the group of series I (format_moved's), at most
+ * MAX of them: counts first, then cost (instructions, estimated cycles),
+ * then timing; series that moved alike named together ("cost_free_calls,
+ * proc_free_calls 0 -> 11"). Returns how many figures were left out. */
+size_t format_moved_brief(const struct run_result *r, size_t i, bool gated, size_t max,
+			  char *buf, size_t size);
 
 /* S as XML character data into F (SVG text and titles), under the XML
  * rule of report/escape.h. */

@@ -92,40 +92,104 @@ static void expectations(struct emit *o, const struct run_result *r)
 	}
 }
 
-/* One error per (kernel, variant, params) that regressed, at its
- * variant's line, with every metric that moved under it (format_moved). */
+/* Whether FILE:LINE is a line of the repository: a path relative to its
+ * source root (kernel_info_source_file), not a library's object nor a
+ * file outside it; GitHub shows an annotation only at such a line. */
+static int in_repository(const char *file, int line)
+{
+	return line > 0 && file && *file && file[0] != '/' && file[0] != '\\' &&
+	       strncmp(file, "../", 3) && !strchr(file, ':');
+}
+
+/* The places of group I (a regressed group's first series) whose
+ * allocation calls changed, at lines of the repository, into SH (room for
+ * REPORT_GITHUB_SHIFTS). Returns how many. */
+static size_t group_places(const struct run_result *r, size_t i, struct site_shift *sh)
+{
+	const struct series *s = &r->series[i];
+	if (!sites_explain_failure(r, s->kernel, s->variant, s->params))
+		return 0;
+	size_t n = sites_shifts(r, s->kernel, s->variant, s->params, sh, REPORT_GITHUB_SHIFTS);
+	size_t m = 0;
+	for (size_t k = 0; k < n; k++)
+		if (in_repository(sh[k].file, sh[k].line))
+			sh[m++] = sh[k];
+	return m;
+}
+
+/* Whether a regressed group before I changed the calls of SH's line. */
+static int said_before(const struct run_result *r, size_t i, const struct site_shift *sh)
+{
+	struct site_shift other[REPORT_GITHUB_SHIFTS];
+	for (size_t j = 0; j < i; j++) {
+		if (!format_group_first(r, j, true))
+			continue;
+		size_t m = group_places(r, j, other);
+		for (size_t q = 0; q < m; q++)
+			if (other[q].line == sh->line && !strcmp(other[q].file, sh->file))
+				return 1;
+	}
+	return 0;
+}
+
+/* The error at SH's line: every regressed group from I on that changed
+ * the calls of that line, with what it changed. */
+static void place_annotation(struct emit *o, const struct run_result *r, size_t i,
+			     const struct site_shift *sh)
+{
+	char text[4000], title[512], calls[700], via[1200];
+	struct site_shift other[REPORT_GITHUB_SHIFTS];
+	size_t used = 0, groups = 0;
+	text[0] = '\0';
+	for (size_t j = i; j < r->series_count; j++) {
+		if (!format_group_first(r, j, true))
+			continue;
+		size_t m = group_places(r, j, other);
+		for (size_t q = 0; q < m; q++) {
+			if (other[q].line != sh->line || strcmp(other[q].file, sh->file))
+				continue;
+			const struct series *g = &r->series[j];
+			format_site_shift_calls(&other[q], calls, sizeof calls);
+			if (used < sizeof text)
+				used += (size_t)snprintf(text + used, sizeof text - used, "%s%s/%s/%s: %s",
+							 used ? "; " : "", g->kernel, g->variant, g->params,
+							 calls);
+			groups++;
+		}
+	}
+	format_site_shift(sh, via, sizeof via);
+	const char *v = strstr(via, " (via ");
+	if (v && used < sizeof text)
+		snprintf(text + used, sizeof text - used, "%s", v);
+	snprintf(title, sizeof title, "allocgate: allocation calls of %s changed (%zu regressed "
+		 "group%s)", sh->function ? sh->function : sh->file, groups, groups == 1 ? "" : "s");
+	command(o, "error", sh->file, sh->line, title, text);
+}
+
+/* One error per line whose allocation calls changed in a regressed group,
+ * naming each group it changed; one error per regressed group that no such
+ * line explains, at its variant's line, with its decisive figures. */
 static void regressions(struct emit *o, const struct run_result *r)
 {
 	char text[4000], title[512];
+	struct site_shift sh[REPORT_GITHUB_SHIFTS];
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
 		if (!format_group_first(r, i, true))
 			continue;
-		size_t n = format_moved(r, i, true, text, sizeof text);
-		snprintf(title, sizeof title, "allocgate: regression %s/%s/%s (%zu series)",
-			 s->kernel, s->variant, s->params, n);
+		size_t n = group_places(r, i, sh);
+		for (size_t k = 0; k < n; k++)
+			if (!said_before(r, i, &sh[k]))
+				place_annotation(o, r, i, &sh[k]);
+		if (n)
+			continue;
+		size_t left = format_moved_brief(r, i, true, 4, text, sizeof text);
+		if (left)
+			snprintf(text + strlen(text), sizeof text - strlen(text),
+				 "; %zu more in the step summary", left);
+		snprintf(title, sizeof title, "allocgate: regression %s/%s/%s", s->kernel, s->variant,
+			 s->params);
 		command(o, "error", s->file, s->line, title, text);
-	}
-}
-
-static void sites(struct emit *o, const struct run_result *r)
-{
-	char text[2048], title[512];
-	/* each changed allocation site at its own line: an error where it
-	 * explains a failing heap_*, proc_* or cost_*_calls count of its variant, else a notice */
-	for (size_t i = 0; i < r->site_change_count; i++) {
-		const struct site_change *c = &r->site_changes[i];
-		int failing = sites_explain_failure(r, c->kernel, c->variant, c->params);
-		char place[600];
-		format_site_place(c->file, c->line, place, sizeof place);
-		int used = snprintf(text, sizeof text, "%s: ", place);
-		format_site_change(c, r->comparison != NULL, text + used, sizeof text - (size_t)used);
-		snprintf(title, sizeof title, "allocgate: %s/%s/%s allocation site %s", c->kernel,
-			 c->variant, c->params, !c->before ? "added" : !c->after ? "removed"
-			 : "changed");
-		/* a library's calls have no line of the repository to point at */
-		command(o, failing ? "error" : "notice", c->line > 0 ? c->file : NULL, c->line, title,
-			text);
 	}
 }
 
@@ -148,7 +212,6 @@ static void all(struct emit *o, const struct run_result *r)
 {
 	expectations(o, r);
 	regressions(o, r);
-	sites(o, r);
 	problems(o, r);
 }
 

@@ -24,6 +24,9 @@ void report_github_escape(const char *s, int property, char *buf, size_t size);
  * more the step summary lists. */
 #define REPORT_GITHUB_MAX 10
 
+/* The most places told per regressed group. */
+#define REPORT_GITHUB_SHIFTS 8
+
 /* Prints the annotations of R to F, at most REPORT_GITHUB_MAX; returns how
  * many it printed. */
 size_t report_github_print(FILE *f, const struct run_result *r);

@@ -13,6 +13,13 @@
 /* Text under the markdown rule (escape.h). */
 #define md escape_md_text
 
+/* The figures on a change's line (the rest in the table below it and the
+ * JSON), the places told per change, and the groups listed under a
+ * collapsed heading: a page a reviewer reads in half a minute. */
+#define MARKDOWN_FIGURES 4
+#define MARKDOWN_SHIFTS 8
+#define MARKDOWN_GROUPS 10
+
 /* The head: the verdict, what was compared and what gates, the counts in
  * one line, and the notes a reader needs before the list (the machine
  * moved, samples disturbed, the software changed). */
@@ -81,29 +88,47 @@ static void print_summary(FILE *f, const struct run_result *r)
 	}
 }
 
-/* The site changes of (KERNEL, VARIANT, PARAMS) as sub-items. */
-static void print_group_sites(FILE *f, const struct run_result *r, const char *kernel,
-			      const char *variant, const char *params)
+/* The places of (KERNEL, VARIANT, PARAMS) whose allocation calls changed,
+ * one item each ("- `src/value.c:522` json_array_grow: realloc 11 -> malloc
+ * 11 + free 11 (via ...)"), LABELLED with the group's name. Returns how
+ * many. */
+static size_t print_group_shifts(FILE *f, const struct run_result *r, const char *kernel,
+				 const char *variant, const char *params, bool labelled)
 {
-	char text[1200], place[600];
-	for (size_t i = 0; i < r->site_change_count; i++) {
-		const struct site_change *c = &r->site_changes[i];
-		if (strcmp(c->kernel, kernel) || strcmp(c->variant, variant) ||
-		    strcmp(c->params, params))
-			continue;
-		format_site_change(c, r->comparison != NULL, text, sizeof text);
-		format_site_place(c->file, c->line, place, sizeof place);
-		fputs("  - ", f);
+	struct site_shift sh[MARKDOWN_SHIFTS];
+	size_t n = sites_shifts(r, kernel, variant, params, sh, MARKDOWN_SHIFTS);
+	for (size_t k = 0; k < n; k++) {
+		char calls[700], place[600];
+		format_site_place(sh[k].file, sh[k].line, place, sizeof place);
+		format_site_shift_calls(&sh[k], calls, sizeof calls);
+		fputs("- ", f);
+		if (labelled) {
+			md(f, kernel), fputc('/', f), md(f, variant), fputc('/', f);
+			md(f, params), fputs(": ", f);
+		}
 		escape_md_code(f, place);
-		fputc(' ', f);
-		md(f, text);
+		if (sh[k].line > 0)
+			fputc(' ', f), md(f, sh[k].function);
+		fputs(": **", f);
+		md(f, calls);
+		fputs("**", f);
+		const char *vb = sh[k].via_before, *va = sh[k].via_after;
+		if (vb || va) {
+			fputs(" (via ", f);
+			escape_md_code(f, vb ? vb : va);
+			if (vb && va && strcmp(vb, va))
+				fputs(" -&gt; ", f), escape_md_code(f, va);
+			fputc(')', f);
+		}
 		fputc('\n', f);
 	}
+	return n;
 }
 
-/* One item per (kernel, variant, params) that moved with GATED as its
- * series' gated: its place, the metrics (format_moved), and under a gated
- * one the allocation sites that changed. Returns how many. */
+/* One paragraph per (kernel, variant, params) that moved with GATED as its
+ * series' gated: its name and line, then (gated) the places whose
+ * allocation calls changed, said once, then its decisive figures, the rest
+ * in the table below. Returns how many. */
 static size_t print_moved(FILE *f, const struct run_result *r, bool gated, const char *title)
 {
 	char text[4000];
@@ -113,21 +138,24 @@ static size_t print_moved(FILE *f, const struct run_result *r, bool gated, const
 		if (!format_group_first(r, i, gated))
 			continue;
 		if (!n++ && title)
-			fprintf(f, "\n### %s\n\n", title);
-		format_moved(r, i, gated, text, sizeof text);
-		fputs("- ", f);
-		escape_md_place(f, s->file, s->line);
-		fputs(" **", f);
+			fprintf(f, "\n### %s\n", title);
+		size_t left = format_moved_brief(r, i, gated, MARKDOWN_FIGURES, text, sizeof text);
+		fputs("\n**", f);
 		md(f, s->kernel);
 		fputc('/', f);
 		md(f, s->variant);
 		fputc('/', f);
 		md(f, s->params);
-		fputs("**: ", f);
-		md(f, text);
-		fputc('\n', f);
+		fputs("** ", f);
+		escape_md_place(f, s->file, s->line);
+		fputs("\n", f);
 		if (gated && sites_explain_failure(r, s->kernel, s->variant, s->params))
-			print_group_sites(f, r, s->kernel, s->variant, s->params);
+			print_group_shifts(f, r, s->kernel, s->variant, s->params, false);
+		fputs("- ", f);
+		md(f, text);
+		if (left)
+			fprintf(f, "; %zu more below", left);
+		fputc('\n', f);
 	}
 	return n;
 }
@@ -165,42 +193,78 @@ static void print_list(FILE *f, const struct run_result *r, enum verdict v, cons
 	}
 }
 
-/* The advisory series (drift too large to gate: shown, never failing),
- * outside the collapsed table. */
-static void print_advisory(FILE *f, const struct run_result *r)
+/* Whether series I is the first of its (kernel, variant, params) that IS. */
+static bool first_of_group(const struct run_result *r, size_t i,
+			   bool (*is)(const struct series *))
 {
-	char text[2048];
-	int any = 0;
-	for (size_t i = 0; i < r->series_count; i++) {
-		const struct series *s = &r->series[i];
-		if (!s->advisory)
-			continue;
-		if (!any++)
-			fputs("\n### Advisory (not gated)\n\n", f);
-		format_series(s, text, sizeof text);
-		fputs("- ", f), escape_md_place(f, s->file, s->line), fputc(' ', f);
-		md(f, text);
-		fputc('\n', f);
+	const struct series *s = &r->series[i];
+	if (!is(s))
+		return false;
+	for (size_t j = 0; j < i; j++) {
+		const struct series *o = &r->series[j];
+		if (is(o) && !strcmp(o->kernel, s->kernel) && !strcmp(o->variant, s->variant) &&
+		    !strcmp(o->params, s->params))
+			return false;
 	}
+	return true;
 }
 
-/* The problems that concern a kernel (KERNELS), else those of the run
- * (counters this machine refused: collapsed, they are the same every run). */
-static void print_problems(FILE *f, const struct run_result *r, int kernels)
+/* One item per (kernel, variant, params) with series that IS, naming
+ * them ("json_build/append/10k: task_clock_ns, wall_ns"), at most
+ * MARKDOWN_GROUPS, under TITLE; their figures and notes are the terminal
+ * report's and the JSON's. */
+static void print_groups(FILE *f, const struct run_result *r, bool (*is)(const struct series *),
+			 const char *title)
 {
-	size_t any = 0, n = 0;
-	for (size_t i = 0; i < r->problem_count; i++)
-		n += !r->problems[i].kernel == !kernels;
+	size_t n = 0;
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		if (!first_of_group(r, i, is))
+			continue;
+		if (!n++)
+			fprintf(f, "\n%s:\n", title);
+		if (n > MARKDOWN_GROUPS)
+			continue;
+		fputs("- ", f);
+		md(f, s->kernel), fputc('/', f), md(f, s->variant), fputc('/', f), md(f, s->params);
+		const char *sep = ": ";
+		for (size_t j = i; j < r->series_count; j++) {
+			const struct series *o = &r->series[j];
+			if (is(o) && !strcmp(o->kernel, s->kernel) && !strcmp(o->variant, s->variant) &&
+			    !strcmp(o->params, s->params)) {
+				fputs(sep, f);
+				md(f, o->metric);
+				sep = ", ";
+			}
+		}
+		fputc('\n', f);
+	}
+	if (n > MARKDOWN_GROUPS)
+		fprintf(f, "- and %zu more (the JSON report lists them)\n", n - MARKDOWN_GROUPS);
+}
+
+static bool is_inconclusive(const struct series *s)
+{
+	return s->verdict == VERDICT_INCONCLUSIVE;
+}
+
+static bool is_advisory(const struct series *s)
+{
+	return s->advisory;
+}
+
+/* The problems that concern a kernel, one item each. */
+static void print_problems(FILE *f, const struct run_result *r)
+{
+	size_t any = 0;
 	for (size_t i = 0; i < r->problem_count; i++) {
 		const struct problem *p = &r->problems[i];
-		if (!p->kernel != !kernels)
+		if (!p->kernel)
 			continue;
 		if (!any++)
-			fprintf(f, kernels ? "\n### Problems\n\n"
-				: "\n<details><summary>%zu unavailable on this machine</summary>\n\n",
-				n);
+			fputs("\n### Problems\n\n", f);
 		fputs("- ", f);
-		md(f, p->kernel ? p->kernel : "unavailable:");
+		md(f, p->kernel);
 		if (p->variant)
 			fputc('/', f), md(f, p->variant);
 		if (p->params)
@@ -211,70 +275,95 @@ static void print_problems(FILE *f, const struct run_result *r, int kernels)
 		md(f, p->reason);
 		fputc('\n', f);
 	}
-	if (any && !kernels)
-		fputs("\n</details>\n", f);
 }
 
+/* The counters this machine refused (problems of the run), one line per
+ * reason: the same every run, so said briefly. */
+static void print_unavailable(FILE *f, const struct run_result *r)
+{
+	size_t any = 0;
+	for (size_t i = 0; i < r->problem_count; i++) {
+		const struct problem *p = &r->problems[i];
+		int first = !p->kernel;   /* the first of its reason */
+		for (size_t j = 0; j < i && first; j++)
+			first = r->problems[j].kernel || strcmp(r->problems[j].reason, p->reason);
+		if (!first)
+			continue;
+		fputs(any++ ? "; " : "\nNot measured on this machine: ", f);
+		const char *sep = "";
+		for (size_t j = i; j < r->problem_count; j++)
+			if (!r->problems[j].kernel && !strcmp(r->problems[j].reason, p->reason)) {
+				fputs(sep, f);
+				md(f, r->problems[j].what);
+				sep = ", ";
+			}
+		fputs(" (", f);
+		md(f, p->reason);
+		fputc(')', f);
+	}
+	if (any)
+		fputs(".\n", f);
+}
+
+/* One row of the table of series that moved: the group, the metric, both
+ * medians and the change. */
 static void print_series_row(FILE *f, const struct series *s)
 {
-	char now[32], was[32];
+	char now[32], was[32], change[32];
 	format_value(s->median, s->unit, now, sizeof now);
 	format_value(s->has_baseline ? s->baseline_median : (double)NAN, s->unit, was,
-			  sizeof was);
+		     sizeof was);
+	format_change_word(s, change, sizeof change);
 	fputs("| ", f);
-	md(f, s->kernel);
-	fputs(" | ", f);
-	md(f, s->variant);
-	fputs(" | ", f);
-	md(f, s->params);
+	md(f, s->kernel), fputc('/', f), md(f, s->variant), fputc('/', f), md(f, s->params);
 	fputs(" | ", f);
 	md(f, s->metric);
-	fprintf(f, " | %s | %s | ", now, was);
-	if (s->has_baseline && s->change == s->change)
-		fprintf(f, "%+.1f%%", 100 * s->change);
-	if (s->ci_low == s->ci_low && s->ci_high == s->ci_high)
-		fprintf(f, " [%+.1f%%, %+.1f%%]", 100 * (s->ci_low - 1), 100 * (s->ci_high - 1));
-	fprintf(f, " | %s |\n", result_series_verdict_name(s->verdict));
+	fprintf(f, " | %s | %s | %s | %s |\n", was, now, change,
+		result_series_verdict_name(s->verdict));
 }
 
+static bool is_moved(const struct series *s)
+{
+	return s->verdict == VERDICT_FAIL || s->verdict == VERDICT_IMPROVED;
+}
+
+/* Every series that moved (regressed, improved, or moved but not gated),
+ * collapsed: the figures the changes' lines leave out. The JSON has
+ * every series. */
 static void print_table(FILE *f, const struct run_result *r)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < r->series_count; i++)
-		n += r->series[i].verdict != VERDICT_NEW && r->series[i].verdict != VERDICT_SKIPPED;
+		n += is_moved(&r->series[i]);
 	if (!n)
 		return;
-	fprintf(f, "\n<details><summary>%zu compared series</summary>\n\n"
-		   "| kernel | variant | params | metric | median | baseline | change [95%% interval] "
-		   "| verdict |\n|---|---|---|---|---:|---:|---|---|\n", n);
+	fprintf(f, "\n<details><summary>%zu series that moved</summary>\n\n"
+		   "| series | metric | %s | %s | change | verdict |\n|---|---|---:|---:|---|---|\n",
+		n, r->comparison ? "A" : "baseline", r->comparison ? "B" : "now");
 	for (size_t i = 0; i < r->series_count; i++)
-		if (r->series[i].verdict != VERDICT_NEW && r->series[i].verdict != VERDICT_SKIPPED)
+		if (is_moved(&r->series[i]))
 			print_series_row(f, &r->series[i]);
 	fputs("\n</details>\n", f);
 }
 
-/* Changed allocation sites at their own lines: under "What broke" those
- * that explain a heap_* regression of their variant (EXPLAINING), else
- * in their own list. */
-static void print_site_changes(FILE *f, const struct run_result *r, int explaining,
-			       const char *title)
+/* The places whose allocation calls changed in groups where no count
+ * regressed (a call moved into a library, a count that the run does not
+ * gate), per group, under TITLE. */
+static void print_site_changes(FILE *f, const struct run_result *r, const char *title)
 {
-	char text[1200];
 	int any = 0;
 	for (size_t i = 0; i < r->site_change_count; i++) {
 		const struct site_change *c = &r->site_changes[i];
-		if (sites_explain_failure(r, c->kernel, c->variant, c->params) != explaining)
+		int first = 1;   /* the group's first change */
+		for (size_t j = 0; j < i && first; j++)
+			first = strcmp(r->site_changes[j].kernel, c->kernel) ||
+				strcmp(r->site_changes[j].variant, c->variant) ||
+				strcmp(r->site_changes[j].params, c->params);
+		if (!first || sites_explain_failure(r, c->kernel, c->variant, c->params))
 			continue;
-		if (!any++ && title)
+		if (!any++)
 			fprintf(f, "\n### %s\n\n", title);
-		format_site_change(c, r->comparison != NULL, text, sizeof text);
-		char place[600];
-		format_site_place(c->file, c->line, place, sizeof place);
-		fputs("- ", f), escape_md_code(f, place), fputc(' ', f);
-		md(f, c->kernel), fputc('/', f), md(f, c->variant), fputc('/', f);
-		md(f, c->params), fputs(": ", f);
-		md(f, text);
-		fputc('\n', f);
+		print_group_shifts(f, r, c->kernel, c->variant, c->params, true);
 	}
 }
 
@@ -314,8 +403,9 @@ static void print_collapsed_information(FILE *f, const struct run_result *r)
 	char title[200];
 	snprintf(title, sizeof title, "Moved, not gated (this run gates %s)", gates);
 	print_moved(f, r, false, title);
-	print_list(f, r, VERDICT_INCONCLUSIVE, "Inconclusive", 2);
-	print_advisory(f, r);
+	print_groups(f, r, is_inconclusive, "Inconclusive (figures and reasons in the terminal "
+		     "report and the JSON)");
+	print_groups(f, r, is_advisory, "Advisory (drift too large to gate)");
 	fputs("\n</details>\n", f);
 }
 
@@ -333,11 +423,11 @@ void report_markdown_print(FILE *f, const struct run_result *r, const void *arg)
 	print_list(f, r, VERDICT_IMPROVED, "Claims that hold now (failed on A)", 0);
 	print_list(f, r, VERDICT_INCONCLUSIVE, "Inconclusive", 0);
 	print_list(f, r, VERDICT_ERROR, "Expectations that could not be checked", 1);
-	print_problems(f, r, 1);
-	print_site_changes(f, r, 0, "Allocation sites that changed (no count regressed)");
+	print_problems(f, r);
+	print_site_changes(f, r, "Allocation calls that moved (no count regressed)");
 	print_information(f, r);
 	print_collapsed_information(f, r);
-	print_problems(f, r, 0);
+	print_unavailable(f, r);
 	print_table(f, r);
 }
 

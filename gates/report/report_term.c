@@ -82,8 +82,11 @@ static int wider(int width, const char *text)
 	return n > width ? n : width;
 }
 
+/* One series row, and its note unless it is *SAID, the note the row above
+ * it in the same group printed (a group's timing series share one
+ * "disturbed: ..." note: said once). */
 static void print_series(FILE *f, const struct style *st, const struct columns *w,
-			 const struct series *s)
+			 const struct series *s, const char **said)
 {
 	char now[32], was[32], change[64];
 	format_value(s->median, s->unit, now, sizeof now);
@@ -94,8 +97,11 @@ static void print_series(FILE *f, const struct style *st, const struct columns *
 		s->metric, now, s->has_baseline ? was : "-", w->change, change,
 		info ? st->yellow : verdict_color(st, s->verdict),
 		result_series_verdict_name(s->verdict), info ? " (not gated)" : "", st->off);
-	if (s->note && s->verdict != VERDICT_PASS && s->verdict != VERDICT_NEW)
+	if (s->note && s->verdict != VERDICT_PASS && s->verdict != VERDICT_NEW &&
+	    !(*said && !strcmp(*said, s->note)))
 		fprintf(f, "    %s%-*s %s%s\n", st->dim, w->variant, "", s->note, st->off);
+	if (s->note && s->verdict != VERDICT_PASS && s->verdict != VERDICT_NEW)
+		*said = s->note;
 }
 
 /* The label and colour of an expectation: its verdict, or INFO when it is
@@ -174,10 +180,11 @@ static void print_group(FILE *f, const struct style *st, const struct run_result
 		w.metric, "metric", r->comparison ? "B median" : "median",
 		r->comparison ? "A median" : "baseline", w.change, "change [95% interval]", "verdict",
 		st->off);
+	const char *said = NULL;
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
 		if (!strcmp(s->kernel, kernel) && !strcmp(s->params, params) && shown(s))
-			print_series(f, st, &w, s);
+			print_series(f, st, &w, s, &said);
 	}
 	for (size_t i = 0; i < r->expect_count; i++)
 		if (!strcmp(r->expects[i].kernel, kernel) && !strcmp(r->expects[i].params, params))
@@ -304,6 +311,7 @@ static void alloc_figures(const struct run_result *r, const char *kernel, const 
 static void print_rows(FILE *f, const struct style *st, const struct run_result *r,
 		       const char *kernel, const char *params, struct columns *w)
 {
+	const char *said = NULL;   /* the group's last note */
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
 		const char *variant = s->variant;
@@ -329,7 +337,7 @@ static void print_rows(FILE *f, const struct style *st, const struct run_result 
 										: VERDICT_PASS), st->off);
 		for (size_t j = i; j < r->series_count; j++)
 			if (in_row(&r->series[j], kernel, params, variant) && notable(&r->series[j]))
-				print_series(f, st, w, &r->series[j]);
+				print_series(f, st, w, &r->series[j], &said);
 	}
 }
 

@@ -13,8 +13,10 @@ struct cost_sites_fn {
 	char *object, *name;
 	int entry;                         /* enum cost_entry, or -1 */
 	int forwards;                      /* the entry point it only forwards to, or -1 */
+	size_t via_call;                   /* a wrapper's call toward that entry point */
 	uint64_t self_ir;                  /* its own instructions */
 	uint64_t calls_in;                 /* calls made of it */
+	int probe_called;                  /* called by the probe: a kernel's variant */
 };
 
 /* CALLS calls of CALLEE from line LINE of file FILE (an index of files)
@@ -128,6 +130,7 @@ static size_t fn_of(struct cost_sites *g, const char *object, const char *name, 
 		return SIZE_MAX;
 	}
 	fn->forwards = -1;
+	fn->via_call = SIZE_MAX;
 	fn->entry = cost_entry_of(name, name + name_len,
 				  cost_object_is_library(object, object + strlen(object)));
 	tb->slots[at] = g->fn_count;
@@ -302,33 +305,45 @@ static int is_binding(const struct cost_sites_fn *f)
 	return !strncmp(f->name, "_dl_runtime_resolve", 19);
 }
 
+/* Whether F is the probe's (perf/probe/: `probe_*` and `gate_*`), whose
+ * calls of a kernel's variant are no forwarding. */
+static int is_probe(const struct cost_sites_fn *f)
+{
+	return !strncmp(f->name, "probe_", 6) || !strncmp(f->name, "gate_", 5);
+}
+
 /* One pass of the wrapper rule (cost_sites.h) over every function: F
- * forwards to entry point E when all its calls reach E (directly or
- * through a function already found forwarding), as many as were made of
- * it, and its own cost is a few instructions a call. Returns whether a
- * function was found forwarding. */
+ * forwards to entry point E when every call it makes reaches E (directly
+ * or through a function already found forwarding), at most once and at
+ * least every other time it was called, and the probe does not call it.
+ * Returns whether a function was found forwarding. */
 static int find_forwarders(struct cost_sites *g, uint64_t (*reach)[COST_ENTRIES + 1])
 {
 	int found = 0;
 	memset(reach, 0, g->fn_count * sizeof *reach);
 	for (size_t i = 0; i < g->call_count; i++) {
 		const struct cost_sites_call *c = &g->calls[i];
-		const struct cost_sites_fn *to = &g->fns[c->callee];
-		if (!is_binding(to))
-			reach[c->caller][reaches(to) >= 0 ? reaches(to) : COST_ENTRIES] += c->calls;
+		struct cost_sites_fn *to = &g->fns[c->callee], *from = &g->fns[c->caller];
+		if (is_binding(to))
+			continue;
+		int e = reaches(to);
+		reach[c->caller][e >= 0 ? e : COST_ENTRIES] += c->calls;
+		to->probe_called |= is_probe(from);
+		if (e >= 0 && (from->via_call == SIZE_MAX || g->calls[from->via_call].calls < c->calls))
+			from->via_call = i;
 	}
 	for (size_t f = 0; f < g->fn_count; f++) {
 		struct cost_sites_fn *fn = &g->fns[f];
 		if (fn->entry >= 0 || fn->forwards >= 0 || !fn->calls_in || reach[f][COST_ENTRIES] ||
-		    fn->self_ir > COST_SITES_WRAPPER_IR * fn->calls_in)
+		    fn->probe_called || is_probe(fn))
 			continue;
-		int e = -1, one = 1;
+		int e = -1, kinds = 0;
 		for (int k = 0; k < COST_ENTRIES; k++)
 			if (reach[f][k]) {
-				one = e < 0 && reach[f][k] == fn->calls_in;
 				e = k;
+				kinds++;
 			}
-		if (e >= 0 && one) {
+		if (kinds == 1 && reach[f][e] <= fn->calls_in && 2 * reach[f][e] >= fn->calls_in) {
 			fn->forwards = e;
 			found = 1;
 		}
@@ -373,15 +388,33 @@ static void normal_path(const char *file, char *out, size_t size)
 		snprintf(out, size, "%s", file);
 }
 
+/* The wrapper TO as a site names it: "FILE:LINE NAME" of its call toward
+ * the allocator, "NAME" without line information; into OUT. */
+static void via_of(const struct cost_sites *g, const struct cost_sites_fn *to, char *out,
+		   size_t size)
+{
+	const struct cost_sites_call *c = to->via_call == SIZE_MAX ? NULL : &g->calls[to->via_call];
+	const char *file = c ? g->files[c->file] : "";
+	char path[4096];
+	if (!c || !*file || !strcmp(file, "???") || c->line <= 0) {
+		snprintf(out, size, "%s", to->name);
+		return;
+	}
+	normal_path(file, path, sizeof path);
+	snprintf(out, size, "%s:%d %s", path, c->line, to->name);
+}
+
 /* Adds CALLS calls of KIND at the place of call C to REC, merged with an
  * equal site; 0 or -ENOMEM. */
 static int put_site(const struct cost_sites *g, const struct cost_sites_call *c, int kind,
 		    uint64_t calls, struct record *rec)
 {
-	const struct cost_sites_fn *caller = &g->fns[c->caller];
+	const struct cost_sites_fn *caller = &g->fns[c->caller], *to = &g->fns[c->callee];
 	const char *file = g->files[c->file], *function = caller->name;
-	char path[4096];
+	char path[4096], via[4400] = "";
 	int line = c->line;
+	if (to->forwards >= 0)
+		via_of(g, to, via, sizeof via);
 	if (!*file || !strcmp(file, "???") || line <= 0) {
 		const char *slash = strrchr(caller->object, '/');
 		file = slash ? slash + 1 : caller->object;
@@ -405,9 +438,9 @@ static int put_site(const struct cost_sites *g, const struct cost_sites_call *c,
 	rec->sites = s;
 	s += rec->site_count;
 	*s = (struct record_site){ strdup(kinds[kind]), strdup(function), strdup(file), line,
-				   calls, 0 };
+				   calls, 0, *via ? strdup(via) : NULL };
 	rec->site_count++;
-	return s->kind && s->function && s->file ? 0 : -ENOMEM;
+	return s->kind && s->function && s->file && (!*via || s->via) ? 0 : -ENOMEM;
 }
 
 int cost_sites_record(struct cost_sites *g, struct record *rec)

@@ -11,12 +11,17 @@
  * adds once, whatever regions it names: a site's calls are the variant's,
  * as the counted build's are.
  *
- * A forwarding wrapper (a library's `lib_malloc(n) { return
- * hooks.malloc(n); }`) is seen through to its callers: a function whose
- * calls all reach one entry point (directly or through another wrapper),
- * as many as were made of it, and whose own cost is at most
- * COST_SITES_WRAPPER_IR instructions a call. Up to
- * COST_SITES_WRAPPER_DEPTH wrappers deep. */
+ * An allocation wrapper (a library's `lib_malloc(n) { return
+ * hooks.malloc(n); }`, a hook with a fallback, a free that returns early on
+ * NULL, an `xmalloc` that checks the result) is recognised by what it does,
+ * not by its size, and seen through to its callers: a function that calls
+ * nothing but one allocator entry point (directly or through another
+ * wrapper), at most once for each call made of it and for at least half of
+ * them (a call on behalf of its caller; a function that grows a buffer now
+ * and then is a caller, not a wrapper), and that the probe does not call (a
+ * kernel's variant is never a wrapper). Its callers' lines are the sites,
+ * credited with their calls of the wrapper, each with the wrapper it went
+ * through ("via"). Up to COST_SITES_WRAPPER_DEPTH wrappers deep. */
 #ifndef GATE_COST_SITES_H
 #define GATE_COST_SITES_H
 
@@ -25,10 +30,7 @@
 
 #include "sample/record.h"
 
-/* The most instructions a call a forwarding wrapper may execute itself
- * (load the hook, call it, return: 3 to 6 on x86-64 at -O2, up to about
- * 12 at -O0 with a frame). */
-#define COST_SITES_WRAPPER_IR 16
+/* The most wrappers of wrappers seen through. */
 #define COST_SITES_WRAPPER_DEPTH 4
 
 /* An open-addressed hash of indices into one of cost_sites's arrays. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sample/kernel_info.h"
+#include "core/path_os.h"
 #include "allocgate/probe.h"
 #include "core/lines.h"
 #include "core/conditions.h"
@@ -257,6 +258,38 @@ out:
 	return ret;
 }
 
+const char *kernel_info_source_file(const struct kernel_info *k, const char *file)
+{
+	size_t n = k->source_root ? strlen(k->source_root) : 0;
+	if (n && k->source_root[n - 1] == '/')
+		n--;   /* the root "/" */
+	if (file && n && path_os_same_prefix(file, k->source_root, n) &&
+	    (file[n] == '/' || file[n] == '\\') && file[n + 1])
+		return file + n + 1;
+	return file;
+}
+
+/* Replaces *FILE by its name relative to K's source root. */
+static void relativize(const struct kernel_info *k, char **file)
+{
+	const char *rel = kernel_info_source_file(k, *file);
+	if (*file && rel != *file)
+		memmove(*file, rel, strlen(rel) + 1);
+}
+
+int kernel_info_set_source_root(struct kernel_info *k, const char *root)
+{
+	free(k->source_root);
+	if (!(k->source_root = strdup(root)))
+		return -ENOMEM;
+	relativize(k, &k->file);
+	for (size_t i = 0; i < k->variant_count; i++)
+		relativize(k, &k->variant_files[i]);
+	for (size_t i = 0; i < k->expect_count; i++)
+		relativize(k, &k->expects[i].file);
+	return 0;
+}
+
 void kernel_info_free(struct kernel_info *k)
 {
 	for (size_t i = 0; i < k->variant_count; i++) {
@@ -282,5 +315,6 @@ void kernel_info_free(struct kernel_info *k)
 	free(k->path);
 	free(k->name);
 	free(k->summary);
+	free(k->source_root);
 	memset(k, 0, sizeof *k);
 }

@@ -35,6 +35,9 @@ struct kernel_info {
 	size_t paramset_count;
 	struct kernel_expect *expects;
 	size_t expect_count;
+	char *source_root;     /* where its project's file names start: the source
+				* root of its executable (path_os_source_root), else
+				* the current directory; NULL: names kept as given */
 };
 
 /* The parameter set's best_of value (repetitions of a timed sample in one
@@ -53,6 +56,15 @@ int kernel_info_parse(const char *path, const char *text, struct kernel_info *ou
 /* File and line where variant V (an index) is declared: the variant's own
  * line when known, else the kernel's GATE_KERNEL line; NULL when neither. */
 const char *kernel_info_variant_source(const struct kernel_info *k, size_t v, int *line);
+
+/* FILE as K's project names it: relative to K's source root when it lies
+ * below it (a debugger's absolute name, a build directory's), else as it is
+ * (a library's, the system's). Points into FILE. */
+const char *kernel_info_source_file(const struct kernel_info *k, const char *file);
+
+/* Sets K's source root to ROOT and names K's own files (kernel, variants,
+ * expectations) relative to it. Returns 0 or -ENOMEM. */
+int kernel_info_set_source_root(struct kernel_info *k, const char *root);
 
 /* Frees what OUT owns. */
 void kernel_info_free(struct kernel_info *info);

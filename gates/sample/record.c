@@ -75,6 +75,7 @@ static const char *append_site(struct record *r, const char *kind, const char *f
 	st->line = line;
 	st->calls = calls;
 	st->bytes = bytes;
+	st->via = NULL;
 	return st->kind && st->function && st->file ? NULL : "out of memory";
 }
 
@@ -189,6 +190,7 @@ void record_free(struct record *r)
 		free(r->sites[i].kind);
 		free(r->sites[i].function);
 		free(r->sites[i].file);
+		free(r->sites[i].via);
 	}
 	free(r->metrics);
 	free(r->unavailable);

@@ -24,6 +24,8 @@ struct record_site {
 	char *kind, *function, *file;
 	int line;
 	uint64_t calls, bytes;
+	char *via;        /* the allocation wrapper the calls went through, "FILE:LINE
+			   * FUNCTION" (sample/cost_sites.h); NULL: called directly */
 };
 
 struct record {

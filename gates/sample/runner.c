@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "core/path_os.h"
 #include "sample/machine_load.h"
 #include "sample/runner.h"
 #include "sample/backend.h"
@@ -16,6 +18,17 @@
 #include "sample/record.h"
 #include "sample/runner_internal.h"
 #include "sample/spawn.h"
+
+/* Names INFO's files from its source root: the checkout or worktree that
+ * holds the executable at PATH, else the current directory (the project
+ * the gate runs in). 0 or -ENOMEM. */
+static int runner_source_root(const char *path, struct kernel_info *info)
+{
+	char root[4096];
+	if (path_os_source_root(path, root, sizeof root) && !getcwd(root, sizeof root))
+		return 0;
+	return kernel_info_set_source_root(info, root);
+}
 
 int runner_list_kernel(const char *path, double timeout_seconds, struct kernel_info *info,
 		       char *err, size_t err_size)
@@ -44,6 +57,10 @@ int runner_list_kernel(const char *path, double timeout_seconds, struct kernel_i
 		/* No digest (unreadable executable): no drift history, nothing worse. */
 		if (!ret)
 			digest_executable(path, info->digest, sizeof info->digest);
+		if (!ret && runner_source_root(path, info)) {
+			snprintf(err, err_size, "%s: out of memory", path);
+			ret = -ENOMEM;
+		}
 	}
 	spawn_output_free(&out);
 	return ret;

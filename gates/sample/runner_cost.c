@@ -73,21 +73,19 @@ static int has_cost_sites(const struct run_result *r, const char *kernel, const 
 static int take_cost_sites(struct run_result *r, const struct kernel_info *k, size_t v,
 			   const char *params, const struct record *rec)
 {
-	char cwd[4096];
 	const char *variant = k->variants[v];
 	r->sites_recorded = true;
 	if (has_cost_sites(r, k->name, variant, params))
 		return 0;
-	if (!getcwd(cwd, sizeof cwd))
-		cwd[0] = '\0';
 	for (size_t i = 0; i < rec->site_count; i++) {
 		const struct record_site *st = &rec->sites[i];
-		const char *file = runner_relative_file(st->file, cwd);
+		const char *file = kernel_info_source_file(k, st->file);
 		if (counted_site_at(r, k->name, variant, params, file, st->line, st->kind))
 			continue;
 		struct site *s = result_add_site(r, k->name, variant, params, file, st->function,
 						 st->kind, st->line, st->calls, st->bytes);
-		if (!s)
+		/* "FILE:LINE FUNCTION", its file named as the site's is */
+		if (!s || (st->via && !(s->via = strdup(kernel_info_source_file(k, st->via)))))
 			return -ENOMEM;
 		s->cost = true;
 	}

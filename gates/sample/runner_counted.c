@@ -106,16 +106,13 @@ static int has_problem(const struct run_result *r, const char *kernel, const cha
 static void take_sites(const struct kernel_info *k, size_t v, const struct kernel_paramset *p,
 		       const struct record *rec, struct run_result *r)
 {
-	char cwd[4096];
 	r->sites_recorded = true;
 	if (result_has_sites(r, k->name, k->variants[v], p->name))
 		return;
-	if (!getcwd(cwd, sizeof cwd))
-		cwd[0] = '\0';
 	for (size_t i = 0; i < rec->site_count; i++) {
 		const struct record_site *st = &rec->sites[i];
 		if (!result_add_site(r, k->name, k->variants[v], p->name,
-				     runner_relative_file(st->file, cwd), st->function, st->kind, st->line,
+				     kernel_info_source_file(k, st->file), st->function, st->kind, st->line,
 				     st->calls, st->bytes))
 			return;
 	}

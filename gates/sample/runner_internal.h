@@ -81,9 +81,6 @@ void runner_note_unavailable(struct run_result *r, const struct record_unavailab
 int runner_put_sample(struct run_result *r, const struct kernel_info *k, size_t v,
 		      const char *params, const struct record_metric *m, size_t round);
 
-/* FILE relative to the current directory CWD (the project the gate runs
- * in) when it lies below it, as the reporters name files; else as it is. */
-const char *runner_relative_file(const char *file, const char *cwd);
 
 /* Seconds a sample may take: TIMEOUT, or what is left of the deadline. */
 double runner_sample_timeout(const struct runner_plan *o, double timeout);

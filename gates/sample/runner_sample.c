@@ -52,15 +52,6 @@ void runner_note_unavailable(struct run_result *r, const struct record_unavailab
 	result_add_problem(r, NULL, NULL, NULL, base, u->reason);
 }
 
-/* Appends VALUE as round ROUND of the series, padding skipped rounds. */
-const char *runner_relative_file(const char *file, const char *cwd)
-{
-	size_t n = strlen(cwd);
-	if (n && !strncmp(file, cwd, n) && (file[n] == '/' || file[n] == '\\') && file[n + 1])
-		return file + n + 1;
-	return file;
-}
-
 int runner_put_sample(struct run_result *r, const struct kernel_info *k, size_t v,
 		      const char *params, const struct record_metric *m, size_t round)
 {

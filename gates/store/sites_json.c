@@ -41,6 +41,7 @@ json_t *sites_json(const struct run_result *r)
 		    json_object_set_new(o, "calls", json_integer((json_int_t)s->calls)) ||
 		    json_object_set_new(o, "bytes", json_integer((json_int_t)s->bytes)) ||
 		    (s->cost && json_object_set_new(o, "source", json_string("cost"))) ||
+		    (s->via && json_object_set_new(o, "via", jsonout_string(s->via))) ||
 		    json_array_append_new(a, o)) {
 			json_decref(a);
 			a = NULL;
@@ -67,6 +68,9 @@ json_t *site_changes_json(const struct run_result *r)
 		    json_object_set_new(o, "calls_after", count_or_null(c->after, c->calls_after)) ||
 		    json_object_set_new(o, "bytes_before", count_or_null(c->before, c->bytes_before)) ||
 		    json_object_set_new(o, "bytes_after", count_or_null(c->after, c->bytes_after)) ||
+		    (c->via_before &&
+		     json_object_set_new(o, "via_before", jsonout_string(c->via_before))) ||
+		    (c->via_after && json_object_set_new(o, "via_after", jsonout_string(c->via_after))) ||
 		    json_array_append_new(a, o)) {
 			json_decref(a);
 			return NULL;
@@ -132,6 +136,23 @@ static int get_count(const json_t *o, const char *key, size_t i, const char *nam
 	return 0;
 }
 
+/* The optional wrapper NAME of entry I of KEY: a non-empty string, or
+ * absent (*VIA NULL). */
+static int get_via(const json_t *o, const char *key, size_t i, const char *name,
+		   const char **via, char *err, size_t err_size)
+{
+	const json_t *v = json_object_get(o, name);
+	*via = NULL;
+	if (!v)
+		return 0;
+	if (!json_is_string(v) || !*json_string_value(v)) {
+		snprintf(err, err_size, "%s[%zu].%s: expected a non-empty string", key, i, name);
+		return -1;
+	}
+	*via = json_string_value(v);
+	return 0;
+}
+
 int sites_json_load(const json_t *arr, struct run_result *out, char *err, size_t err_size)
 {
 	if (!arr)
@@ -159,8 +180,11 @@ int sites_json_load(const json_t *arr, struct run_result *out, char *err, size_t
 				 i);
 			return -1;
 		}
+		const char *via;
+		if (get_via(o, "sites", i, "via", &via, err, err_size))
+			return -1;
 		struct site *s = result_add_site(out, k, v, p, f, fn, kind, line, calls, bytes);
-		if (!s)
+		if (!s || (via && !(s->via = strdup(via))))
 			return -ENOMEM;
 		s->cost = source && !strcmp(json_string_value(source), "cost");
 	}
@@ -189,6 +213,10 @@ int site_changes_json_load(const json_t *arr, struct run_result *out, char *err,
 		    get_count(o, "site_changes", i, "bytes_before", true, &b2, &bb, err, err_size) ||
 		    get_count(o, "site_changes", i, "bytes_after", true, &a2, &ba, err, err_size))
 			return -1;
+		const char *vb, *va;
+		if (get_via(o, "site_changes", i, "via_before", &vb, err, err_size) ||
+		    get_via(o, "site_changes", i, "via_after", &va, err, err_size))
+			return -1;
 		if (before != b2 || after != a2 || (!before && !after)) {
 			snprintf(err, err_size, "site_changes[%zu]: calls and bytes must be null on "
 				 "the same side, and not on both", i);
@@ -209,6 +237,8 @@ int site_changes_json_load(const json_t *arr, struct run_result *out, char *err,
 		c->calls_after = ca;
 		c->bytes_before = bb;
 		c->bytes_after = ba;
+		if ((vb && !(c->via_before = strdup(vb))) || (va && !(c->via_after = strdup(va))))
+			return -ENOMEM;
 	}
 	return 0;
 }
