@@ -134,7 +134,7 @@ Test(sites, words)
 	format_site(&lib, buf, sizeof buf);
 	cr_expect_str_eq(buf, "inside libc.so.6: 1 malloc call, 7 B");
 	struct site_change lc = { "k", "v", "p", "libglib-2.0.so.0", "-", "malloc", 0, false, true,
-				  0, 500, 0, 0 };
+				  0, 500, 0, 0, NULL, NULL };
 	format_site_change(&lc, false, buf, sizeof buf);
 	cr_expect_str_eq(buf, "new allocation site: 500 malloc calls");
 	format_site_place(lc.file, lc.line, buf, sizeof buf);
