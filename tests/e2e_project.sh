@@ -101,8 +101,10 @@ code=$(AG_GATE="$gate" AG_BUILD="make CFLAGS='$cflags'" AG_MODE=ab AG_BASE=HEAD~
 	AG_SAMPLING=duet AG_ARGS="--no-cost --min-effect 1000" GITHUB_ACTIONS=true \
 	GITHUB_STEP_SUMMARY="$summary" sh "$root/ci/action.sh" >action.log 2>&1; echo $?)
 [ "$code" = 1 ] || { cat action.log >&2; fail "the action's A/B run exited $code, not 1"; }
-grep -q "::error file=kernels/strbuf_append.c,line=[0-9]*," action.log ||
-	{ cat action.log >&2; fail "no ::error annotation at the kernel's line"; }
+# the annotation stands at the library's line that now allocates, not at
+# the kernel's
+grep -q "::error file=src/strbuf.c,line=[0-9]*,.*new malloc 1,000 + free 1,000" action.log ||
+	{ cat action.log >&2; fail "no ::error annotation at the changed line"; }
 grep -q "heap_malloc_calls" "$summary" || fail "the step summary does not show the regression"
 [ -f allocgate-reports/result.json ] && [ -f allocgate-reports/junit.xml ] ||
 	fail "the action's reports are missing ($(ls allocgate-reports 2>&1))"
@@ -114,7 +116,64 @@ code=$(AG_GATE="$gate" AG_BUILD=true AG_MODE=ab AG_SAMPLING=sideways sh "$root/c
 	>sampling.log 2>&1; echo $?)
 [ "$code" = 2 ] && grep -q "sampling 'sideways': expected duet, interleaved or empty" sampling.log ||
 	{ cat sampling.log >&2; fail "a bad sampling input exited $code"; }
-echo "e2e_project: action A/B exit 1 with an annotation at the kernel line"
+echo "e2e_project: action A/B exit 1 with an annotation at the changed line"
+
+# a pull request of a CMake project built out of tree, through the action's
+# ab mode with the cost pass on, its base built in a worktree without a
+# prefix map (DWARF and __FILE__ name the worktree's absolute paths): an
+# unchanged pull request reads as a short page with no site and no
+# annotation; a realloc turned into malloc + copy + free is said at the
+# caller's line
+if [ "$interposer" = no-interposer ]; then
+	echo "e2e_project: a sanitizer build: no cost pass, the CMake pull request not tested"
+elif ! command -v cmake >/dev/null 2>&1 || ! command -v valgrind >/dev/null 2>&1; then
+	echo "e2e_project: cmake or valgrind not installed: the CMake pull request not tested"
+else
+	cp -R "$root/examples/strbuf" "$tmp/strbuf-pr" && cd "$tmp/strbuf-pr" ||
+		fail "cannot copy the example for the pull request"
+	rm -rf build baselines
+	printf 'build/\nallocgate-reports/\n' >.gitignore
+	g() { git -c user.name=example -c user.email=example@example.org "$@"; }
+	g init -q . && g add -A && g commit -qm base && g commit -q --allow-empty -m head ||
+		fail "git init of the pull request's project failed"
+	pr() { # log summary base: the action's ab mode, its exit status
+		: >"$2"
+		AG_GATE="$gate" AG_MODE=ab AG_BASE=$3 AG_TIER=quick AG_ARGS="--min-effect 1000" \
+			AG_BUILD="cmake -S . -B build -DCMAKE_C_FLAGS='$cflags' >/dev/null && cmake --build build >/dev/null" \
+			GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY="$2" sh "$root/ci/action.sh" >"$1" 2>&1
+		echo $?
+	}
+	code=$(pr same-pr.log same-pr.md HEAD~1)
+	[ "$code" = 0 ] || { cat same-pr.log >&2; fail "the unchanged pull request exited $code"; }
+	! grep -q '^::' same-pr.log || { cat same-pr.log >&2; fail "the unchanged pull request has annotations"; }
+	! grep -qi -e 'allocation site' -e 'allocation calls' same-pr.md ||
+		{ cat same-pr.md >&2; fail "the unchanged pull request names sites"; }
+	size=$(wc -c <same-pr.md)
+	[ "$size" -le 1536 ] || { cat same-pr.md >&2; fail "the unchanged pull request's summary is $size bytes"; }
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert any(s["metric"] == "cost_instructions" for s in d["series"]), "no cost pass"
+files = {s["file"] for s in d["sites"]}
+assert "src/strbuf.c" in files, files
+' allocgate-reports/result.json || fail "the pull request's sites or cost pass are missing"
+	sed 's|^\tchar \*p = realloc(sb->data, cap);$|\tchar *p = malloc(cap);\n\tif (p \&\& sb->data)\n\t\tmemcpy(p, sb->data, sb->len);\n\tif (p)\n\t\tfree(sb->data);|' \
+		src/strbuf.c >src/strbuf.c.new && mv src/strbuf.c.new src/strbuf.c
+	grep -q 'memcpy(p, sb->data' src/strbuf.c || fail "could not turn the realloc into malloc + free"
+	g commit -qam "grow by malloc, copy and free" || fail "cannot commit the change"
+	code=$(pr change-pr.log change-pr.md HEAD~1)
+	[ "$code" = 1 ] || { cat change-pr.log >&2; fail "the realloc turned into malloc + free exited $code"; }
+	grep -q 'src/strbuf.c:[0-9]*` [a-z_]*: \*\*realloc [0-9,]* -&gt; malloc [0-9,]* + free [0-9,]*\*\*' change-pr.md ||
+		{ cat change-pr.md >&2; fail "the change of kind is not said at the caller's line"; }
+	grep -q '^::error file=src/strbuf.c,line=[0-9]*,' change-pr.log ||
+		{ cat change-pr.log >&2; fail "no annotation at the changed line"; }
+	! grep '^::' change-pr.log | grep -q 'file=/' ||
+		{ cat change-pr.log >&2; fail "an annotation names a path outside the repository"; }
+	size=$(wc -c <change-pr.md)
+	[ "$size" -le 6144 ] || { cat change-pr.md >&2; fail "the change's summary is $size bytes"; }
+	echo "e2e_project: CMake pull request: unchanged $(wc -c <same-pr.md) bytes, the change said at its line"
+	cd "$tmp/strbuf" || fail "cannot return to the project"
+fi
 
 rm build/kernels-counted/strbuf_append
 code=$(run twin.log)

@@ -385,6 +385,8 @@ Test(expect_eval, a_heap_count_the_counted_build_never_saw_is_an_error)
 	cr_expect(strstr(x->note, "a.heap_realloc_calls not measured: the counted build saw no "
 			 "allocation call of k/p (heap_calls 0) while the interposer counted 1998"),
 		  "%s", x->note);
+	cr_expect(strstr(x->note, "through function pointers or hooks"), "%s", x->note);
+	cr_expect(strstr(x->note, "proc_* and cost_*_calls count them"), "%s", x->note);
 }
 
 Test(expect_eval, the_interposer_count_of_the_same_group_is_measured)

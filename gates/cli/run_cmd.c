@@ -148,6 +148,8 @@ static void update(struct run_state *st)
 					   st->have_base ? &st->comparable : NULL,
 					   st->baseline_path, s->sample_failures);
 	s->result.exit_code = exit_decide_after_update(s->result.exit_code, u);
+	if (u == GATE_EXIT_OK)   /* the reports say what the run wrote */
+		s->result.baseline_written = strdup(st->baseline_path);
 }
 
 /* After the options are parsed: the files, the deadline, the context and

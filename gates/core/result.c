@@ -316,6 +316,7 @@ void result_free(struct run_result *r)
 	free(r->expects);
 	free(r->problems);
 	free(r->baseline_path);
+	free(r->baseline_written);
 	free(r->baseline_note);
 	free(r->comparison);
 	result_context_free(&r->ctx);

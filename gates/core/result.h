@@ -224,6 +224,7 @@ struct run_result {
 	struct site_change *site_changes;   /* against the baseline or A (decide/sites.h) */
 	size_t site_change_count;
 	char *baseline_path;   /* NULL when none was found */
+	char *baseline_written; /* --update-baseline: the file this run wrote; NULL none */
 	char *baseline_note;   /* e.g. "hardware changed since the baseline: ..." */
 	char *comparison;      /* gate ab: what B and A are; NULL against a baseline */
 	struct ab_schedule schedule; /* gate ab: duet or interleaved, and where */

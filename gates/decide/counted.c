@@ -59,15 +59,20 @@ enum counted_sight counted_sight(const struct run_result *r, const char *kernel,
 		return COUNTED_SEEN;
 	if (has_proc && proc > 0) {
 		snprintf(why, size, "not measured: the counted build saw no allocation call of "
-			 "%s/%s (heap_calls 0) while the interposer counted %.0f (proc_*_calls): the "
-			 "allocating code was not compiled with the counting include (a prebuilt "
-			 "library?); proc_* counts it (docs/counters.md)", kernel, params, proc);
+			 "%s/%s (heap_calls 0) while the interposer counted %.0f (proc_*_calls)%s: "
+			 "the calls were made where the counting include does not reach, through "
+			 "function pointers or hooks (a library's malloc hook calls malloc itself, "
+			 "not the counted wrapper) or in a library compiled without it; proc_* and "
+			 "cost_*_calls count them (docs/counters.md)", kernel, params, proc,
+			 cost > 0 ? " and the cost pass saw them too" : "");
 		return COUNTED_BLIND_PROC;
 	}
 	snprintf(why, size, "not measured: the counted build saw no allocation call of %s/%s "
-		 "(heap_calls 0) while the cost pass counted %.0f allocation calls: compile the "
-		 "sources that allocate with `pkg-config --cflags allocgate-counted`, or run with "
-		 "the interposer (proc_*; docs/install.md)", kernel, params, cost);
+		 "(heap_calls 0) while the cost pass counted %.0f allocation calls (cost_*_calls): "
+		 "they were made through function pointers or hooks, or in code compiled without "
+		 "the counting include; compile the sources that allocate with `pkg-config "
+		 "--cflags allocgate-counted` and call malloc by name, or run with the interposer "
+		 "(proc_*; docs/install.md)", kernel, params, cost);
 	return COUNTED_BLIND_COST;
 }
 

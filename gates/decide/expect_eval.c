@@ -17,7 +17,7 @@ struct lookup_ctx {
 	const char *kernel, *params;
 	size_t round;
 	bool disturbed;        /* a value of this round was left out: disturbed */
-	char missing[800];     /* first reference without a value */
+	char missing[1200];     /* first reference without a value */
 };
 
 static const struct series *find(const struct lookup_ctx *c, const struct expr_ref *ref)
@@ -48,7 +48,7 @@ static int check_counted(const struct expr_ref *ref, void *arg)
 	base = base ? base + 1 : ref->metric;
 	if (strncmp(base, "heap_", 5))
 		return 0;
-	char why[600];
+	char why[900];
 	if (counted_sight(c->r, c->kernel, c->params, why, sizeof why) == COUNTED_SEEN)
 		return 0;
 	snprintf(c->missing, sizeof c->missing, "%s.%s %s", ref->variant, ref->metric, why);

@@ -199,11 +199,13 @@ static const size_t site_texts[] = {
 	offsetof(struct site, kernel), offsetof(struct site, variant),
 	offsetof(struct site, params), offsetof(struct site, file),
 	offsetof(struct site, function), offsetof(struct site, kind),
+	offsetof(struct site, via),
 };
 static const size_t site_change_texts[] = {
 	offsetof(struct site_change, kernel), offsetof(struct site_change, variant),
 	offsetof(struct site_change, params), offsetof(struct site_change, file),
 	offsetof(struct site_change, function), offsetof(struct site_change, kind),
+	offsetof(struct site_change, via_before), offsetof(struct site_change, via_after),
 };
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -314,7 +316,7 @@ int escape_result(const struct run_result *r, char *(*rule)(const char *s),
 	*out = *r;
 	out->series = NULL, out->expects = NULL, out->problems = NULL;
 	out->sites = NULL, out->site_changes = NULL;
-	out->baseline_path = out->baseline_note = out->comparison = NULL;
+	out->baseline_path = out->baseline_note = out->comparison = out->baseline_written = NULL;
 	bad |= escape_array(&p[0], r->series, r->series_count, sizeof *r->series, series_texts,
 			    COUNT(series_texts), rule);
 	out->series = p[0];
@@ -333,6 +335,8 @@ int escape_result(const struct run_result *r, char *(*rule)(const char *s),
 	bad |= escape_context(&out->ctx, rule);
 	if (r->baseline_path)
 		bad |= !(out->baseline_path = rule(r->baseline_path));
+	if (r->baseline_written)
+		bad |= !(out->baseline_written = rule(r->baseline_written));
 	if (r->baseline_note)
 		bad |= !(out->baseline_note = escape_lines(r->baseline_note, rule));
 	if (r->comparison)
@@ -360,6 +364,7 @@ void escape_result_free(struct run_result *out)
 		if (jsonout_context_fields[i].kind == JSONOUT_STRING)
 			free(*(char **)((char *)&out->ctx + jsonout_context_fields[i].offset));
 	free(out->baseline_path);
+	free(out->baseline_written);
 	free(out->baseline_note);
 	free(out->comparison);
 	memset(out, 0, sizeof *out);

@@ -35,8 +35,10 @@ static void print_summary(FILE *f, const struct run_result *r)
 	md(f, r->ctx.tier ? r->ctx.tier : "?");
 	fputs(" tier, commit ", f);
 	md(f, r->ctx.commit ? r->ctx.commit : "?");
-	fputs(r->comparison ? ", " : ", baseline ", f);
-	md(f, r->comparison ? r->comparison : r->baseline_path ? r->baseline_path : "none");
+	fputs(r->comparison ? ", " : r->baseline_written ? ", baseline written: " : ", baseline ", f);
+	md(f, r->comparison ? r->comparison
+	      : r->baseline_written ? r->baseline_written
+	      : r->baseline_path ? r->baseline_path : "none");
 	if (r->policy.recorded) {
 		char gates[120];
 		format_gates(&r->policy, gates, sizeof gates);

@@ -511,6 +511,9 @@ static void print_header(FILE *f, const struct style *st, const struct run_resul
 			c->cost_cpu ? c->cost_cpu : "?");
 	if (r->comparison)
 		fprintf(f, "%s\n", r->comparison);
+	else if (r->baseline_written)
+		fprintf(f, "baseline: written to %s by this run (the next run compares against "
+			"it)\n", r->baseline_written);
 	else if (r->baseline_path)
 		fprintf(f, "baseline: %s (recorded %s, commit %s)\n", r->baseline_path,
 			base && base->ctx.started_at ? base->ctx.started_at : "?",
@@ -665,20 +668,22 @@ static void print_summary(FILE *f, const struct style *st, const struct run_resu
 		ev[VERDICT_SKIPPED], ev[VERDICT_ERROR], info, failures, r->wall_seconds, r->exit_code);
 }
 
-/* The site changes of (KERNEL, VARIANT, PARAMS), each at its own line. */
+/* The places of (KERNEL, VARIANT, PARAMS) whose allocation calls changed,
+ * one line each ("src/value.c:522 json_array_grow: realloc 11 -> malloc 11
+ * + free 11 (via ...)"), the group named after it when LABELLED. */
 static void print_site_changes(FILE *f, const struct run_result *r, const char *kernel,
-			       const char *variant, const char *params, int indent)
+			       const char *variant, const char *params, int indent, bool labelled)
 {
-	char text[1200];
-	for (size_t i = 0; i < r->site_change_count; i++) {
-		const struct site_change *c = &r->site_changes[i];
-		if (strcmp(c->kernel, kernel) || strcmp(c->variant, variant) ||
-		    strcmp(c->params, params))
-			continue;
-		format_site_change(c, r->comparison != NULL, text, sizeof text);
-		char place[600];
-		format_site_place(c->file, c->line, place, sizeof place);
-		fprintf(f, "%*s%s: %s\n", 2 + 2 * indent, "", place, text);
+	struct site_shift sh[16];
+	char text[2400];
+	size_t n = sites_shifts(r, kernel, variant, params, sh, 16);
+	for (size_t k = 0; k < n; k++) {
+		format_site_shift(&sh[k], text, sizeof text);
+		if (labelled)
+			fprintf(f, "%*s%s (%s/%s/%s)\n", 2 + 2 * indent, "", text, kernel, variant,
+				params);
+		else
+			fprintf(f, "%*s%s\n", 2 + 2 * indent, "", text);
 	}
 }
 
@@ -690,16 +695,17 @@ static void print_other_site_changes(FILE *f, const struct style *st, const stru
 	int any = 0;
 	for (size_t i = 0; i < r->site_change_count; i++) {
 		const struct site_change *c = &r->site_changes[i];
-		if (sites_explain_failure(r, c->kernel, c->variant, c->params))
+		int first = 1;   /* the group's first change */
+		for (size_t j = 0; j < i && first; j++)
+			first = strcmp(r->site_changes[j].kernel, c->kernel) ||
+				strcmp(r->site_changes[j].variant, c->variant) ||
+				strcmp(r->site_changes[j].params, c->params);
+		if (!first || sites_explain_failure(r, c->kernel, c->variant, c->params))
 			continue;
 		if (!any++)
-			fprintf(f, "\n%sallocation sites that changed%s (no heap_* count of their "
-				"variant regressed)\n", st->bold, st->off);
-		char text[1200];
-		format_site_change(c, r->comparison != NULL, text, sizeof text);
-		char place[600];
-		format_site_place(c->file, c->line, place, sizeof place);
-		fprintf(f, "  %s: %s (%s/%s/%s)\n", place, text, c->kernel, c->variant, c->params);
+			fprintf(f, "\n%sallocation calls that moved%s (no count of their variant "
+				"regressed)\n", st->bold, st->off);
+		print_site_changes(f, r, c->kernel, c->variant, c->params, 0, true);
 	}
 }
 
@@ -735,7 +741,7 @@ static void print_moved(FILE *f, const struct run_result *r, bool gated)
 		fprintf(f, "  %s:%d: %s %s/%s/%s: %s\n", s->file ? s->file : "?", s->line,
 			gated ? "regression" : "moved", s->kernel, s->variant, s->params, text);
 		if (gated && sites_explain_failure(r, s->kernel, s->variant, s->params))
-			print_site_changes(f, r, s->kernel, s->variant, s->params, 1);
+			print_site_changes(f, r, s->kernel, s->variant, s->params, 1, false);
 	}
 }
 

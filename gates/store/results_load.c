@@ -346,6 +346,7 @@ static int load_top(const struct rl *l, const json_t *root, struct run_result *o
 	if (rc || (rc = number(l, root, "result", "wall_seconds", &out->wall_seconds)) ||
 	    (rc = string(l, root, "result", "baseline", 0, &out->baseline_path)) ||
 	    (rc = string(l, root, "result", "baseline_note", 0, &out->baseline_note)) ||
+	    (rc = string(l, root, "result", "baseline_written", 0, &out->baseline_written)) ||
 	    (rc = string(l, root, "result", "comparison", 0, &out->comparison)) ||
 	    (rc = load_schedule(l, root, &out->schedule)))
 		return rc;
