@@ -84,9 +84,9 @@ code=$(GITHUB_ACTIONS=true link/gate run --quick --kernel-dir build-step/kernels
 	--json step.json >step.log 2>&1; echo $?)
 [ "$code" = 1 ] || { cat step.log >&2; fail "the regression exited $code, not 1"; }
 grep -q "liballocgate-interpose.so" step.log && { cat step.log >&2; fail "link: no interposer"; }
-grep -q "src/jw.c:$line: allocation site in put: realloc calls [0-9,]* -> [0-9,]*" step.log ||
+grep -q "src/jw.c:$line put: realloc [0-9,]* -> [0-9,]*" step.log ||
 	{ cat step.log >&2; fail "gate run: the site is not named at src/jw.c:$line in put"; }
-grep -q "^::error file=src/jw.c,line=$line,.*allocation site in put: realloc calls" step.log ||
+grep -q "^::error file=src/jw.c,line=$line,.*: realloc [0-9,]* -> [0-9,]*" step.log ||
 	{ cat step.log >&2; fail "gate run: no ::error annotation at src/jw.c:$line"; }
 check_json() { # file: the change at src/jw.c:$line in put, more calls after
 	python3 -c '
@@ -105,9 +105,9 @@ echo "e2e_hooks: gate run: src/jw.c:$line in put named (terminal, JSON, annotati
 code=$(GITHUB_ACTIONS=true gate ab --quick --a-kernel-dir build/kernels \
 	--b-kernel-dir build-step/kernels --no-color --json ab.json >ab.log 2>&1; echo $?)
 [ "$code" = 1 ] || { cat ab.log >&2; fail "gate ab exited $code, not 1"; }
-grep -q "src/jw.c:$line: allocation site in put: realloc calls A [0-9,]* -> B [0-9,]*" ab.log ||
+grep -q "src/jw.c:$line put: realloc [0-9,]* -> [0-9,]*" ab.log ||
 	{ cat ab.log >&2; fail "gate ab: the site is not named at src/jw.c:$line in put"; }
-grep -q "^::error file=src/jw.c,line=$line,.*allocation site in put: realloc calls" ab.log ||
+grep -q "^::error file=src/jw.c,line=$line,.*: realloc [0-9,]* -> [0-9,]*" ab.log ||
 	{ cat ab.log >&2; fail "gate ab: no ::error annotation at src/jw.c:$line"; }
 check_json ab.json || fail "gate ab: the JSON does not name src/jw.c:$line"
 echo "e2e_hooks: gate ab: src/jw.c:$line in put named (terminal, JSON, annotation)"

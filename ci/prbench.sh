@@ -1,0 +1,99 @@
+#!/bin/sh
+# ci/prbench.sh JANSSON_SOURCE [--tier quick|default]
+#
+# The benchmark of what a pull request reads (docs/measurements.md, "A pull
+# request of a real library"): jansson, a JSON library that allocates only
+# through its own hooks (memory.c's function pointers), as a user's project
+# would hold it: its src/ in a git repository of its own, built by a plain
+# Makefile with relative paths and no prefix map (ci/prbench/Makefile.jansson),
+# a kernel of four variants at two sizes (ci/prbench/json_build.c), and
+# allocgate installed from this checkout into a temporary prefix. It runs the
+# composite action's script (ci/action.sh) in ab mode twice, as a pull
+# request's job would, its base built in a git worktree:
+#   1. an unchanged pull request (an empty commit on top of the base);
+#   2. json_array_grow's realloc growth turned into malloc + copy + free
+#      (jansson's own history, reversed).
+# For each it prints the exit status, the annotations, the step summary's
+# size and its lines that name allocation sites, and keeps the summaries in
+# the directory it names. JANSSON_SOURCE: a jansson checkout (its src/).
+set -u
+tier=quick
+src=${1:-}
+[ $# -ge 1 ] && shift
+while [ $# -gt 0 ]; do
+	case $1 in
+	--tier) tier=$2; shift 2 ;;
+	*) echo "usage: ci/prbench.sh JANSSON_SOURCE [--tier quick|default]" >&2; exit 2 ;;
+	esac
+done
+[ -f "$src/src/value.c" ] && [ -f "$src/src/memory.c" ] ||
+	{ echo "usage: ci/prbench.sh JANSSON_SOURCE (a jansson checkout: src/value.c)" >&2; exit 2; }
+root=$(cd "$(dirname "$0")/.." && pwd)
+src=$(cd "$src" && pwd)
+tmp=$(mktemp -d /tmp/allocgate-prbench-XXXXXX)
+fail() {
+	echo "prbench: $*" >&2
+	exit 1
+}
+
+# allocgate into a prefix, as the action installs it
+(cd "$root" && python3 configure.py --prefix "$tmp/prefix" --builddir build-prbench \
+	--ninja-file build-prbench.ninja >/dev/null &&
+	ninja -f build-prbench.ninja install >"$tmp/install.log" 2>&1) ||
+	{ cat "$tmp/install.log" >&2; fail "installing allocgate failed"; }
+rm -f "$root/build-prbench.ninja"
+
+proj=$tmp/jansson
+mkdir -p "$proj/kernels" && cp -R "$src/src" "$proj/src" && cp "$src/LICENSE" "$proj/" 2>/dev/null
+cp "$root/ci/prbench/Makefile.jansson" "$proj/Makefile"
+cp "$root/ci/prbench/json_build.c" "$proj/kernels/"
+printf 'build/\nsrc/jansson_config.h\nallocgate-reports/\n' >"$proj/.gitignore"
+cd "$proj" || fail "no project"
+g() { git -c user.name=prbench -c user.email=prbench@example.org "$@"; }
+g init -q . && g add -A && g commit -qm base && g commit -q --allow-empty -m unchanged ||
+	fail "git init failed"
+
+pr() { # name: the action's ab mode against HEAD~1; prints its figures
+	: >"$tmp/$1.md"
+	start=$(date +%s)
+	PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig" PATH="$tmp/prefix/bin:$PATH" GITHUB_ACTIONS=true \
+		GITHUB_STEP_SUMMARY="$tmp/$1.md" AG_MODE=ab AG_BASE=HEAD~1 AG_BUILD=make \
+		AG_GATE="$tmp/prefix/bin/gate" AG_TIER=$tier sh "$root/ci/action.sh" >"$tmp/$1.log" 2>&1
+	code=$?
+	cp "$tmp/$1.md" "$tmp/$1.summary.md"
+	echo "prbench: $1: exit $code, $(grep -cE '^::(notice|warning|error)' "$tmp/$1.log") annotations," \
+		"summary $(wc -c <"$tmp/$1.md") bytes, $(grep -ciE 'allocation (site|calls)' "$tmp/$1.md") site lines," \
+		"$(($(date +%s) - start)) s"
+	grep -E '^::(notice|warning|error)' "$tmp/$1.log" | cut -c1-300 | sed 's/^/  /'
+	grep -E '^- `[^`]*` .*\*\*' "$tmp/$1.md" | sed 's/^/  /'
+}
+
+echo "prbench: jansson $(git -C "$src" describe --always 2>/dev/null), $tier tier, $(date -u '+%Y-%m-%d %H:%M UTC'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') family $(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ') model $(grep -m1 '^model' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')"
+pr unchanged
+python3 - src/value.c <<'PY' || fail "json_array_grow is not as expected"
+import sys
+p = sys.argv[1]
+s = open(p).read()
+old = """    new_table = jsonp_realloc(old_table, array->size * sizeof(json_t *),
+                              new_size * sizeof(json_t *));
+    if (!new_table)
+        return NULL;
+
+    array->size = new_size;
+    array->table = new_table;
+"""
+new = """    new_table = jsonp_malloc(new_size * sizeof(json_t *));
+    if (!new_table)
+        return NULL;
+
+    array->size = new_size;
+    array->table = new_table;
+    array_copy(array->table, 0, old_table, 0, array->entries);
+    jsonp_free(old_table);
+"""
+assert old in s
+open(p, "w").write(s.replace(old, new))
+PY
+g commit -qam "json_array_grow: malloc + copy + free" || fail "cannot commit the change"
+pr realloc_to_malloc_free
+echo "prbench: summaries and logs in $tmp"
