@@ -20,6 +20,25 @@
 #define MARKDOWN_SHIFTS 8
 #define MARKDOWN_GROUPS 10
 
+/* Whether a passing run found nothing that moved: no series regressed or
+ * improved (gated or not), no allocation site changed, no claim holds now
+ * that failed on A, every kernel checked. */
+static bool nothing_moved(const struct run_result *r)
+{
+	if (r->exit_code != GATE_EXIT_OK || r->site_change_count)
+		return false;
+	for (size_t i = 0; i < r->problem_count; i++)
+		if (r->problems[i].kernel)   /* a kernel that could not be checked */
+			return false;
+	for (size_t i = 0; i < r->series_count; i++)
+		if (r->series[i].verdict == VERDICT_FAIL || r->series[i].verdict == VERDICT_IMPROVED)
+			return false;
+	for (size_t i = 0; i < r->expect_count; i++)
+		if (r->expects[i].verdict == VERDICT_IMPROVED)
+			return false;
+	return true;
+}
+
 /* The head: the verdict, what was compared and what gates, the counts in
  * one line, and the notes a reader needs before the list (the machine
  * moved, samples disturbed, the software changed). */
@@ -27,8 +46,8 @@ static void print_summary(FILE *f, const struct run_result *r)
 {
 	size_t sv[VERDICT_ERROR + 1], ev[VERDICT_ERROR + 1], information, problems;
 	format_counts(r, sv, ev, &information, &problems);
-	fprintf(f, "## allocgate: %s %s\n\n", r->exit_code == GATE_EXIT_OK ? "✅" : "❌",
-		gate_exit_word(r->exit_code));
+	fprintf(f, "## allocgate: %s %s%s\n\n", r->exit_code == GATE_EXIT_OK ? "✅" : "❌",
+		gate_exit_word(r->exit_code), nothing_moved(r) ? ": nothing changed" : "");
 	fputs("Platform ", f);
 	escape_md_code(f, r->ctx.platform_key ? r->ctx.platform_key : "?");
 	fputs(", ", f);
