@@ -14,7 +14,7 @@
 #   2. json_array_grow's realloc growth turned into malloc + copy + free
 #      (jansson's own history, reversed).
 # For each it prints the exit status, the annotations, the step summary's
-# size and its lines that name allocation sites, and keeps the summaries in
+# size and its lines that name a place whose allocation calls changed, and keeps the summaries in
 # the directory it names. JANSSON_SOURCE: a jansson checkout (its src/).
 set -u
 tier=quick
@@ -62,7 +62,7 @@ pr() { # name: the action's ab mode against HEAD~1; prints its figures
 	code=$?
 	cp "$tmp/$1.md" "$tmp/$1.summary.md"
 	echo "prbench: $1: exit $code, $(grep -cE '^::(notice|warning|error)' "$tmp/$1.log") annotations," \
-		"summary $(wc -c <"$tmp/$1.md") bytes, $(grep -ciE 'allocation (site|calls)' "$tmp/$1.md") site lines," \
+		"summary $(wc -c <"$tmp/$1.md") bytes, $(grep -cE '^- .*`[^`]*:[0-9]+`' "$tmp/$1.md") lines naming a place," \
 		"$(($(date +%s) - start)) s"
 	grep -E '^::(notice|warning|error)' "$tmp/$1.log" | cut -c1-300 | sed 's/^/  /'
 	grep -E '^- `[^`]*` .*\*\*' "$tmp/$1.md" | sed 's/^/  /'

@@ -18,7 +18,7 @@
  * collapsed heading: a page a reviewer reads in half a minute. */
 #define MARKDOWN_FIGURES 4
 #define MARKDOWN_SHIFTS 8
-#define MARKDOWN_GROUPS 10
+#define MARKDOWN_GROUPS 6
 
 /* Whether a passing run found nothing that moved: no series regressed or
  * improved (gated or not), no allocation site changed, no claim holds now
@@ -113,8 +113,21 @@ static void print_summary(FILE *f, const struct run_result *r)
  * one item each ("- `src/value.c:522` json_array_grow: realloc 11 -> malloc
  * 11 + free 11 (via ...)"), LABELLED with the group's name. Returns how
  * many. */
+/* The wrappers told last, at which place: a paragraph that follows with the
+ * same ones says "(via the same)" instead of naming them again. */
+struct md_said {
+	const char *file, *via_before, *via_after;
+	int line;
+};
+
+static bool same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
 static size_t print_group_shifts(FILE *f, const struct run_result *r, const char *kernel,
-				 const char *variant, const char *params, bool labelled)
+				 const char *variant, const char *params, bool labelled,
+				 struct md_said *said)
 {
 	struct site_shift sh[MARKDOWN_SHIFTS];
 	size_t n = sites_shifts(r, kernel, variant, params, sh, MARKDOWN_SHIFTS);
@@ -134,7 +147,11 @@ static size_t print_group_shifts(FILE *f, const struct run_result *r, const char
 		md(f, calls);
 		fputs("**", f);
 		const char *vb = sh[k].via_before, *va = sh[k].via_after;
-		if (vb || va) {
+		if ((vb || va) && said->line == sh[k].line && same_text(said->file, sh[k].file) &&
+		    same_text(said->via_before, vb) && same_text(said->via_after, va)) {
+			fputs(" (via the same)", f);
+		} else if (vb || va) {
+			*said = (struct md_said){ sh[k].file, vb, va, sh[k].line };
 			fputs(" (via ", f);
 			escape_md_code(f, vb ? vb : va);
 			if (vb && va && strcmp(vb, va))
@@ -154,6 +171,7 @@ static size_t print_moved(FILE *f, const struct run_result *r, bool gated, const
 {
 	char text[4000];
 	size_t n = 0;
+	struct md_said said = { 0 };
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
 		if (!format_group_first(r, i, gated))
@@ -171,7 +189,7 @@ static size_t print_moved(FILE *f, const struct run_result *r, bool gated, const
 		escape_md_place(f, s->file, s->line);
 		fputs("\n", f);
 		if (gated && sites_explain_failure(r, s->kernel, s->variant, s->params))
-			print_group_shifts(f, r, s->kernel, s->variant, s->params, false);
+			print_group_shifts(f, r, s->kernel, s->variant, s->params, false, &said);
 		fputs("- ", f);
 		md(f, text);
 		if (left)
@@ -373,6 +391,7 @@ static void print_table(FILE *f, const struct run_result *r)
 static void print_site_changes(FILE *f, const struct run_result *r, const char *title)
 {
 	int any = 0;
+	struct md_said said = { 0 };
 	for (size_t i = 0; i < r->site_change_count; i++) {
 		const struct site_change *c = &r->site_changes[i];
 		int first = 1;   /* the group's first change */
@@ -384,7 +403,7 @@ static void print_site_changes(FILE *f, const struct run_result *r, const char *
 			continue;
 		if (!any++)
 			fprintf(f, "\n### %s\n\n", title);
-		print_group_shifts(f, r, c->kernel, c->variant, c->params, true);
+		print_group_shifts(f, r, c->kernel, c->variant, c->params, true, &said);
 	}
 }
 
