@@ -14,8 +14,9 @@
 #   2. json_array_grow's realloc growth turned into malloc + copy + free
 #      (jansson's own history, reversed).
 # For each it prints the exit status, the annotations, the step summary's
-# size and its lines that name a place whose allocation calls changed, and keeps the summaries in
-# the directory it names. JANSSON_SOURCE: a jansson checkout (its src/).
+# size and its lines that name a place whose allocation calls changed, and
+# keeps the summaries in the directory it names. JANSSON_SOURCE: a jansson
+# checkout (its src/).
 set -u
 tier=quick
 src=${1:-}
