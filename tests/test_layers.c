@@ -30,7 +30,7 @@ static const struct {
 } layers[] = {
 	{ "cli", " report decide sample store core " },
 	{ "report", " decide/diff.h decide/sites.h store core " },
-	{ "decide", " sample/groups.h sample/kernel_info.h sample/cost_dump.h core " },
+	{ "decide", " sample/groups.h sample/kernel_info.h core " },
 	{ "sample", " core " },
 	{ "store", " core " },
 	{ "core", " " },

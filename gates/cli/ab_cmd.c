@@ -84,7 +84,7 @@ static enum cli_parse parse(struct ab_state *st, int argc, char **argv)
 	 * --rounds still says otherwise, and the BPF backend's batches keep the
 	 * tier's own. */
 	if (!st->shared.rounds_given && !st->shared.backend)
-		st->shared.rounds = policy_ab_rounds(st->shared.tier);
+		st->shared.rounds = policy_ab_rounds(run_options_policy_tier(&st->shared));
 	st->shared.runs = 1;
 	char err[1024];
 	if (st->shared.json_path && atomic_file_check(st->shared.json_path, err, sizeof err)) {

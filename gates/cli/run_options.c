@@ -151,6 +151,12 @@ void run_options_policy(const struct run_options *o, struct run_policy *p)
 	p->cost_runs = o->cost ? (o->cost_runs > 0 ? o->cost_runs : 1) : 0;
 }
 
+enum policy_tier run_options_policy_tier(const struct run_options *o)
+{
+	return o->tier == GATE_TIER_QUICK ? POLICY_TIER_QUICK
+	     : o->tier == GATE_TIER_FULL ? POLICY_TIER_FULL : POLICY_TIER_DEFAULT;
+}
+
 double run_options_deadline(const struct run_options *o)
 {
 	if (o->deadline_seconds > 0)

@@ -68,6 +68,9 @@ struct run_options {
  * times its batches. */
 double run_options_deadline(const struct run_options *o);
 
+/* O's tier as the policy knows it (core/policy.h). */
+enum policy_tier run_options_policy_tier(const struct run_options *o);
+
 /* The sampling plan (sample/runner.h) of O; its environment points into O. */
 void run_options_plan(const struct run_options *o, struct runner_plan *plan);
 

@@ -4,8 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "allocgate/probe.h"
-
 void policy_defaults(struct run_policy *p)
 {
 	memset(p, 0, sizeof *p);
@@ -136,7 +134,7 @@ bool policy_same_decisions(const struct run_policy *a, const struct run_policy *
 	return true;
 }
 
-int policy_ab_rounds(int tier)
+int policy_ab_rounds(enum policy_tier tier)
 {
-	return tier == GATE_TIER_DEFAULT ? POLICY_AB_ROUNDS : POLICY_AB_ROUNDS_OTHER_TIERS;
+	return tier == POLICY_TIER_DEFAULT ? POLICY_AB_ROUNDS : POLICY_AB_ROUNDS_OTHER_TIERS;
 }

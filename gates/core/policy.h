@@ -100,10 +100,14 @@ enum policy_ab_sampling { POLICY_AB_INTERLEAVED, POLICY_AB_DUET };
 #define POLICY_AB_ROUNDS 61
 #define POLICY_AB_ROUNDS_OTHER_TIERS 19
 
-/* `gate ab`'s measured rounds at TIER (enum gate_tier, allocgate/probe.h)
- * when --rounds is not given: POLICY_AB_ROUNDS at the default tier,
- * POLICY_AB_ROUNDS_OTHER_TIERS at the others. */
-int policy_ab_rounds(int tier);
+/* The tiers as the policy knows them (the command line maps its
+ * --quick and --full onto these). */
+enum policy_tier { POLICY_TIER_QUICK, POLICY_TIER_DEFAULT, POLICY_TIER_FULL };
+
+/* `gate ab`'s measured rounds at TIER when --rounds is not given:
+ * POLICY_AB_ROUNDS at the default tier, POLICY_AB_ROUNDS_OTHER_TIERS at
+ * the others. */
+int policy_ab_rounds(enum policy_tier tier);
 
 struct run_policy {
 	bool recorded;              /* false: loaded from a file that did not record it */
