@@ -13,7 +13,6 @@
 #include "cli/session.h"
 #include "core/message.h"
 #include "decide/compare_ab.h"
-#include "decide/interference.h"
 #include "decide/confirm.h"
 #include "decide/expect_eval.h"
 #include "decide/sites.h"
@@ -248,8 +247,7 @@ static int confirm_group(const struct group *g, struct rng *rng, void *ctx)
 	message_progress("confirming %s %s in a fresh batch", g->kernel->name, g->params->name);
 	int failures = run_group(st, g->kernel, g->params, rng, &b2, &a2);
 	/* the fresh batch leaves out rounds by the first batch's rule */
-	interference_mark_as(&b2, false);
-	interference_mark_as(&a2, false);
+	compare_ab_mark_interference(&b2, &a2);
 	compare_ab_settle(&st->s.result, &st->a, &b2, &a2, g->kernel->name, g->params->name,
 			  &st->s.result.policy);
 	result_free(&b2);
@@ -261,9 +259,7 @@ static int confirm_group(const struct group *g, struct rng *rng, void *ctx)
 static void confirm(struct ab_state *st)
 {
 	struct session *s = &st->s;
-	/* only timing is confirmed: the cost pass is not taken again */
-	s->plan.cost = false;
-	st->a_plan.cost = false;
+	s->plan.cost = st->a_plan.cost = confirm_takes_cost_pass();
 	s->sample_failures += confirm_suspects(s->kernels, s->kernel_count, s->options.tier,
 					       s->options.seed, &s->result, confirm_group, st);
 }
@@ -295,12 +291,7 @@ int ab_main(int argc, char **argv, const char *self_dir)
 	}
 	take_problems_of_a(&s->result, &st.a);
 	check_expectations(&st);
-	/* A's and B's samples of a round met the machine's load alike (duet:
-	 * at the same time; interleaved: in one shuffled order, so a
-	 * neighbour's burst falls on either side by chance): only a sample's
-	 * own wait to run leaves its round out (interference.h) */
-	interference_mark_as(&s->result, false);
-	interference_mark_as(&st.a, false);
+	compare_ab_mark_interference(&s->result, &st.a);
 	compare_ab_run(&s->result, &st.a, &s->result.policy);
 	if (sites_compare(&s->result, &st.a))
 		message_error("comparing allocation sites: out of memory");

@@ -286,11 +286,8 @@ static int merge_policy(struct run_result *out, const struct run_result *in, siz
 	out->policy = in[0].policy;
 	for (size_t i = 1; i < n; i++) {
 		char what[160];
-		if (!in[i].policy.recorded || !out->policy.recorded) {
-			out->policy.recorded = false;
-			continue;
-		}
-		if (!policy_same_decisions(&in[0].policy, &in[i].policy, what, sizeof what)) {
+		if (!policy_merge_next(&out->policy, &in[0].policy, &in[i].policy, what,
+				       sizeof what)) {
 			message_error("%s and %s were decided by different policies (%s); merge "
 					"results of one policy", names[0], names[i], what);
 			return GATE_EXIT_USAGE;

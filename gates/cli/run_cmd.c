@@ -99,7 +99,7 @@ static int confirm_group(const struct group *g, struct rng *rng, void *ctx)
 	struct session *s = &st->s;
 	struct runner_plan timed_only = s->plan;
 	struct run_result again;
-	timed_only.cost = false;
+	timed_only.cost = confirm_takes_cost_pass();
 	memset(&again, 0, sizeof again);
 	message_progress("confirming %s %s in a fresh batch", g->kernel->name, g->params->name);
 	int failures = runner_run_params(g->kernel, g->params, &timed_only, rng, &again, 0);
@@ -133,7 +133,7 @@ static void compare(struct run_state *st)
 		message_error("comparing with the baseline: out of memory");
 	if (st->have_base)
 		add_baseline_notes(st);
-	if (st->have_base && st->comparable.same_hardware)
+	if (confirm_against_baseline(st->have_base, &st->comparable))
 		s->sample_failures += confirm_suspects(s->kernels, s->kernel_count,
 						       s->options.tier, s->options.seed,
 						       &s->result, confirm_group, st);
@@ -161,12 +161,9 @@ static int setup(struct run_state *st, const char *self_dir)
 		message_error("--json: %s; nothing was run", err);
 		return GATE_EXIT_USAGE;
 	}
-	if (s->options.runs == 0)
-		s->options.runs = s->options.update_baseline ? 3 : 1;
-	/* a baseline's cost series record at least three cost samples, so that
-	 * their spread says whether they are exact (compare.c) */
-	if (s->options.update_baseline && s->options.cost_runs == 0)
-		s->options.cost_runs = (3 + s->options.runs - 1) / s->options.runs;
+	s->options.runs = policy_runs(s->options.runs, s->options.update_baseline);
+	s->options.cost_runs = policy_cost_runs(s->options.cost_runs, s->options.runs,
+						s->options.update_baseline);
 	s->options.deadline_seconds = run_options_deadline(&s->options);
 	s->options.deadline_at = s->started + s->options.deadline_seconds;
 	ret = session_context(s, self_dir);

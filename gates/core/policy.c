@@ -138,3 +138,25 @@ int policy_ab_rounds(enum policy_tier tier)
 {
 	return tier == POLICY_TIER_DEFAULT ? POLICY_AB_ROUNDS : POLICY_AB_ROUNDS_OTHER_TIERS;
 }
+
+bool policy_merge_next(struct run_policy *merged, const struct run_policy *first,
+		       const struct run_policy *next, char *what, size_t size)
+{
+	if (!next->recorded || !merged->recorded) {
+		merged->recorded = false;
+		return true;
+	}
+	return policy_same_decisions(first, next, what, size);
+}
+
+int policy_runs(int runs, bool update_baseline)
+{
+	return runs > 0 ? runs : update_baseline ? POLICY_BASELINE_RUNS : 1;
+}
+
+int policy_cost_runs(int cost_runs, int runs, bool update_baseline)
+{
+	if (!update_baseline || cost_runs > 0 || runs < 1)
+		return cost_runs;
+	return (POLICY_BASELINE_COST_SAMPLES + runs - 1) / runs;
+}

@@ -162,4 +162,30 @@ const char *policy_gates_name(unsigned gates, char *buf, size_t size);
 bool policy_same_decisions(const struct run_policy *a, const struct run_policy *b, char *what,
 			   size_t size);
 
+/* Folds NEXT, the policy of one more result of a merge, into MERGED (which
+ * starts as the first result's, FIRST): MERGED stays recorded while every
+ * result recorded one. Returns false when both recorded one and NEXT
+ * decides otherwise than FIRST (WHAT, when not NULL, names the field):
+ * results of different policies are not merged, since one verdict needs
+ * one set of rules. */
+bool policy_merge_next(struct run_policy *merged, const struct run_policy *first,
+		       const struct run_policy *next, char *what, size_t size);
+
+/* --update-baseline's batches and cost samples: a baseline records
+ * POLICY_BASELINE_RUNS batches, so that their spread shows the machine's
+ * drift (decide/compare.h's tolerance), and at least
+ * POLICY_BASELINE_COST_SAMPLES cost samples, so that their spread says
+ * whether the cost series are exact (decide/metric_class.h). */
+#define POLICY_BASELINE_RUNS 3
+#define POLICY_BASELINE_COST_SAMPLES 3
+
+/* The batches a run takes: RUNS (--runs) when given (> 0), else
+ * POLICY_BASELINE_RUNS when UPDATE_BASELINE, else 1. */
+int policy_runs(int runs, bool update_baseline);
+
+/* The cost samples per variant and batch a run of RUNS batches takes:
+ * COST_RUNS when given (> 0) or when not UPDATE_BASELINE (0: the sampler's
+ * one), else enough for POLICY_BASELINE_COST_SAMPLES in all. */
+int policy_cost_runs(int cost_runs, int runs, bool update_baseline);
+
 #endif
