@@ -1,6 +1,6 @@
 /* policy.h: the rules a run was decided by, recorded in its result.
  *
- * The CLI fills a run_policy from its options (cli/run_options.c); the
+ * The run fills a run_policy from its options (run/run_options.c); the
  * comparison (decide/) reads every threshold from it and the renderers
  * (report/) describe it from the result alone, so a result file loaded
  * later (`gate merge`, `gate diff`) says what its run used, not what this

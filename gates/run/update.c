@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/update.h"
+#include "run/update.h"
 #include "core/message.h"
 #include "decide/comparable.h"
 #include "decide/exit_decide.h"
