@@ -5,11 +5,13 @@
  * renderers read decide/diff.h and decide/sites.h, the decisions what a
  * kernel declared); so no decision or report file reads the command line's
  * options, no renderer but the terminal's includes the terminal renderer,
- * and no folder includes one above it. The OS differences stay in gates/os/
+ * and no folder includes one above it: the command line (cli/) hands a plan
+ * to the run (run/) and never reads the decisions (decide/), so no rule
+ * lives in it. The OS differences stay in gates/os/
  * (one file per OS, chosen by its name's suffix): no file elsewhere tests
  * _WIN32 or carries an OS suffix, and gates/os/ has no header of its own.
- * Only the CLI speaks to the person: no file below gates/cli/ writes a
- * message to stderr or stdout, but the few the architecture names.
+ * Only the CLI and the run speak to the person: no file below gates/run/
+ * writes a message to stderr or stdout, but the few the architecture names.
  *
  * perf/ (docs/architecture.md, "The folders of perf/") has walls of its
  * own: the probe (probe/) uses the counters and the allocation counts but
@@ -42,9 +44,9 @@ static const struct {
 
 #define LAYERS (sizeof layers / sizeof layers[0])
 
-/* The files below gates/cli/ that may write to the person themselves
- * (docs/architecture.md, "Only the CLI speaks to the person"): the one
- * form of a message, the runner's -v lines, the Windows spawner's note
+/* The files below gates/run/ that may write to the person themselves
+ * (docs/architecture.md, "Only the CLI and the run speak to the
+ * person"): the one form of a message, the runner's -v lines, the Windows spawner's note
  * that --pin-cpu could not be had (it goes on unpinned), and the POSIX
  * spawner's child, whose lines before exec go to the sample's stderr
  * (the pipe the gate reads), not to the person. */
@@ -252,8 +254,8 @@ Test(layers, only_the_cli_speaks_to_the_person)
 		}
 		closedir(d);
 	}
-	cr_expect_gt(files, 60, "only %zu sources below gates/cli/", files);
-	cr_expect_str_empty(bad, "speaking to the person below gates/cli/ "
+	cr_expect_gt(files, 60, "only %zu sources below gates/run/", files);
+	cr_expect_str_empty(bad, "speaking to the person below gates/run/ "
 			    "(docs/architecture.md):\n%s", bad);
 }
 
