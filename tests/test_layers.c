@@ -46,10 +46,10 @@ static const struct {
 
 /* The files below gates/run/ that may write to the person themselves
  * (docs/architecture.md, "Only the CLI and the run speak to the
- * person"): the one form of a message, the runner's -v lines, the Windows spawner's note
- * that --pin-cpu could not be had (it goes on unpinned), and the POSIX
- * spawner's child, whose lines before exec go to the sample's stderr
- * (the pipe the gate reads), not to the person. */
+ * person"): the one form of a message, the runner's -v lines, the Windows
+ * spawner's note that --pin-cpu could not be had (it goes on unpinned),
+ * and the POSIX spawner's child, whose lines before exec go to the
+ * sample's stderr (the pipe the gate reads), not to the person. */
 static const char *const speakers[] = { "gates/core/message.c", "gates/sample/runner.c",
 					"gates/os/spawn_windows.c", "gates/os/spawn_posix.c" };
 
