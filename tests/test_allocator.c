@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/run_options.h"
+#include "cli/run_flags.h"
 #include "sample/allocator.h"
 
 Test(allocator, default_names)

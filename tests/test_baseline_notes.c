@@ -1,4 +1,4 @@
-/* test_baseline_notes.c: gates/cli/baseline_notes.c with core/commit.c's
+/* test_baseline_notes.c: gates/run/baseline_notes.c with core/commit.c's
  * revision and file lookups: a baseline changed by the change under test
  * is named with the series whose medians moved, against HEAD for an
  * uncommitted edit, HEAD~1 for the last commit, the merge base with
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/baseline_notes.h"
+#include "run/baseline_notes.h"
 #include "core/commit.h"
 #include "store/baseline.h"
 

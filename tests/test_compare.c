@@ -833,3 +833,14 @@ Test(compare, a_misspelt_claim_exits_2_and_an_unmeasured_count_4)
 	cur.series[0].verdict = VERDICT_ERROR;   /* decide/counted.h: nothing measured it */
 	cr_expect_eq(exit_of(&cur), 4);
 }
+
+/* --update-baseline stores a run only when every sample of it succeeded
+ * (exit_decide_may_update); a refusal is the run's status. */
+Test(compare, a_run_with_failed_samples_is_not_stored)
+{
+	cr_expect(exit_decide_may_update(0));
+	cr_expect_not(exit_decide_may_update(1));
+	cr_expect_not(exit_decide_may_update(12));
+	cr_expect_eq(exit_decide_after_update(GATE_EXIT_OK, GATE_EXIT_UNCHECKED),
+		     GATE_EXIT_UNCHECKED);
+}

@@ -59,9 +59,9 @@ static struct run_policy options(void)
  * tier, whose samples are long. */
 Test(compare_ab, rounds_by_tier)
 {
-	cr_expect_eq(policy_ab_rounds(GATE_TIER_DEFAULT), POLICY_AB_ROUNDS);
-	cr_expect_eq(policy_ab_rounds(GATE_TIER_QUICK), POLICY_AB_ROUNDS_OTHER_TIERS);
-	cr_expect_eq(policy_ab_rounds(GATE_TIER_FULL), POLICY_AB_ROUNDS_OTHER_TIERS);
+	cr_expect_eq(policy_ab_rounds(POLICY_TIER_DEFAULT), POLICY_AB_ROUNDS);
+	cr_expect_eq(policy_ab_rounds(POLICY_TIER_QUICK), POLICY_AB_ROUNDS_OTHER_TIERS);
+	cr_expect_eq(policy_ab_rounds(POLICY_TIER_FULL), POLICY_AB_ROUNDS_OTHER_TIERS);
 	cr_expect_gt(POLICY_AB_ROUNDS, POLICY_AB_ROUNDS_OTHER_TIERS);
 }
 

@@ -68,3 +68,18 @@ Test(confirm, a_disturbed_confirmation_batch_says_so)
 	result_free(&r);
 	result_free(&again);
 }
+
+/* What is confirmed: a run's suspects against a baseline of the same
+ * hardware only, and a confirmation batch is timing alone. */
+Test(confirm, only_against_a_baseline_of_the_same_hardware)
+{
+	struct comparability c;
+	memset(&c, 0, sizeof c);
+	c.same_hardware = true;
+	cr_expect(confirm_against_baseline(true, &c));
+	cr_expect_not(confirm_against_baseline(false, &c), "no baseline");
+	c.same_hardware = false;
+	cr_expect_not(confirm_against_baseline(true, &c), "another machine's numbers");
+	cr_expect_not(confirm_against_baseline(true, NULL));
+	cr_expect_not(confirm_takes_cost_pass());
+}

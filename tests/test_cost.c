@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "core/metric_name.h"
 #include "sample/cost_dump.h"
 
 /* A dump as callgrind writes it with --cache-sim=yes --compress-strings=no
@@ -146,10 +147,10 @@ Test(cost, estimated_cycles_follow_the_l1_ll_ram_weights)
 Test(cost, metric_names_and_the_command_line)
 {
 	char out_arg[256], *prefix[COST_PREFIX_MAX];
-	cr_expect(cost_metric("alloc.cost_instructions"));
-	cr_expect(cost_metric("cost_malloc_calls"));
-	cr_expect(!cost_metric("heap_malloc_calls"));
-	cr_expect(!cost_metric("alloc.wall_ns"));
+	cr_expect(metric_is_cost("alloc.cost_instructions"));
+	cr_expect(metric_is_cost("cost_malloc_calls"));
+	cr_expect(!metric_is_cost("heap_malloc_calls"));
+	cr_expect(!metric_is_cost("alloc.wall_ns"));
 	size_t n = cost_prefix("/usr/bin/valgrind", "/tmp/x/cg.out", out_arg, sizeof out_arg,
 			       prefix);
 	cr_assert_leq(n, COST_PREFIX_MAX);

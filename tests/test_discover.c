@@ -1,4 +1,4 @@
-/* test_discover.c: gates/cli/discover.c, where the gate finds its kernels and
+/* test_discover.c: gates/run/discover.c, where the gate finds its kernels and
  * baselines: path arithmetic on known paths, and a listing of a temporary
  * directory (under /tmp, never the repository). */
 #include <criterion/criterion.h>
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/discover.h"
+#include "run/discover.h"
 
 /* ---- discover_self_dir ---- */
 

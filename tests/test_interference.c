@@ -249,3 +249,24 @@ Test(interference, gate_ab_leaves_the_machine_share_out)
 	cr_assert_eq(interference_mark(&cur), 0);
 	cr_expect_eq(s->disturbed_count, 4, "%zu", s->disturbed_count);
 }
+
+Test(interference, gate_ab_marks_both_sides_by_their_own_wait)
+{
+	/* the rule gate ab decides by (compare_ab_mark_interference): on B and
+	 * on A, a busy machine's rounds stay, a sample's own wait leaves */
+	const double permille[ROUNDS] = { 0, 500, 500, 0, 0, 500, 0, 0, 0 };
+	const double wait_b[ROUNDS] = { 0, 0, 0, 0, 300e3, 0, 0, 0, 0 };
+	const double wait_a[ROUNDS] = { 0, 0, 300e3, 0, 0, 0, 0, 0, 0 };
+	variant(&cur, "a", 1, wait_b);
+	add(&cur, "a", "others_cpu_permille", permille, 1);
+	variant(&base, "a", 1, wait_a);
+	add(&base, "a", "others_cpu_permille", permille, 1);
+	cr_assert_eq(compare_ab_mark_interference(&cur, &base), 0);
+	const struct series *b = result_find_series(&cur, "k", "a", "p", "wall_ns");
+	const struct series *a = result_find_series(&base, "k", "a", "p", "wall_ns");
+	cr_expect_eq(b->disturbed_count, 1, "%zu", b->disturbed_count);
+	cr_expect(interference_sample_disturbed(b, 4));
+	cr_expect_eq(a->disturbed_count, 1, "%zu", a->disturbed_count);
+	cr_expect(interference_sample_disturbed(a, 2));
+	cr_expect(!interference_sample_disturbed(a, 1) && !interference_sample_disturbed(a, 5));
+}

@@ -1,5 +1,6 @@
-/* test_options.c: gates/cli/run_options.c, the flags of `gate run`: defaults,
- * tiers and their rounds, both flag forms, validation and its messages. */
+/* test_options.c: gates/cli/run_flags.c and gates/run/run_options.c, the
+ * flags of `gate run`: defaults, tiers and their rounds, both flag forms,
+ * validation and its messages. */
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 #include <math.h>
@@ -7,7 +8,7 @@
 #include <string.h>
 
 #include "allocgate/probe.h"
-#include "cli/run_options.h"
+#include "cli/run_flags.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))
 

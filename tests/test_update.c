@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/update.h"
+#include "run/update.h"
 #include "store/baseline.h"
 #include "store/file_lock.h"
 

@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli/update.h"
+#include "run/update.h"
 #include "store/baseline.h"
 
 #define KILLS 240

@@ -1,326 +1,55 @@
-/* ab_cmd.c: `gate ab`: side B against side A, both measured in the same
- * shuffled rounds (compare_ab.h says why that beats a stored baseline on a
- * drifting machine). A and B differ by what the user says: an environment
- * variable, an allocator, or a kernel directory built from another commit.
- * No baseline is read or written. */
+/* ab_cmd.c: `gate ab`: the side flags taken out (ab_options.h), the
+ * sampling mode, the flags both sides share (run_flags.h), then the run
+ * (run/run.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/ab_options.h"
-#include "cli/ab_sampling.h"
 #include "cli/commands.h"
-#include "cli/session.h"
+#include "cli/run_flags.h"
 #include "core/message.h"
-#include "decide/compare_ab.h"
-#include "decide/interference.h"
-#include "decide/confirm.h"
-#include "decide/expect_eval.h"
-#include "decide/sites.h"
-#include "sample/allocator.h"
-#include "sample/runner.h"
-#include "sample/shard.h"
-#include "store/atomic_file.h"
+#include "run/run.h"
 
-struct ab_state {
-	struct session s;              /* side B: its options, kernels and result */
-	struct ab_side_options side_a, side_b;
-	struct run_options shared;     /* the options both sides share */
-	struct run_options a_options;  /* shared + side A's environment */
-	struct runner_plan a_plan;     /* how A's samples are taken, from a_options */
-	char a_dir[4096];
-	struct kernel_info *a_kernels;
-	size_t a_count;
-	bool a_missing;                /* A's kernel directory does not exist */
-	char b_alone[1024];            /* groups B measured alone (A has none), for the note */
-	size_t b_alone_count;
-	struct run_result a;           /* side A's samples */
-	char **rest;
-	enum ab_mode_choice choice;    /* --duet, --interleaved or neither */
-	struct runner_duet *duet;      /* duet sampling's CPUs and figures; NULL: interleaved */
-};
-
-static const struct kernel_info *find_kernel(const struct kernel_info *k, size_t n,
-					     const char *name)
+/* Parses ARGV into P, REST holding what is not a side flag: CLI_PARSED,
+ * CLI_HELP_PRINTED, or CLI_BAD_USAGE after a message (cli/commands.h). */
+static enum cli_parse parse(struct ab_plan *p, int argc, char **argv, char **rest)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(k[i].name, name))
-			return &k[i];
-	return NULL;
-}
-
-static const struct kernel_paramset *find_params(const struct kernel_info *k, const char *name)
-{
-	for (size_t i = 0; k && i < k->paramset_count; i++)
-		if (!strcmp(k->paramsets[i].name, name))
-			return &k->paramsets[i];
-	return NULL;
-}
-
-/* Parses the command line into ST: CLI_PARSED, CLI_HELP_PRINTED, or
- * CLI_BAD_USAGE after a message (cli/commands.h). */
-static enum cli_parse parse(struct ab_state *st, int argc, char **argv)
-{
-	struct session *s = &st->s;
 	int rest_count;
 	for (int i = 0; i < argc; i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			ab_options_usage(stdout);
 			return CLI_HELP_PRINTED;
 		}
-	run_options_defaults(&st->shared);
+	run_options_defaults(&p->shared);
 	/* Paired rounds cancel the drift that forces 25% against a stored
 	 * baseline (docs/noise.md); 3% is the smallest change worth a failure. */
-	st->shared.min_effect = POLICY_MIN_EFFECT_AB;
-	st->shared.gates = POLICY_GATE_AB_DEFAULT;
-	st->rest = calloc((size_t)argc + 1, sizeof *st->rest);
-	if (!st->rest || ab_options_split(argc, argv, &st->side_a, &st->side_b, st->rest,
-					  &rest_count) ||
-	    ab_options_take_mode(st->rest, &rest_count, &st->choice))
+	p->shared.min_effect = POLICY_MIN_EFFECT_AB;
+	p->shared.gates = POLICY_GATE_AB_DEFAULT;
+	if (!rest || ab_options_split(argc, argv, &p->a, &p->b, rest, &rest_count) ||
+	    ab_options_take_mode(rest, &rest_count, &p->choice))
 		return CLI_BAD_USAGE;
-	if (run_options_parse(&st->shared, rest_count, st->rest) || ab_options_check(&st->shared))
+	if (run_options_parse(&p->shared, rest_count, rest) || ab_options_check(&p->shared))
 		return CLI_BAD_USAGE;
-	/* The power of the paired test grows with the rounds (core/policy.h);
-	 * --rounds still says otherwise, and the BPF backend's batches keep the
-	 * tier's own. */
-	if (!st->shared.rounds_given && !st->shared.backend)
-		st->shared.rounds = policy_ab_rounds(st->shared.tier);
-	st->shared.runs = 1;
-	char err[1024];
-	if (st->shared.json_path && atomic_file_check(st->shared.json_path, err, sizeof err)) {
-		message_error("--json: %s; nothing was run", err);
-		return CLI_BAD_USAGE;
-	}
-	st->shared.deadline_seconds = run_options_deadline(&st->shared);
-	st->shared.deadline_at = st->s.started + st->shared.deadline_seconds;
-	if (ab_options_for_side(&st->shared, &st->side_a, &st->a_options) ||
-	    ab_options_for_side(&st->shared, &st->side_b, &s->options)) {
-		message_error("out of memory");
-		return CLI_BAD_USAGE;
-	}
 	return CLI_PARSED;
-}
-
-/* The sampling mode (ab_sampling.h) into the result and both plans, the
- * comparison's clause into HOW; the context's pinning says duet's CPUs. */
-static int choose_mode(struct ab_state *st, char *how, size_t size)
-{
-	struct ab_schedule *sc = &st->s.result.schedule;
-	if (ab_sampling_choose(st->choice, st->shared.pin_cpu, st->shared.backend, sc, &st->duet,
-			       how, size))
-		return -1;
-	if (!st->duet)
-		return 0;
-	st->s.plan.duet = st->a_plan.duet = st->duet;
-	char pinning[160];
-	snprintf(pinning, sizeof pinning, "duet: A and B on CPUs %d | %d, swapped every round",
-		 sc->cpus[0], sc->cpus[1]);
-	free(st->s.result.ctx.pinning);
-	st->s.result.ctx.pinning = strdup(pinning);
-	return 0;
-}
-
-static int setup(struct ab_state *st, const char *self_dir)
-{
-	struct session *s = &st->s;
-	int ret = session_context(s, self_dir);   /* B's environment is the one recorded */
-	if (ret)
-		return ret;
-	run_options_plan(&st->a_options, &st->a_plan);
-	st->a_plan.interposer = s->plan.interposer;
-	if (st->side_a.kernel_dir)
-		snprintf(st->a_dir, sizeof st->a_dir, "%s", st->side_a.kernel_dir);
-	else if (st->shared.kernel_dir)
-		snprintf(st->a_dir, sizeof st->a_dir, "%s", st->shared.kernel_dir);
-	else
-		snprintf(st->a_dir, sizeof st->a_dir, "%s/kernels", self_dir);
-	ret = session_list_kernels(s, s->kernel_dir, &s->result, &s->kernels, &s->kernel_count);
-	if (!ret)
-		ret = session_list_kernels_of_base(s, st->a_dir, &s->result, &st->a_kernels,
-						   &st->a_count, &st->a_missing);
-	if (ret)
-		return ret;
-	char a[1400], b[1400], text[3500], how[400];
-	if (choose_mode(st, how, sizeof how)) {
-		message_error("out of memory");
-		return GATE_EXIT_USAGE;
-	}
-	ab_options_describe(&st->side_a, st->a_dir, a, sizeof a);
-	ab_options_describe(&st->side_b, s->kernel_dir, b, sizeof b);
-	if (st->a_count)
-		snprintf(text, sizeof text, "A/B: B (%s) against A (%s); %s", b, a, how);
-	else   /* a first pull request: its base has no kernels yet */
-		snprintf(text, sizeof text, "A/B: B (%s) alone: A (%s) has no kernel%s, so nothing "
-			 "is compared; B's own claims gate", b, a,
-			 st->a_missing ? " (no such directory)" : "");
-	s->result.comparison = strdup(text);
-	return GATE_EXIT_OK;
-}
-
-/* Runs group (K, P) of B together with the same group of A, if A has it. */
-static int run_group(struct ab_state *st, const struct kernel_info *k,
-		     const struct kernel_paramset *p, struct rng *rng,
-		     struct run_result *b, struct run_result *a)
-{
-	const struct kernel_info *ka = find_kernel(st->a_kernels, st->a_count, k->name);
-	const struct kernel_paramset *pa = find_params(ka, p->name);
-	struct runner_side sides[2] = { { ka, pa, &st->a_plan, a }, { k, p, &st->s.plan, b } };
-	if (!ka || !pa) {
-		/* a kernel or parameter set new in B: measured, its claims
-		 * checked, nothing compared (said once, in the run's note) */
-		size_t used = strlen(st->b_alone);
-		if (st->a_count && used + strlen(k->name) + strlen(p->name) + 8 < sizeof st->b_alone)
-			snprintf(st->b_alone + used, sizeof st->b_alone - used, "%s%s/%s",
-				 used ? ", " : "", k->name, p->name);
-		st->b_alone_count++;
-		return runner_run_sides(&sides[1], 1, rng, 0);
-	}
-	const char *va = pa->values ? pa->values : "", *vb = p->values ? p->values : "";
-	if (strcmp(va, vb)) {
-		/* e.g. a pull request that changed the work or best_of: compared
-		 * all the same, and said, since the timing is not like for like */
-		char why[700];
-		snprintf(why, sizeof why, "the parameter set differs between A (%s) and B (%s): "
-			 "timing compares different work", va, vb);
-		result_add_problem(b, k->name, NULL, p->name, "A/B", why);
-	}
-	return runner_run_sides(sides, 2, rng, 0);
-}
-
-static void take_samples(struct ab_state *st)
-{
-	struct session *s = &st->s;
-	struct rng rng;
-	rng_seed(&rng, s->options.seed);
-	size_t total = groups_count(s->kernels, s->kernel_count, s->options.tier), done = 0;
-	struct group_iter it;
-	struct group g;
-	groups_begin(&it, s->kernels, s->kernel_count, s->options.tier);
-	while (groups_next(&it, &g)) {
-		message_progress("[%zu/%zu] %s %s", ++done, total, g.kernel->name,
-			g.params->name);
-		s->sample_failures += run_group(st, g.kernel, g.params, &rng, &s->result, &st->a);
-	}
-}
-
-/* A's failed samples are problems of the report too, marked as A's. */
-static void take_problems_of_a(struct run_result *b, const struct run_result *a)
-{
-	for (size_t i = 0; i < a->problem_count; i++) {
-		const struct problem *p = &a->problems[i];
-		char what[200];
-		if (!p->kernel)
-			continue;   /* a refused counter: the same machine refuses it for B */
-		snprintf(what, sizeof what, "A: %s", p->what);
-		result_add_problem(b, p->kernel, p->variant, p->params, what, p->reason);
-	}
-}
-
-/* The declared expectations evaluated on each side alone (B's on B's
- * rounds, A's on A's, where A's allocator is the target), then decided
- * together (compare_ab.h: a claim that fails on both sides is not the
- * change's failure). */
-static void check_expectations(struct ab_state *st)
-{
-	struct session *s = &st->s;
-	struct context a_ctx;
-	memset(&a_ctx, 0, sizeof a_ctx);
-	a_ctx.libc = s->result.ctx.libc;   /* borrowed: allocator_context names the default by it */
-	session_check_expectations(s);
-	if (allocator_context(&a_ctx, st->a_options.allocator)) {
-		message_error("side A's expectations: out of memory");
-		return;
-	}
-	struct condition_target t = { s->result.ctx.os, a_ctx.allocator, s->result.ctx.cpu_count };
-	expect_check_kernels(st->a_kernels, st->a_count, s->options.tier, &t, &st->a);
-	free(a_ctx.allocator);
-	compare_ab_expectations(&s->result, &st->a);
-}
-
-/* One suspected group measured again on both sides and settled by the
- * pooled rule of compare_ab_settle. */
-static int confirm_group(const struct group *g, struct rng *rng, void *ctx)
-{
-	struct ab_state *st = ctx;
-	struct run_result b2, a2;
-	memset(&b2, 0, sizeof b2);
-	memset(&a2, 0, sizeof a2);
-	message_progress("confirming %s %s in a fresh batch", g->kernel->name, g->params->name);
-	int failures = run_group(st, g->kernel, g->params, rng, &b2, &a2);
-	/* the fresh batch leaves out rounds by the first batch's rule */
-	interference_mark_as(&b2, false);
-	interference_mark_as(&a2, false);
-	compare_ab_settle(&st->s.result, &st->a, &b2, &a2, g->kernel->name, g->params->name,
-			  &st->s.result.policy);
-	result_free(&b2);
-	result_free(&a2);
-	return failures;
-}
-
-/* Every group with a timing regression runs once more, both sides. */
-static void confirm(struct ab_state *st)
-{
-	struct session *s = &st->s;
-	/* only timing is confirmed: the cost pass is not taken again */
-	s->plan.cost = false;
-	st->a_plan.cost = false;
-	s->sample_failures += confirm_suspects(s->kernels, s->kernel_count, s->options.tier,
-					       s->options.seed, &s->result, confirm_group, st);
 }
 
 int ab_main(int argc, char **argv, const char *self_dir)
 {
+	struct ab_plan p;
+	char **rest = calloc((size_t)argc + 1, sizeof *rest);
+	int ret;
 	message_set_program("gate ab");
-	struct ab_state st;
-	memset(&st, 0, sizeof st);
-	struct session *s = &st.s;
-	s->started = runner_now();
-	enum cli_parse parsed = parse(&st, argc, argv);
-	int ret = cli_parse_exit(parsed);
-	if (parsed != CLI_PARSED)
-		goto out;
-	ret = setup(&st, self_dir);
-	if (ret)
-		goto out;
-	shard_apply(s->kernels, s->kernel_count, s->options.tier, s->options.shard_index,
-		    s->options.shard_count);
-	take_samples(&st);
-	if (st.a_count && st.b_alone_count) {
-		char note[1200];
-		snprintf(note, sizeof note, "measured on B alone, A has no such kernel or parameter "
-			 "set (new in B: nothing compared, its claims gate): %s", *st.b_alone ?
-			 st.b_alone : "...");
-		free(s->result.baseline_note);
-		s->result.baseline_note = strdup(note);
+	memset(&p, 0, sizeof p);
+	enum cli_parse parsed = parse(&p, argc, argv, rest);
+	if (parsed == CLI_PARSED) {
+		ret = run_ab(&p, self_dir);
+	} else {
+		run_options_free(&p.shared);
+		ab_options_free(&p.a);
+		ab_options_free(&p.b);
+		ret = cli_parse_exit(parsed);
 	}
-	take_problems_of_a(&s->result, &st.a);
-	check_expectations(&st);
-	/* A's and B's samples of a round met the machine's load alike (duet:
-	 * at the same time; interleaved: in one shuffled order, so a
-	 * neighbour's burst falls on either side by chance): only a sample's
-	 * own wait to run leaves its round out (interference.h) */
-	interference_mark_as(&s->result, false);
-	interference_mark_as(&st.a, false);
-	compare_ab_run(&s->result, &st.a, &s->result.policy);
-	if (sites_compare(&s->result, &st.a))
-		message_error("comparing allocation sites: out of memory");
-	confirm(&st);
-	ab_sampling_figures(st.duet, &s->result.schedule);
-	session_conclude(s);
-	ret = session_report(s, &st.a);
-out:
-	session_free(s);
-	for (size_t k = 0; k < st.a_count; k++)
-		kernel_info_free(&st.a_kernels[k]);
-	free(st.a_kernels);
-	result_free(&st.a);
-	free(st.a_options.env);
-	free(st.shared.env);
-	if (st.shared.kernels != s->options.kernels)   /* else session_free freed it */
-		free(st.shared.kernels);
-	ab_options_free(&st.side_a);
-	ab_options_free(&st.side_b);
-	free(st.rest);
-	free(st.duet);
+	free(rest);
 	return ret;
 }

@@ -1,35 +1,13 @@
-/* ab_options.c: the side options of `gate ab` (ab_options.h). */
+/* ab_options.c: the flags of `gate ab` beside gate run's (ab_options.h):
+ * one table, read by the parser and by --help. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/ab_options.h"
+#include "cli/run_flags.h"
 #include "core/message.h"
 #include "sample/allocator.h"
-
-void ab_options_usage(void *fp)
-{
-	fputs("usage: gate ab [options]  (B against A, measured in the same rounds)\n"
-	      "  --a-env KEY=VALUE        variable for side A's kernel processes (repeatable)\n"
-	      "  --b-env KEY=VALUE        the same for side B\n"
-	      "  --a-allocator NAME|PATH  preload jemalloc, mimalloc, tcmalloc or a library\n"
-	      "  --b-allocator NAME|PATH  into that side's kernels (default: none, glibc)\n"
-	      "  --a-kernel-dir DIR       that side's kernel executables, e.g. a build of the\n"
-	      "  --b-kernel-dir DIR       base commit (default: --kernel-dir)\n"
-	      "  --duet                   start A's and B's sample of a variant together, each\n"
-	      "                           on its own CPU, swapped every round (docs/noise.md)\n"
-	      "  --interleaved            one sample at a time, A's and B's in one shuffled\n"
-	      "                           order\n"
-	      "  --sampling MODE          duet or interleaved (the default)\n"
-	      "  --min-effect PERCENT     smallest timing change that fails (default 2)\n"
-	      "  --gate LIST              what fails the run (default all: both sides run in\n"
-	      "                           the same rounds, so timing gates too)\n"
-	      "  --rounds N               measured rounds (default 61; 19 with --quick\n"
-	      "                           and --full)\n"
-	      "and the options of gate run except --update-baseline, --require-baseline,\n"
-	      "--baseline-dir and --runs (no baseline is read or written).\n"
-	      "Both sides identical (an A/A run) measures the gate's own false alarms.\n", fp);
-}
 
 static int bad(const char *flag, const char *value, const char *why)
 {
@@ -68,24 +46,76 @@ static int set_allocator(struct ab_side_options *s, const char *flag, const char
 	return 0;
 }
 
+static int set_env(struct ab_side_options *s, const char *flag, const char *v)
+{
+	return add_env(s, flag, v);
+}
+
+static int set_kernel_dir(struct ab_side_options *s, const char *flag, const char *v)
+{
+	if (!v || !*v)
+		return bad(flag, v, "expected a directory");
+	s->kernel_dir = v;
+	return 0;
+}
+
+/* One flag of gate ab beside gate run's, its line(s) of --help and what it
+ * does: SET_SIDE sets a side's option (the side is the flag's letter), a
+ * MODE picks how the sides are sampled (AB_CHOICE_DEFAULT: --sampling's
+ * value says), and a row with neither is a flag of gate run shown with
+ * gate ab's default. */
+static const struct ab_flag {
+	const char *name, *value, *help;
+	int (*set_side)(struct ab_side_options *s, const char *flag, const char *v);
+	bool mode;
+	enum ab_mode_choice choice;
+} ab_flags[] = {
+	{ "--a-env", "KEY=VALUE", "variable for side A's kernel processes (repeatable)",
+	  .set_side = set_env },
+	{ "--b-env", "KEY=VALUE", "the same for side B", .set_side = set_env },
+	{ "--a-allocator", "NAME|PATH", "preload jemalloc, mimalloc, tcmalloc or a library",
+	  .set_side = set_allocator },
+	{ "--b-allocator", "NAME|PATH", "into that side's kernels (default: none, glibc)",
+	  .set_side = set_allocator },
+	{ "--a-kernel-dir", "DIR", "that side's kernel executables, e.g. a build of the",
+	  .set_side = set_kernel_dir },
+	{ "--b-kernel-dir", "DIR", "base commit (default: --kernel-dir)",
+	  .set_side = set_kernel_dir },
+	{ "--duet", NULL, "start A's and B's sample of a variant together, each\n"
+	  "on its own CPU, swapped every round (docs/noise.md)",
+	  .mode = true, .choice = AB_CHOICE_DUET },
+	{ "--interleaved", NULL, "one sample at a time, A's and B's in one shuffled\norder",
+	  .mode = true, .choice = AB_CHOICE_INTERLEAVED },
+	{ "--sampling", "MODE", "duet or interleaved (the default)", .mode = true },
+	{ "--min-effect", "PERCENT", "smallest timing change that fails (default 2)",
+	  .mode = false },
+	{ "--gate", "LIST", "what fails the run (default all: both sides run in\n"
+	  "the same rounds, so timing gates too)", .mode = false },
+	{ "--rounds", "N", "measured rounds (default 61; 19 with --quick\nand --full)",
+	  .mode = false },
+};
+
+#define AB_FLAGS (sizeof ab_flags / sizeof ab_flags[0])
+
+void ab_options_usage(void *fp)
+{
+	fputs("usage: gate ab [options]  (B against A, measured in the same rounds)\n", fp);
+	for (size_t i = 0; i < AB_FLAGS; i++)
+		run_flags_usage_row(fp, ab_flags[i].name, ab_flags[i].value, ab_flags[i].help);
+	fputs("and the options of gate run except --update-baseline, --require-baseline,\n"
+	      "--baseline-dir and --runs (no baseline is read or written).\n"
+	      "Both sides identical (an A/A run) measures the gate's own false alarms.\n", fp);
+}
+
 /* Handles side flag FLAG ("--a-env", ...) with VALUE; 1 if not a side flag. */
 static int side_flag(struct ab_side_options *a, struct ab_side_options *b, const char *flag,
 		     const char *value)
 {
 	if (strncmp(flag, "--a-", 4) && strncmp(flag, "--b-", 4))
 		return 1;
-	struct ab_side_options *s = flag[2] == 'a' ? a : b;
-	const char *what = flag + 4;
-	if (!strcmp(what, "env"))
-		return add_env(s, flag, value);
-	if (!strcmp(what, "allocator"))
-		return set_allocator(s, flag, value);
-	if (!strcmp(what, "kernel-dir")) {
-		if (!value || !*value)
-			return bad(flag, value, "expected a directory");
-		s->kernel_dir = value;
-		return 0;
-	}
+	for (size_t i = 0; i < AB_FLAGS; i++)
+		if (ab_flags[i].set_side && !strcmp(ab_flags[i].name, flag))
+			return ab_flags[i].set_side(flag[2] == 'a' ? a : b, flag, value);
 	return bad(flag, "", "unknown side option (--a-env, --a-allocator, --a-kernel-dir and "
 		   "their --b- forms)");
 }
@@ -125,19 +155,34 @@ static enum ab_mode_choice choice_named(const char *mode)
 	     : !strcmp(mode, "interleaved") ? AB_CHOICE_INTERLEAVED : AB_CHOICE_DEFAULT;
 }
 
+/* The mode row ARG names ("--duet", "--sampling", "--sampling=MODE"), or NULL. */
+static const struct ab_flag *mode_flag(const char *arg)
+{
+	for (size_t i = 0; i < AB_FLAGS; i++) {
+		const struct ab_flag *f = &ab_flags[i];
+		size_t n = strlen(f->name);
+		if (f->mode && !strncmp(arg, f->name, n) &&
+		    (!arg[n] || (f->value && arg[n] == '=')))
+			return f;
+	}
+	return NULL;
+}
+
 int ab_options_take_mode(char **rest, int *rest_count, enum ab_mode_choice *choice)
 {
 	int kept = 0, bad = 0;
 	*choice = AB_CHOICE_DEFAULT;
 	for (int i = 0; i < *rest_count; i++) {
+		const struct ab_flag *f = mode_flag(rest[i]);
 		enum ab_mode_choice c;
-		const char *value = NULL;
-		if (!strcmp(rest[i], "--duet")) {
-			c = AB_CHOICE_DUET;
-		} else if (!strcmp(rest[i], "--interleaved")) {
-			c = AB_CHOICE_INTERLEAVED;
-		} else if (!strcmp(rest[i], "--sampling") || !strncmp(rest[i], "--sampling=", 11)) {
-			value = rest[i][10] == '=' ? rest[i] + 11 : i + 1 < *rest_count ? rest[++i] : "";
+		if (!f) {
+			rest[kept++] = rest[i];
+			continue;
+		}
+		c = f->choice;
+		if (f->value) {   /* --sampling MODE, --sampling=MODE */
+			const char *eq = strchr(rest[i], '=');
+			const char *value = eq ? eq + 1 : i + 1 < *rest_count ? rest[++i] : "";
 			c = choice_named(value);
 			if (c == AB_CHOICE_DEFAULT) {
 				message_error("--sampling %s: expected duet or interleaved",
@@ -145,9 +190,6 @@ int ab_options_take_mode(char **rest, int *rest_count, enum ab_mode_choice *choi
 				bad = 1;
 				continue;
 			}
-		} else {
-			rest[kept++] = rest[i];
-			continue;
 		}
 		if (*choice != AB_CHOICE_DEFAULT && *choice != c && !bad) {
 			message_error("--duet, --interleaved and --sampling: choose one mode");
@@ -170,44 +212,4 @@ int ab_options_check(const struct run_options *o)
 	message_error("%s: not with gate ab, which compares B with A measured in the "
 		"same rounds and reads or writes no baseline (use gate run)", flag);
 	return -1;
-}
-
-int ab_options_for_side(const struct run_options *shared, const struct ab_side_options *s,
-			struct run_options *out)
-{
-	*out = *shared;
-	size_t n = shared->env_count + s->env_count + 1;
-	out->env = calloc(n + 1, sizeof *out->env);
-	if (!out->env)
-		return -1;
-	out->env_count = 0;
-	for (size_t i = 0; i < shared->env_count; i++)
-		out->env[out->env_count++] = shared->env[i];
-	for (size_t i = 0; i < s->env_count; i++)
-		out->env[out->env_count++] = s->env[i];
-	if (s->preload[0])
-		out->env[out->env_count++] = s->preload;
-	out->env[out->env_count] = NULL;
-	if (s->kernel_dir)
-		out->kernel_dir = s->kernel_dir;
-	if (s->allocator)
-		out->allocator = s->allocator;
-	return 0;
-}
-
-void ab_options_describe(const struct ab_side_options *s, const char *kernel_dir, char *buf,
-			 size_t size)
-{
-	size_t n = (size_t)snprintf(buf, size, "kernels %s", kernel_dir);
-	for (size_t i = 0; i < s->env_count && n < size; i++)
-		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? " " : ", env ", s->env[i]);
-	if (s->allocator && n < size)
-		snprintf(buf + n, size - n, ", allocator %s", s->allocator);
-}
-
-void ab_options_free(struct ab_side_options *s)
-{
-	free(s->env);
-	s->env = NULL;
-	s->env_count = 0;
 }

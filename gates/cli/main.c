@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/discover.h"
+#include "run/discover.h"
 #include "core/interrupt.h"
 #include "core/message.h"
 #include "core/version.h"

@@ -1,52 +1,13 @@
-/* matrix_cmd.c: `gate matrix`: every kernel under every installed
- * allocator (glibc's own and each --allocator that resolves), all
- * allocators' samples of a group in the same shuffled rounds (as gate ab
- * takes its two sides), every declared claim evaluated under each, and
- * one claims x allocators table (core/matrix.h) printed and written as
- * markdown, JSON and an SVG heat map. It gates nothing: `gate run
- * --allocator NAME` does, with that allocator's baseline. No baseline is
- * read or written. */
+/* matrix_cmd.c: `gate matrix`: its flags (--allocators and those of
+ * gate run it takes), then the run (run/run.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/reports.h"
-#include "cli/session.h"
-#include "core/matrix.h"
+#include "cli/run_flags.h"
 #include "core/message.h"
-#include "decide/exit_decide.h"
-#include "decide/expect_eval.h"
-#include "decide/matrix_table.h"
-#include "report/matrix_report.h"
-#include "sample/allocator.h"
-#include "sample/groups.h"
-#include "sample/runner.h"
-#include "store/atomic_file.h"
-
-/* The allocators measured when --allocators is not given: the C library's
- * own and the three that Debian packages (allocator.h). */
-static const char *const default_allocators = "glibc,jemalloc,mimalloc,tcmalloc";
-
-#define MATRIX_MAX 16
-
-struct matrix_side {
-	char name[256];
-	char preload[4200];          /* LD_PRELOAD=..., "" for the C library's own */
-	struct run_options o;        /* the shared options + the preload */
-	struct runner_plan plan;
-	struct run_result r;
-};
-
-struct matrix_state {
-	struct session s;            /* the first allocator's: context, kernels, options */
-	const char *allocators;      /* --allocators LIST */
-	bool allocators_given;
-	struct matrix_side sides[MATRIX_MAX];
-	size_t side_count;
-	struct matrix m;
-	char **rest;
-};
+#include "run/run.h"
 
 static void usage(FILE *f)
 {
@@ -84,11 +45,12 @@ static int check_options(const struct run_options *o)
 	return flag ? not_with_matrix(flag) : 0;
 }
 
-static int parse(struct matrix_state *st, int argc, char **argv)
+/* Parses ARGV into P, REST holding the flags gate run shares: CLI_PARSED,
+ * CLI_HELP_PRINTED, or CLI_BAD_USAGE after a message (cli/commands.h). */
+static enum cli_parse parse(struct matrix_plan *p, int argc, char **argv, char **rest)
 {
 	int rest_count = 0;
-	st->rest = calloc((size_t)argc + 1, sizeof *st->rest);
-	if (!st->rest) {
+	if (!rest) {
 		message_error("out of memory");
 		return CLI_BAD_USAGE;
 	}
@@ -102,8 +64,8 @@ static int parse(struct matrix_state *st, int argc, char **argv)
 				message_error("--allocators: expected a comma list (glibc,jemalloc,...)");
 				return CLI_BAD_USAGE;
 			}
-			st->allocators = argv[++i];
-			st->allocators_given = true;
+			p->allocators = argv[++i];
+			p->allocators_given = true;
 			continue;
 		}
 		/* a usage error before run_options_parse looks for the library:
@@ -112,225 +74,28 @@ static int parse(struct matrix_state *st, int argc, char **argv)
 			not_with_matrix("--allocator");
 			return CLI_BAD_USAGE;
 		}
-		st->rest[rest_count++] = argv[i];
+		rest[rest_count++] = argv[i];
 	}
-	run_options_defaults(&st->s.options);
-	struct run_options *o = &st->s.options;
-	if (run_options_parse(o, rest_count, st->rest) || check_options(o))
+	run_options_defaults(&p->options);
+	if (run_options_parse(&p->options, rest_count, rest) || check_options(&p->options))
 		return CLI_BAD_USAGE;
-	if (!st->allocators)
-		st->allocators = default_allocators;
-	char err[1024];
-	if (o->json_path && atomic_file_check(o->json_path, err, sizeof err)) {
-		message_error("--json: %s; nothing was run", err);
-		return CLI_BAD_USAGE;
-	}
 	return CLI_PARSED;
-}
-
-/* Records allocator NAME (resolved to PRELOAD, or MISSING) in the matrix. */
-static int add_allocator(struct matrix *m, const char *name, const char *library,
-			 const char *missing)
-{
-	struct matrix_allocator *a = realloc(m->allocators,
-					     (m->allocator_count + 1) * sizeof *a);
-	if (!a)
-		return -1;
-	m->allocators = a;
-	a += m->allocator_count++;
-	a->name = strdup(name);
-	a->library = library ? strdup(library) : NULL;
-	a->missing = missing ? strdup(missing) : NULL;
-	return a->name && (a->library || !library) && (a->missing || !missing) ? 0 : -1;
-}
-
-/* Resolves --allocators into sides (measured) and M's allocators (all,
- * the missing ones with why). Returns GATE_EXIT_OK, or GATE_EXIT_USAGE after
- * a message. */
-static int resolve(struct matrix_state *st)
-{
-	char *list = strdup(st->allocators), *save = NULL;
-	int ret = list ? GATE_EXIT_OK : GATE_EXIT_USAGE;
-	for (char *v = list ? strtok_r(list, ",", &save) : NULL; v && !ret;
-	     v = strtok_r(NULL, ",", &save)) {
-		char name[256], path[4096], why[1024];
-		int is_default = allocator_is_default(v);
-		const char *libc = st->s.result.ctx.libc ? st->s.result.ctx.libc : "glibc";
-		allocator_key_name(is_default ? libc : v, name, sizeof name);
-		if (matrix_allocator_index(&st->m, name) >= 0) {
-			message_error("--allocators: %s named twice", name);
-			ret = GATE_EXIT_USAGE;
-			break;
-		}
-		int bad = !is_default && (allocator_resolve(v, path, sizeof path, why, sizeof why));
-		if (bad && st->allocators_given) {
-			message_error("--allocators: %s: %s", v, why);
-			ret = GATE_EXIT_USAGE;
-			break;
-		}
-		if (bad) {
-			if (add_allocator(&st->m, name, NULL, why))
-				ret = GATE_EXIT_USAGE;
-			message_note("%s not measured: %s", name, why);
-			continue;
-		}
-		if (st->side_count == MATRIX_MAX) {
-			message_error("--allocators: at most %d", MATRIX_MAX);
-			ret = GATE_EXIT_USAGE;
-			break;
-		}
-		struct matrix_side *side = &st->sides[st->side_count++];
-		snprintf(side->name, sizeof side->name, "%s", name);
-		if (!is_default && allocator_preload_env(path, side->preload, sizeof side->preload)) {
-			message_error("--allocators: %s: path too long", v);
-			ret = GATE_EXIT_USAGE;
-			break;
-		}
-		if (add_allocator(&st->m, name, is_default ? NULL : path, NULL))
-			ret = GATE_EXIT_USAGE;
-	}
-	free(list);
-	if (!ret && !st->side_count) {
-		message_error("--allocators: none of %s is installed", st->allocators);
-		ret = GATE_EXIT_USAGE;
-	}
-	return ret;
-}
-
-/* Side I's options and plan: the shared ones plus its preload. */
-static int side_plan(struct matrix_state *st, struct matrix_side *side)
-{
-	const struct run_options *o = &st->s.options;
-	side->o = *o;
-	side->o.env = calloc(o->env_count + 2, sizeof *side->o.env);
-	if (!side->o.env)
-		return -1;
-	for (size_t i = 0; i < o->env_count; i++)
-		side->o.env[i] = o->env[i];
-	side->o.env_count = o->env_count;
-	if (side->preload[0])
-		side->o.env[side->o.env_count++] = side->preload;
-	run_options_plan(&side->o, &side->plan);
-	side->plan.interposer = st->s.plan.interposer;
-	return 0;
-}
-
-static int setup(struct matrix_state *st, const char *self_dir)
-{
-	struct session *s = &st->s;
-	int ret = session_context(s, self_dir);
-	if (!ret)
-		ret = resolve(st);
-	if (ret)
-		return ret;
-	/* the tier's deadline for each allocator measured */
-	if (!s->options.deadline_seconds)
-		s->options.deadline_seconds = run_options_deadline(&s->options) *
-					      (double)st->side_count;
-	s->options.deadline_at = s->started + s->options.deadline_seconds;
-	for (size_t i = 0; i < st->side_count; i++)
-		if (side_plan(st, &st->sides[i])) {
-			message_error("out of memory");
-			return GATE_EXIT_USAGE;
-		}
-	return session_list_kernels(s, s->kernel_dir, &s->result, &s->kernels, &s->kernel_count);
-}
-
-static void take_samples(struct matrix_state *st)
-{
-	struct session *s = &st->s;
-	struct rng rng;
-	rng_seed(&rng, s->options.seed);
-	size_t total = groups_count(s->kernels, s->kernel_count, s->options.tier), done = 0;
-	struct runner_side sides[MATRIX_MAX];
-	struct group_iter it;
-	struct group g;
-	groups_begin(&it, s->kernels, s->kernel_count, s->options.tier);
-	while (groups_next(&it, &g)) {
-		message_progress("[%zu/%zu] %s %s under %zu allocators", ++done, total,
-				 g.kernel->name, g.params->name, st->side_count);
-		for (size_t i = 0; i < st->side_count; i++)
-			sides[i] = (struct runner_side){ g.kernel, g.params, &st->sides[i].plan,
-							 &st->sides[i].r };
-		s->sample_failures += runner_run_sides(sides, st->side_count, &rng, 0);
-	}
-}
-
-/* Every allocator's claims, evaluated on its own samples. */
-static void check_claims(struct matrix_state *st)
-{
-	struct session *s = &st->s;
-	for (size_t i = 0; i < st->side_count; i++) {
-		struct condition_target t = { s->result.ctx.os, st->sides[i].name,
-					      s->result.ctx.cpu_count };
-		expect_check_kernels(s->kernels, s->kernel_count, s->options.tier, &t,
-				     &st->sides[i].r);
-	}
-}
-
-/* The runs in M's allocator order (an empty run for a missing one). */
-static int build(struct matrix_state *st)
-{
-	struct matrix *m = &st->m;
-	struct run_result *ordered = calloc(m->allocator_count + 1, sizeof *ordered);
-	if (!ordered)
-		return -1;
-	for (size_t a = 0; a < m->allocator_count; a++)
-		for (size_t i = 0; i < st->side_count; i++)
-			if (!strcmp(st->sides[i].name, m->allocators[a].name))
-				ordered[a] = st->sides[i].r;   /* borrowed, not owned */
-	int ret = matrix_table_build(m, ordered);
-	free(ordered);
-	ret |= matrix_take_problems(m, NULL, &st->s.result);
-	for (size_t i = 0; i < st->side_count; i++)
-		ret |= matrix_take_problems(m, st->sides[i].name, &st->sides[i].r);
-	return ret;
 }
 
 int matrix_main(int argc, char **argv, const char *self_dir)
 {
+	struct matrix_plan p;
+	char **rest = calloc((size_t)argc + 1, sizeof *rest);
+	int ret;
 	message_set_program("gate matrix");
-	struct matrix_state *st = calloc(1, sizeof *st);
-	if (!st) {
-		message_error("out of memory");
-		return GATE_EXIT_USAGE;
-	}
-	struct session *s = &st->s;
-	s->started = runner_now();
-	int parsed = parse(st, argc, argv), ret;
-	if (parsed != CLI_PARSED) {
+	memset(&p, 0, sizeof p);
+	enum cli_parse parsed = parse(&p, argc, argv, rest);
+	if (parsed == CLI_PARSED) {
+		ret = run_matrix(&p, self_dir);
+	} else {
+		run_options_free(&p.options);
 		ret = cli_parse_exit(parsed);
-		goto out;
 	}
-	ret = setup(st, self_dir);
-	if (ret)
-		goto out;
-	take_samples(st);
-	check_claims(st);
-	if (build(st)) {
-		message_error("out of memory");
-		ret = GATE_EXIT_USAGE;
-		goto out;
-	}
-	struct matrix *m = &st->m;
-	m->ctx = s->result.ctx;                      /* moved: the session no longer owns it */
-	memset(&s->result.ctx, 0, sizeof s->result.ctx);
-	m->rounds = (size_t)s->options.rounds;
-	m->sample_failures = (size_t)s->sample_failures;
-	m->wall_seconds = runner_now() - s->started;
-	m->exit_code = exit_decide_matrix(m->speed_count, m->sample_failures);
-	struct matrix_outputs out = { s->options.json_path, s->options.markdown_path,
-				      s->options.svg_dir, s->options.no_color,
-				      s->options.details || s->options.verbose };
-	ret = reports_write_matrix(m, &out);
-out:
-	for (size_t i = 0; i < st->side_count; i++) {
-		free(st->sides[i].o.env);
-		result_free(&st->sides[i].r);
-	}
-	matrix_free(&st->m);
-	session_free(s);
-	free(st->rest);
-	free(st);
+	free(rest);
 	return ret;
 }

@@ -1,5 +1,5 @@
 /* path_os.h: the OS's file name conventions, for the layers that take
- * paths apart (store/atomic_file.c, cli/discover.c). One file per OS:
+ * paths apart (store/atomic_file.c, run/discover.c). One file per OS:
  * os/path_posix.c, os/path_windows.c; and where the running program is:
  * os/self_exe_linux.c, os/self_exe_darwin.c, os/self_exe_windows.c. */
 #ifndef GATE_PATH_OS_H

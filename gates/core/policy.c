@@ -4,8 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "allocgate/probe.h"
-
 void policy_defaults(struct run_policy *p)
 {
 	memset(p, 0, sizeof *p);
@@ -136,7 +134,29 @@ bool policy_same_decisions(const struct run_policy *a, const struct run_policy *
 	return true;
 }
 
-int policy_ab_rounds(int tier)
+int policy_ab_rounds(enum policy_tier tier)
 {
-	return tier == GATE_TIER_DEFAULT ? POLICY_AB_ROUNDS : POLICY_AB_ROUNDS_OTHER_TIERS;
+	return tier == POLICY_TIER_DEFAULT ? POLICY_AB_ROUNDS : POLICY_AB_ROUNDS_OTHER_TIERS;
+}
+
+bool policy_merge_next(struct run_policy *merged, const struct run_policy *first,
+		       const struct run_policy *next, char *what, size_t size)
+{
+	if (!next->recorded || !merged->recorded) {
+		merged->recorded = false;
+		return true;
+	}
+	return policy_same_decisions(first, next, what, size);
+}
+
+int policy_runs(int runs, bool update_baseline)
+{
+	return runs > 0 ? runs : update_baseline ? POLICY_BASELINE_RUNS : 1;
+}
+
+int policy_cost_runs(int cost_runs, int runs, bool update_baseline)
+{
+	if (!update_baseline || cost_runs > 0 || runs < 1)
+		return cost_runs;
+	return (POLICY_BASELINE_COST_SAMPLES + runs - 1) / runs;
 }

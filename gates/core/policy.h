@@ -1,6 +1,6 @@
 /* policy.h: the rules a run was decided by, recorded in its result.
  *
- * The CLI fills a run_policy from its options (cli/run_options.c); the
+ * The run fills a run_policy from its options (run/run_options.c); the
  * comparison (decide/) reads every threshold from it and the renderers
  * (report/) describe it from the result alone, so a result file loaded
  * later (`gate merge`, `gate diff`) says what its run used, not what this
@@ -100,10 +100,14 @@ enum policy_ab_sampling { POLICY_AB_INTERLEAVED, POLICY_AB_DUET };
 #define POLICY_AB_ROUNDS 61
 #define POLICY_AB_ROUNDS_OTHER_TIERS 19
 
-/* `gate ab`'s measured rounds at TIER (enum gate_tier, allocgate/probe.h)
- * when --rounds is not given: POLICY_AB_ROUNDS at the default tier,
- * POLICY_AB_ROUNDS_OTHER_TIERS at the others. */
-int policy_ab_rounds(int tier);
+/* The tiers as the policy knows them (the command line maps its
+ * --quick and --full onto these). */
+enum policy_tier { POLICY_TIER_QUICK, POLICY_TIER_DEFAULT, POLICY_TIER_FULL };
+
+/* `gate ab`'s measured rounds at TIER when --rounds is not given:
+ * POLICY_AB_ROUNDS at the default tier, POLICY_AB_ROUNDS_OTHER_TIERS at
+ * the others. */
+int policy_ab_rounds(enum policy_tier tier);
 
 struct run_policy {
 	bool recorded;              /* false: loaded from a file that did not record it */
@@ -157,5 +161,31 @@ const char *policy_gates_name(unsigned gates, char *buf, size_t size);
  * ("alpha 0.05 vs 0.01"). */
 bool policy_same_decisions(const struct run_policy *a, const struct run_policy *b, char *what,
 			   size_t size);
+
+/* Folds NEXT, the policy of one more result of a merge, into MERGED (which
+ * starts as the first result's, FIRST): MERGED stays recorded while every
+ * result recorded one. Returns false when both recorded one and NEXT
+ * decides otherwise than FIRST (WHAT, when not NULL, names the field):
+ * results of different policies are not merged, since one verdict needs
+ * one set of rules. */
+bool policy_merge_next(struct run_policy *merged, const struct run_policy *first,
+		       const struct run_policy *next, char *what, size_t size);
+
+/* --update-baseline's batches and cost samples: a baseline records
+ * POLICY_BASELINE_RUNS batches, so that their spread shows the machine's
+ * drift (decide/compare.h's tolerance), and at least
+ * POLICY_BASELINE_COST_SAMPLES cost samples, so that their spread says
+ * whether the cost series are exact (decide/metric_class.h). */
+#define POLICY_BASELINE_RUNS 3
+#define POLICY_BASELINE_COST_SAMPLES 3
+
+/* The batches a run takes: RUNS (--runs) when given (> 0), else
+ * POLICY_BASELINE_RUNS when UPDATE_BASELINE, else 1. */
+int policy_runs(int runs, bool update_baseline);
+
+/* The cost samples per variant and batch a run of RUNS batches takes:
+ * COST_RUNS when given (> 0) or when not UPDATE_BASELINE (0: the sampler's
+ * one), else enough for POLICY_BASELINE_COST_SAMPLES in all. */
+int policy_cost_runs(int cost_runs, int runs, bool update_baseline);
 
 #endif

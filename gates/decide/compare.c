@@ -9,7 +9,7 @@
 #include "decide/counted.h"
 #include "decide/interference.h"
 #include "decide/stats.h"
-#include "sample/cost_dump.h"
+#include "core/metric_name.h"
 
 static void set_note(struct series *s, const char *fmt, double a, double b)
 {
@@ -117,7 +117,7 @@ double compare_threads(const struct run_result *r, const struct series *s)
 void compare_counts(struct series *s, const struct series *b, const struct run_policy *pol,
 		    double threads)
 {
-	if (cost_metric(s->metric))
+	if (metric_is_cost(s->metric))
 		compare_cost(s, b, pol, threads);
 	else if (s->cls == METRIC_EXACT)
 		compare_exact(s, pol);
@@ -332,7 +332,7 @@ static void report_missing(struct run_result *cur, const struct run_result *base
 	bool cost_ran = cur->ctx.cost_tool && *cur->ctx.cost_tool;
 	for (size_t i = 0; i < base->series_count; i++) {
 		const struct series *b = &base->series[i];
-		if (!cost_ran && cost_metric(b->metric))
+		if (!cost_ran && metric_is_cost(b->metric))
 			continue;
 		if (group_ran(cur, b) &&
 		    !result_find_series(cur, b->kernel, b->variant, b->params, b->metric))
@@ -363,7 +363,7 @@ static void compare_one(struct series *s, const struct series *b, const struct r
 	if (isnan(s->median)) {
 		s->verdict = VERDICT_ERROR;
 		set_note(s, "no sample of this run succeeded", 0, 0);
-	} else if (cost_key_changed && cost_metric(s->metric)) {
+	} else if (cost_key_changed && metric_is_cost(s->metric)) {
 		s->verdict = VERDICT_SKIPPED;
 		free(s->note);
 		s->note = strdup(cost_key_changed);
@@ -394,7 +394,7 @@ static void compare_one(struct series *s, const struct series *b, const struct r
 
 unsigned compare_gate_class(const struct series *s)
 {
-	return cost_metric(s->metric) ? POLICY_GATE_COST
+	return metric_is_cost(s->metric) ? POLICY_GATE_COST
 	       : s->cls == METRIC_TIMING ? POLICY_GATE_TIMING : POLICY_GATE_COUNTS;
 }
 

@@ -356,3 +356,9 @@ void compare_ab_expectations(struct run_result *b, const struct run_result *a)
 		e->verdict = compare_ab_claim(x->verdict, e->verdict);
 	}
 }
+
+int compare_ab_mark_interference(struct run_result *b, struct run_result *a)
+{
+	int ret = interference_mark_as(b, false);
+	return ret ? ret : interference_mark_as(a, false);
+}

@@ -20,6 +20,14 @@
 #include "core/policy.h"
 #include "core/result.h"
 
+/* Marks the disturbed samples of B and of A (interference.h) by gate ab's
+ * rule: A's and B's samples of a round met the machine's load alike (duet:
+ * at the same time; interleaved: in one shuffled order, so a neighbour's
+ * burst falls on either side by chance), so only a sample's own wait to
+ * run leaves its round out, never the machine's share taken by others.
+ * Returns 0 or -ENOMEM. */
+int compare_ab_mark_interference(struct run_result *b, struct run_result *a);
+
 /* A declared expectation (a claim) is evaluated on each side alone
  * (expect_eval.h: the per-round values of that side's own variants), and
  * the two verdicts make the decision: holds on both, pass; holds on A and

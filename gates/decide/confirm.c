@@ -75,3 +75,13 @@ int confirm_suspects(const struct kernel_info *kernels, size_t count, unsigned t
 	}
 	return failures;
 }
+
+bool confirm_against_baseline(bool have_baseline, const struct comparability *c)
+{
+	return have_baseline && c && c->same_hardware;
+}
+
+bool confirm_takes_cost_pass(void)
+{
+	return false;
+}

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "core/result.h"
+#include "decide/comparable.h"
 #include "core/rng.h"
 #include "sample/groups.h"
 
@@ -33,6 +34,17 @@ void confirm_settle(struct run_result *r, const struct run_result *again, const 
 
 /* Announces, measures (and settles) one suspected group G in a fresh batch
  * with RNG; returns the number of samples that failed. */
+/* Whether a run's suspected regressions are measured again against its
+ * baseline: only where there is one (HAVE_BASELINE) and it was recorded on
+ * the same hardware (C, decided once by compare_baseline); on other
+ * hardware a fresh batch would be compared with the same foreign numbers. */
+bool confirm_against_baseline(bool have_baseline, const struct comparability *c);
+
+/* Whether a confirmation batch takes the cost pass again: never. Only
+ * timing regressions are suspects (confirm_suspect), and the cost pass's
+ * counts repeat exactly, so a second cost sample would confirm nothing. */
+bool confirm_takes_cost_pass(void);
+
 typedef int (*confirm_measure_fn)(const struct group *g, struct rng *rng, void *ctx);
 
 /* The one confirmation loop of `gate run` and `gate ab`: every group of

@@ -80,3 +80,8 @@ enum gate_exit exit_decide_after_write_failure(enum gate_exit status)
 {
 	return status != GATE_EXIT_OK ? status : GATE_EXIT_USAGE;
 }
+
+bool exit_decide_may_update(int sample_failures)
+{
+	return sample_failures == 0;
+}

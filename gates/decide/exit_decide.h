@@ -5,6 +5,7 @@
 #ifndef GATE_EXIT_DECIDE_H
 #define GATE_EXIT_DECIDE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/result.h"
@@ -27,6 +28,11 @@ enum gate_exit exit_decide_merge(const int *statuses, const int *empty, size_t n
 /* `gate matrix` with SPEEDS speed cells and SAMPLE_FAILURES failed samples:
  * NOTHING_MEASURED without a speed, UNCHECKED when samples failed, else OK. */
 enum gate_exit exit_decide_matrix(size_t speeds, size_t sample_failures);
+
+/* Whether a run may be stored as the baseline (--update-baseline): only
+ * when none of its SAMPLE_FAILURES happened; a baseline missing what a
+ * failed sample would have measured would pass the next run unchecked. */
+bool exit_decide_may_update(int sample_failures);
 
 /* STATUS after --update-baseline answered UPDATE (OK: written): a refusal
  * (UNCHECKED) or a write that failed (USAGE) is the status, since the

@@ -2,7 +2,7 @@
 #include <math.h>
 
 #include "decide/metric_class.h"
-#include "sample/cost_dump.h"
+#include "core/metric_name.h"
 
 /* Whether the finite samples of S are not all the same. */
 static int series_varies(const struct series *s)
@@ -23,7 +23,7 @@ void metric_class_settle(struct run_result *r)
 {
 	for (size_t i = 0; i < r->series_count; i++) {
 		struct series *s = &r->series[i];
-		if (cost_metric(s->metric) && series_varies(s))
+		if (metric_is_cost(s->metric) && series_varies(s))
 			s->cls = METRIC_NEAR;
 	}
 }

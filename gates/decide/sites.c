@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "decide/sites.h"
-#include "sample/cost_dump.h"
+#include "core/metric_name.h"
 
 static int counted(const struct run_result *r, const char *kernel, const char *variant,
 		   const char *params)
@@ -122,7 +122,7 @@ int sites_compare(struct run_result *r, const struct run_result *before)
 static int cost_calls(const char *name)
 {
 	size_t len = strlen(name);
-	return cost_metric(name) && len > 6 && !strcmp(name + len - 6, "_calls");
+	return metric_is_cost(name) && len > 6 && !strcmp(name + len - 6, "_calls");
 }
 
 int sites_explain_failure(const struct run_result *r, const char *kernel, const char *variant,

@@ -11,29 +11,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/path_os.h"
 #include "store/file_lock.h"
+#include "store/file_lock_os.h"
 
 /* How long to sleep between two tries, in milliseconds. */
 #define RETRY_MS 20
-
-/* The directory part of PATH ("." when there is none); NULL on no memory. */
-static char *lock_directory(const char *path)
-{
-	const char *slash = path_os_last_separator(path);
-	size_t n;
-	char *dir;
-
-	if (!slash)
-		return strdup(".");
-	n = slash == path ? 1 : (size_t)(slash - path);
-	dir = malloc(n + 1);
-	if (dir) {
-		memcpy(dir, path, n);
-		dir[n] = '\0';
-	}
-	return dir;
-}
 
 static void sleep_ms(int ms)
 {
@@ -68,7 +50,7 @@ static int lock_with_retries(int fd, int wait_ms)
 int file_lock_acquire(struct file_lock *lock, const char *path, int wait_ms,
 		      char *err, size_t err_size)
 {
-	char *dir = lock_directory(path);
+	char *dir = file_lock_directory(path);
 	int fd, rc;
 
 	lock->fd = -1;

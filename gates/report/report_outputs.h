@@ -1,6 +1,6 @@
 /* report_outputs.h: every file report of a run or a merge (--json, --junit,
  * --markdown, --svg, $GITHUB_STEP_SUMMARY), one at a time, so that the
- * CLI (cli/reports.h) decides the order, names a failure and writes them
+ * run (run/reports.h) decides the order, names a failure and writes them
  * again when the exit status changes. Nothing here prints. */
 #ifndef GATE_REPORT_OUTPUTS_H
 #define GATE_REPORT_OUTPUTS_H

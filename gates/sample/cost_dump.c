@@ -35,13 +35,6 @@ const char *cost_entry_name(enum cost_entry e)
 	return cost_entry_names[e];
 }
 
-int cost_metric(const char *name)
-{
-	const char *base = strrchr(name, '.');
-	base = base ? base + 1 : name;
-	return strncmp(base, "cost_", 5) == 0;
-}
-
 size_t cost_prefix(const char *valgrind, const char *out_file, char *out_arg,
 		   size_t out_arg_size, char **prefix)
 {

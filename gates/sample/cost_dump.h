@@ -72,9 +72,6 @@ void cost_label_regions(const char *label, void (*fn)(const char *region, void *
  * instruction and data accesses (Ir + Dr + Dw) that did not miss L1. */
 uint64_t cost_estimated_cycles(const uint64_t *e);
 
-/* Whether metric NAME ([REGION.]cost_*) comes from the cost pass. */
-int cost_metric(const char *name);
-
 /* The entry point's name in metric names: "malloc", "calloc", ... */
 const char *cost_entry_name(enum cost_entry e);
 

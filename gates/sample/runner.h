@@ -32,7 +32,7 @@ struct runner_duet {
 };
 
 /* How the runner takes the samples of every group: what the CLI's options
- * say about sampling (cli/run_options.c, run_options_plan), and nothing else. */
+ * say about sampling (run/run_options.c, run_options_plan), and nothing else. */
 struct runner_plan {
 	const char **env;          /* KEY=VALUE for every kernel process, NULL-terminated */
 	uint64_t seed;             /* --seed: the kernels' own random data */

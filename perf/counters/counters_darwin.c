@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "counters/counters.h"
+#include "counters/counters_snapshot.h"
 #include "counters/sanity.h"
 
 /* Snapshot words after the 3 POSIX ones (posix_counters_read). */
@@ -66,28 +67,24 @@ static void darwin_decode(const struct counters_snapshot *s, struct counter_raw 
 	raw[COUNTER_CYCLES].value = s->words[DARWIN_CYCLES];
 }
 
+static const struct counters_reader reader = { darwin_read, darwin_decode, darwin_now_ns,
+					       &mac.setup };
+
 void counters_begin(struct counters_snapshot *s)
 {
-	s->failed = 0;
-	darwin_read(s);
-	s->wall_ns = darwin_now_ns();
+	counters_reader_begin(&reader, s);
 }
 
 void counters_end(struct counters_snapshot *s)
 {
-	s->wall_ns = darwin_now_ns();
-	s->failed = 0;
-	darwin_read(s);
+	counters_reader_end(&reader, s);
 }
 
 void counters_add(struct counter_totals *totals,
 		  const struct counters_snapshot *begin,
 		  const struct counters_snapshot *end)
 {
-	struct counter_raw b[COUNTER_COUNT], e[COUNTER_COUNT];
-	darwin_decode(begin, b);
-	darwin_decode(end, e);
-	counter_totals_add(totals, &mac.setup, b, e, begin->failed | end->failed);
+	counters_reader_add(&reader, totals, begin, end);
 }
 
 /* Reads the PMU counters over DARWIN_WORK_NS of busy work; returns the
@@ -117,20 +114,6 @@ static uint32_t darwin_sanity(void)
 	return sanity_reject_all(&w, mac.reason);
 }
 
-static void darwin_calibrate(void)
-{
-	struct counters_snapshot a, b;
-	struct counter_raw ra[COUNTER_COUNT], rb[COUNTER_COUNT];
-	for (int i = 0; i < COUNTERS_CALIBRATION_ROUNDS; i++) {
-		counters_begin(&a);
-		counters_end(&b);
-		darwin_decode(&a, ra);
-		darwin_decode(&b, rb);
-		counter_setup_overhead(&mac.setup, ra, rb, a.failed | b.failed);
-	}
-	counter_setup_finish(&mac.setup);
-}
-
 int counters_open(uint32_t want)
 {
 	uint32_t open = (posix_counters_offered() | DARWIN_PMU) & want;
@@ -139,13 +122,13 @@ int counters_open(uint32_t want)
 		open &= ~darwin_sanity();
 	mac.want = want;
 	counter_setup_init(&mac.setup, open | COUNTER_BIT(COUNTER_WALL_NS), 0);
-	darwin_calibrate();
+	counters_reader_calibrate(&reader);
 	return 0;
 }
 
 bool counters_has(enum counter_id id)
 {
-	return (mac.setup.open & COUNTER_BIT(id)) != 0;
+	return counters_reader_has(&reader, id);
 }
 
 const char *counters_unavailable(enum counter_id id)

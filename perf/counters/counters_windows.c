@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "counters/counters.h"
+#include "counters/counters_snapshot.h"
 #include "counters/sanity.h"
 
 /* Word layout of a snapshot. */
@@ -109,28 +110,23 @@ static void win_decode(const struct counters_snapshot *s, struct counter_raw *ra
 	raw[COUNTER_CYCLES].value = s->words[WIN_CYCLES];
 }
 
+static const struct counters_reader reader = { win_read, win_decode, win_now_ns, &win.setup };
+
 void counters_begin(struct counters_snapshot *s)
 {
-	s->failed = 0;
-	win_read(s);
-	s->wall_ns = win_now_ns();
+	counters_reader_begin(&reader, s);
 }
 
 void counters_end(struct counters_snapshot *s)
 {
-	s->wall_ns = win_now_ns();
-	s->failed = 0;
-	win_read(s);
+	counters_reader_end(&reader, s);
 }
 
 void counters_add(struct counter_totals *totals,
 		  const struct counters_snapshot *begin,
 		  const struct counters_snapshot *end)
 {
-	struct counter_raw b[COUNTER_COUNT], e[COUNTER_COUNT];
-	win_decode(begin, b);
-	win_decode(end, e);
-	counter_totals_add(totals, &win.setup, b, e, begin->failed | end->failed);
+	counters_reader_add(&reader, totals, begin, end);
 }
 
 /* "wine VERSION" into win.emulator when ntdll is wine's, else "". */
@@ -225,33 +221,19 @@ static uint32_t win_sanity(void)
 	return rejected;
 }
 
-static void win_calibrate(void)
-{
-	struct counters_snapshot a, b;
-	struct counter_raw ra[COUNTER_COUNT], rb[COUNTER_COUNT];
-	for (int i = 0; i < COUNTERS_CALIBRATION_ROUNDS; i++) {
-		counters_begin(&a);
-		counters_end(&b);
-		win_decode(&a, ra);
-		win_decode(&b, rb);
-		counter_setup_overhead(&win.setup, ra, rb, a.failed | b.failed);
-	}
-	counter_setup_finish(&win.setup);
-}
-
 int counters_open(uint32_t want)
 {
 	uint32_t open = (WIN_OFFERED & want) | COUNTER_BIT(COUNTER_WALL_NS);
 	open &= ~win_sanity();
 	win.want = want;
 	counter_setup_init(&win.setup, open, 0);
-	win_calibrate();
+	counters_reader_calibrate(&reader);
 	return 0;
 }
 
 bool counters_has(enum counter_id id)
 {
-	return (win.setup.open & COUNTER_BIT(id)) != 0;
+	return counters_reader_has(&reader, id);
 }
 
 const char *counters_unavailable(enum counter_id id)

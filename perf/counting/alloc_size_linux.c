@@ -4,11 +4,11 @@
  * malloc through LD_PRELOAD: jemalloc, mimalloc, tcmalloc export their
  * own) is what the block can hold: at least what was asked, rounded up to
  * the allocator's size class. The counts use it on both sides of the live
- * bytes (allocation and free) so that they balance without a header. */
+ * bytes (allocation and free) so that they balance without a header.
+ * The other allocation calls are alloc_libc_posix.h's, shared with
+ * macOS. */
 #include <malloc.h>
 #include <stddef.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "counting/alloc_count_probe.h"
 
@@ -17,17 +17,4 @@ size_t alloc_count_block_size(void *block)
 	return block ? malloc_usable_size(block) : 0;
 }
 
-char *alloc_os_strndup(const char *s, size_t n)
-{
-	return strndup(s, n);
-}
-
-void *alloc_os_aligned_alloc(size_t alignment, size_t size)
-{
-	return aligned_alloc(alignment, size);
-}
-
-int alloc_os_posix_memalign(void **out, size_t alignment, size_t size)
-{
-	return posix_memalign(out, alignment, size);
-}
+#include "counting/alloc_libc_posix.h"

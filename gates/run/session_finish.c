@@ -2,9 +2,9 @@
  * expectations evaluated, the run concluded, the reports written. */
 #include <stdio.h>
 
-#include "cli/reports.h"
-#include "cli/session.h"
-#include "cli/update.h"
+#include "run/reports.h"
+#include "run/session.h"
+#include "run/update.h"
 #include "decide/exit_decide.h"
 #include "decide/expect_eval.h"
 #include "sample/runner.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/baseline_notes.h"
+#include "run/baseline_notes.h"
 #include "core/commit.h"
 #include "decide/diff.h"
 #include "report/format.h"

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "cli/ab_options.h"
+#include "run/ab_plan.h"
 #include "core/result.h"
 #include "sample/runner.h"
 

@@ -5,9 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/update.h"
+#include "run/update.h"
 #include "core/message.h"
 #include "decide/comparable.h"
+#include "decide/exit_decide.h"
 #include "decide/history.h"
 #include "decide/interference.h"
 #include "store/atomic_file.h"
@@ -249,7 +250,7 @@ enum gate_exit update_baseline_wait(const struct run_result *r, const struct run
 	bool replaced;
 	char err[1024];
 
-	if (sample_failures) {
+	if (!exit_decide_may_update(sample_failures)) {
 		message_error("baseline not updated: %d sample(s) failed in this run "
 			"(see the problems above); %s is unchanged", sample_failures, path);
 		return GATE_EXIT_UNCHECKED;

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/reports.h"
+#include "run/reports.h"
 #include "core/message.h"
 #include "decide/exit_decide.h"
 #include "report/report_github.h"

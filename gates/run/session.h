@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "cli/run_options.h"
+#include "run/run_options.h"
 #include "core/result.h"
 #include "sample/kernel_info.h"
 

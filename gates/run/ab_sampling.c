@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/ab_sampling.h"
+#include "run/ab_sampling.h"
 #include "core/message.h"
 #include "core/policy.h"
 #include "decide/stats.h"

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/session.h"
-#include "cli/discover.h"
+#include "run/session.h"
+#include "run/discover.h"
 #include "core/commit.h"
 #include "core/message.h"
 #include "core/platform.h"

@@ -1,4 +1,5 @@
-/* run_options.h: what `gate run` was asked to do (parsed by run_options.c). */
+/* run_options.h: what `gate run` was asked to do: the plan a run is made
+ * from (cli/run_flags.c parses the command line into it). */
 #ifndef GATE_RUN_OPTIONS_H
 #define GATE_RUN_OPTIONS_H
 
@@ -6,7 +7,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli/commands.h"
 #include "core/policy.h"
 #include "sample/runner.h"
 
@@ -68,6 +68,9 @@ struct run_options {
  * times its batches. */
 double run_options_deadline(const struct run_options *o);
 
+/* O's tier as the policy knows it (core/policy.h). */
+enum policy_tier run_options_policy_tier(const struct run_options *o);
+
 /* The sampling plan (sample/runner.h) of O; its environment points into O. */
 void run_options_plan(const struct run_options *o, struct runner_plan *plan);
 
@@ -81,15 +84,10 @@ void run_options_policy(const struct run_options *o, struct run_policy *p);
 /* Fills O with the defaults of the default tier. */
 void run_options_defaults(struct run_options *o);
 
-/* Parses ARGV (after the subcommand) into O: CLI_PARSED, CLI_HELP_PRINTED
- * or CLI_BAD_USAGE after a message naming the bad flag or value
- * (cli/commands.h). Pointers in O point into ARGV or static storage. */
-enum cli_parse run_options_parse(struct run_options *o, int argc, char **argv);
+/* Frees what O holds (its --env and --kernel lists), not O. */
+void run_options_free(struct run_options *o);
 
 /* What is wrong with an --env assignment VALUE (a message), or NULL. */
 const char *run_options_env_problem(const char *value);
-
-/* Prints the options of `gate run` to F. */
-void run_options_usage(void *f);
 
 #endif

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/discover.h"
+#include "run/discover.h"
 #include "core/path_os.h"
 #include "sample/allocator.h"
 

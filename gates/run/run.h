@@ -1,0 +1,65 @@
+/* run.h: the runs the subcommands ask for, each from its plan: the
+ * samples taken, the claims evaluated, the comparison, the confirmation,
+ * the conclusion, the baseline updated and the reports written, in that
+ * order; every decision is decide/'s. Each returns the process exit
+ * status (core/exit_status.h), having said what went wrong. */
+#ifndef GATE_RUN_H
+#define GATE_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "run/ab_plan.h"
+#include "run/reports.h"
+#include "run/run_options.h"
+
+/* `gate run`: O's kernels against this platform's baseline (and stored
+ * as it with O->update_baseline). Takes what O holds (run_options_free).
+ * SELF_DIR is the directory of the gate binary. */
+int run_gate(struct run_options *o, const char *self_dir);
+
+/* What `gate ab` was asked: the options both sides share, each side's. */
+struct ab_plan {
+	struct run_options shared;
+	struct ab_side_options a, b;
+	enum ab_mode_choice choice;    /* --duet, --interleaved or neither */
+};
+
+/* `gate ab`: side B against side A, measured in the same rounds. Takes
+ * what P holds. */
+int run_ab(struct ab_plan *p, const char *self_dir);
+
+/* What `gate matrix` was asked. */
+struct matrix_plan {
+	struct run_options options;    /* the options every allocator shares */
+	const char *allocators;        /* --allocators LIST; NULL: the default list */
+	bool allocators_given;
+};
+
+/* `gate matrix`: every kernel under every allocator of P. Takes what P holds. */
+int run_matrix(struct matrix_plan *p, const char *self_dir);
+
+/* What `gate merge` was asked. */
+struct merge_plan {
+	const char **inputs;           /* the result files */
+	size_t input_count;
+	struct report_paths reports;   /* --json, --junit, --markdown, --svg */
+	bool no_color;
+};
+
+/* `gate merge`: P's results joined into one result, one report, one verdict. */
+int run_merge(const struct merge_plan *p);
+
+/* `gate diff`: every series of the files A and B (results or baselines)
+ * side by side, with CHANGED_ONLY those whose median moved. */
+int run_diff(const char *a, const char *b, bool changed_only);
+
+/* `gate list`: every kernel of DIR, its variants, parameter sets and
+ * expectations, printed. */
+int run_list(const char *dir);
+
+/* This platform's baseline file in DIR (NULL: the one beside SELF_DIR's
+ * build), into OUT; 0, or -1 (no memory, or OUT too small). */
+int run_baseline_path(const char *dir, const char *self_dir, char *out, size_t size);
+
+#endif

@@ -1,0 +1,203 @@
+/* run_gate.c: `gate run` (run.h): load the baseline, take the samples,
+ * settle the metric classes, check the expectations, compare (and
+ * confirm), conclude, maybe store the new baseline, and report with the
+ * final exit status. Every decision is decide/'s; this file asks for them
+ * in that order. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/baseline_notes.h"
+#include "run/run.h"
+#include "run/session.h"
+#include "run/update.h"
+#include "core/message.h"
+#include "decide/compare.h"
+#include "decide/confirm.h"
+#include "decide/exit_decide.h"
+#include "decide/metric_class.h"
+#include "sample/runner.h"
+#include "sample/shard.h"
+#include "store/atomic_file.h"
+#include "store/baseline.h"
+
+struct run_state {
+	struct session s;
+	struct run_result base;
+	int have_base;
+	char baseline_path[4096];
+	struct comparability comparable;   /* of the baseline, decided once */
+};
+
+/* Loads this platform's baseline; returns GATE_EXIT_OK, or GATE_EXIT_USAGE
+ * after a message. */
+static int load_baseline(struct run_state *st)
+{
+	struct session *s = &st->s;
+	char err[1024];
+	snprintf(st->baseline_path, sizeof st->baseline_path, "%s/%s.json", s->options.baseline_dir,
+		 s->result.ctx.platform_key);
+	if (s->options.update_baseline && atomic_file_check(st->baseline_path, err, sizeof err)) {
+		message_error("--update-baseline: %s; nothing was run", err);
+		return GATE_EXIT_USAGE;
+	}
+	int ret = baseline_load(st->baseline_path, &st->base, err, sizeof err);
+	if (ret == -ENOENT) {
+		if (s->options.require_baseline) {
+			message_error("no baseline for platform %s: %s does not exist "
+				"(--require-baseline); create it: rerun with --update-baseline",
+				s->result.ctx.platform_key, st->baseline_path);
+			return GATE_EXIT_USAGE;
+		}
+		return GATE_EXIT_OK;
+	}
+	if (ret) {
+		message_error("malformed baseline: %s", err);
+		return GATE_EXIT_USAGE;
+	}
+	if (st->base.ctx.platform_key &&
+	    strcmp(st->base.ctx.platform_key, s->result.ctx.platform_key)) {
+		message_error("baseline %s: platform: \"%s\", not this machine's \"%s\" "
+			"(a file of another platform?); nothing was run", st->baseline_path,
+			st->base.ctx.platform_key, s->result.ctx.platform_key);
+		return GATE_EXIT_USAGE;
+	}
+	st->have_base = 1;
+	s->result.baseline_path = strdup(st->baseline_path);
+	return GATE_EXIT_OK;
+}
+
+/* Batch-major: every (kernel, params) once per batch, so that the batches
+ * of one group are minutes apart and their spread shows the machine's drift. */
+static void take_samples(struct session *s)
+{
+	struct rng rng;
+	rng_seed(&rng, s->options.seed);
+	size_t groups = groups_count(s->kernels, s->kernel_count, s->options.tier);
+	size_t total = groups * (size_t)s->options.runs, done = 0;
+	for (int b = 0; b < s->options.runs; b++) {
+		struct group_iter it;
+		struct group g;
+		groups_begin(&it, s->kernels, s->kernel_count, s->options.tier);
+		while (groups_next(&it, &g)) {
+			message_progress("[%zu/%zu] %s %s", ++done, total, g.kernel->name,
+				g.params->name);
+			s->sample_failures += runner_run_params(g.kernel, g.params, &s->plan, &rng,
+								&s->result,
+								(size_t)b * (size_t)s->options.rounds);
+		}
+	}
+	for (size_t i = 0; i < s->result.series_count; i++)
+		s->result.series[i].batches = (size_t)s->options.runs;
+}
+
+/* One suspected group measured again, timing only (the cost pass is
+ * not taken again), compared like the first batch and settled. */
+static int confirm_group(const struct group *g, struct rng *rng, void *ctx)
+{
+	struct run_state *st = ctx;
+	struct session *s = &st->s;
+	struct runner_plan timed_only = s->plan;
+	struct run_result again;
+	timed_only.cost = confirm_takes_cost_pass();
+	memset(&again, 0, sizeof again);
+	message_progress("confirming %s %s in a fresh batch", g->kernel->name, g->params->name);
+	int failures = runner_run_params(g->kernel, g->params, &timed_only, rng, &again, 0);
+	compare_run_with(&again, &st->base, &s->result.policy, &st->comparable);
+	confirm_settle(&s->result, &again, g->kernel->name, g->params->name);
+	result_free(&again);
+	return failures;
+}
+
+/* What the report says about the baseline file itself (baseline_notes.h):
+ * what an older file lacked, what the change under test did to it. */
+static void add_baseline_notes(struct run_state *st)
+{
+	char *lenient = baseline_notes_leniency(&st->base);
+	char *changed = baseline_notes_change(st->baseline_path);
+
+	if (lenient)
+		result_note_append(&st->s.result.baseline_note, lenient);
+	if (changed)
+		result_note_append(&st->s.result.baseline_note, changed);
+	free(lenient);
+	free(changed);
+}
+
+/* The run against its baseline (compare_baseline), and its timing
+ * regressions confirmed in fresh batches where the hardware is the same. */
+static void compare(struct run_state *st)
+{
+	struct session *s = &st->s;
+	if (compare_baseline(&s->result, st->have_base ? &st->base : NULL, &st->comparable))
+		message_error("comparing with the baseline: out of memory");
+	if (st->have_base)
+		add_baseline_notes(st);
+	if (confirm_against_baseline(st->have_base, &st->comparable))
+		s->sample_failures += confirm_suspects(s->kernels, s->kernel_count,
+						       s->options.tier, s->options.seed,
+						       &s->result, confirm_group, st);
+}
+
+/* --update-baseline: the run stored as the baseline, or refused; its
+ * answer decides the exit status before any report says it. */
+static void update(struct run_state *st)
+{
+	struct session *s = &st->s;
+	enum gate_exit u = update_baseline(&s->result, st->have_base ? &st->base : NULL,
+					   st->have_base ? &st->comparable : NULL,
+					   st->baseline_path, s->sample_failures);
+	s->result.exit_code = exit_decide_after_update(s->result.exit_code, u);
+	if (u == GATE_EXIT_OK)   /* the reports say what the run wrote */
+		s->result.baseline_written = strdup(st->baseline_path);
+}
+
+/* After the options are parsed: the files, the deadline, the context and
+ * the baseline. Returns GATE_EXIT_OK or an exit status after a message. */
+static int setup(struct run_state *st, const char *self_dir)
+{
+	struct session *s = &st->s;
+	int ret;
+	char err[1024];
+	if (s->options.json_path && atomic_file_check(s->options.json_path, err, sizeof err)) {
+		message_error("--json: %s; nothing was run", err);
+		return GATE_EXIT_USAGE;
+	}
+	s->options.runs = policy_runs(s->options.runs, s->options.update_baseline);
+	s->options.cost_runs = policy_cost_runs(s->options.cost_runs, s->options.runs,
+						s->options.update_baseline);
+	s->options.deadline_seconds = run_options_deadline(&s->options);
+	s->options.deadline_at = s->started + s->options.deadline_seconds;
+	ret = session_context(s, self_dir);
+	return ret ? ret : load_baseline(st);
+}
+
+int run_gate(struct run_options *o, const char *self_dir)
+{
+	struct run_state st;
+	memset(&st, 0, sizeof st);
+	struct session *s = &st.s;
+	s->started = runner_now();
+	s->options = *o;   /* its lists are the session's now (session_free) */
+	int ret = setup(&st, self_dir);
+	if (ret == 0)
+		ret = session_list_kernels(s, s->kernel_dir, &s->result, &s->kernels,
+					   &s->kernel_count);
+	if (ret)
+		goto out;
+	shard_apply(s->kernels, s->kernel_count, s->options.tier, s->options.shard_index,
+		    s->options.shard_count);
+	take_samples(s);
+	metric_class_settle(&s->result);
+	session_check_expectations(s);
+	compare(&st);
+	session_conclude(s);
+	if (s->options.update_baseline)
+		update(&st);
+	ret = session_report(s, st.have_base ? &st.base : NULL);
+out:
+	session_free(s);
+	result_free(&st.base);
+	return ret;
+}
