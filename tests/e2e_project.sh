@@ -136,14 +136,16 @@ else
 	g() { git -c user.name=example -c user.email=example@example.org "$@"; }
 	g init -q . && g add -A && g commit -qm base && g commit -q --allow-empty -m head ||
 		fail "git init of the pull request's project failed"
-	pr() { # log summary base: the action's ab mode, its exit status
+	pr() { # log summary base [gate args]: the action's ab mode, its exit status
 		: >"$2"
-		AG_GATE="$gate" AG_MODE=ab AG_BASE=$3 AG_TIER=quick AG_ARGS="--min-effect 1000" \
+		AG_GATE="$gate" AG_MODE=ab AG_BASE=$3 AG_TIER=quick AG_ARGS="--min-effect 1000 ${4:-}" \
 			AG_BUILD="cmake -S . -B build -DCMAKE_C_FLAGS='$cflags' >/dev/null && cmake --build build >/dev/null" \
 			GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY="$2" sh "$root/ci/action.sh" >"$1" 2>&1
 		echo $?
 	}
-	code=$(pr same-pr.log same-pr.md HEAD~1)
+	# measured all the same (a variable nothing reads), so that its sites are
+	# compared: otherwise the same code on both sides is not measured
+	code=$(pr same-pr.log same-pr.md HEAD~1 "--b-env ALLOCGATE_AA=1")
 	[ "$code" = 0 ] || { cat same-pr.log >&2; fail "the unchanged pull request exited $code"; }
 	! grep -q '^::' same-pr.log || { cat same-pr.log >&2; fail "the unchanged pull request has annotations"; }
 	! grep -qi -e 'allocation site' -e 'allocation calls' same-pr.md ||

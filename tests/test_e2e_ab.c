@@ -101,7 +101,8 @@ Test(e2e_ab, a_a_run_agrees_on_every_count)
 	struct spawn_output out;
 	char json[300];
 	snprintf(json, sizeof json, "%s/aa.json", tmpdir);
-	int code = gate_ab(&out, "--json", json, NULL);
+	/* a variable nothing reads: the sides differ, so the same code is measured */
+	int code = gate_ab(&out, "--b-env", "ALLOCGATE_AA=1", "--json", json, NULL);
 	cr_expect(code == 0 || code == 1, "exit %d\n%s\n%s", code, out.out, out.err);
 	json_error_t err;
 	json_t *root = json_load_file(json, 0, &err), *s;
@@ -187,9 +188,20 @@ Test(e2e_ab, ci_ab_script_compares_with_a_worktree_build, .timeout = 600)
 	if (system("git rev-parse --verify -q HEAD >/dev/null 2>&1") != 0)
 		e2e_skip("not a git checkout: ci/ab.sh needs the base revision");
 	char cmd[600], json[400];
+	/* the same code on both sides: nothing measured, a pass that says why */
 	snprintf(cmd, sizeof cmd, "GATE_OUT=%s ci/ab.sh HEAD --quick --kernel resize "
-		 ">%s/ab.out 2>&1", tmpdir, tmpdir);
+		 ">%s/ab-same.out 2>&1", tmpdir, tmpdir);
 	int status = system(cmd);
+	cr_assert(WIFEXITED(status), "%s", cmd);
+	cr_expect_eq(WEXITSTATUS(status), 0, "ci/ab.sh exit %d (see %s/ab-same.out)",
+		     WEXITSTATUS(status), tmpdir);
+	snprintf(cmd, sizeof cmd, "grep -q '1 kernel is the same code on both sides' %s/ab-same.out",
+		 tmpdir);
+	cr_expect(system(cmd) == 0, "no same-code note in %s/ab-same.out", tmpdir);
+	/* forced to measure by a variable nothing reads */
+	snprintf(cmd, sizeof cmd, "GATE_OUT=%s ci/ab.sh HEAD --quick --kernel resize "
+		 "--b-env ALLOCGATE_AA=1 >%s/ab.out 2>&1", tmpdir, tmpdir);
+	status = system(cmd);
 	cr_assert(WIFEXITED(status), "%s", cmd);
 	int code = WEXITSTATUS(status);
 	cr_expect(code == 0 || code == 1, "ci/ab.sh exit %d (see %s/ab.out)", code, tmpdir);
@@ -476,7 +488,7 @@ static void expect_default_rounds(const char *tier, int rounds)
 	snprintf(json, sizeof json, "%s/rounds-%s.json", tmpdir, tier ? tier : "default");
 	char *argv[] = { gate_path, "ab", "--kernel-dir", kernel_dir, "--kernel", "toy",
 			 "--no-color", "--best-of", "1", "--no-cost", "--gate", "counts",
-			 "--json", json, (char *)tier, NULL };
+			 "--b-env", "ALLOCGATE_AA=1", "--json", json, (char *)tier, NULL };
 	cr_assert(spawn_run(argv, NULL, 300, &out) == 0);
 	cr_expect_eq(out.exit_code, 0, "exit %d\n%s\n%s", out.exit_code, out.out, out.err);
 	json_t *root = json_load_file(json, 0, &err), *e;
@@ -505,4 +517,35 @@ Test(e2e_ab, the_default_rounds_follow_the_policy)
 {
 	expect_default_rounds(NULL, POLICY_AB_ROUNDS);
 	expect_default_rounds("--quick", POLICY_AB_ROUNDS_OTHER_TIERS);
+}
+
+/* The same kernel on both sides and nothing else between them: its code is
+ * A's, so it is not measured and the run passes saying so; any difference
+ * of the sides (an environment variable) measures it. */
+Test(e2e_ab, the_same_code_is_not_measured)
+{
+	struct spawn_output out;
+	char json[300];
+	snprintf(json, sizeof json, "%s/same.json", tmpdir);
+	int code = gate_ab(&out, "--json", json, NULL);
+	cr_expect_eq(code, 0, "exit %d\n%s\n%s", code, out.out, out.err);
+	cr_expect(strstr(out.out, "1 kernel is the same code on both sides (executable, counted "
+			 "twin and the project's libraries they load), not measured: toy"),
+		  "%s", out.out);
+	json_error_t err;
+	json_t *root = json_load_file(json, 0, &err);
+	cr_assert(root, "%s: %s", json, err.text);
+	cr_expect_eq(json_array_size(json_object_get(root, "series")), 0);
+	cr_expect_eq(json_integer_value(json_object_get(root, "same_code_kernels")), 1);
+	json_decref(root);
+	spawn_output_free(&out);
+	code = gate_ab(&out, "--b-env", "ALLOCGATE_AA=1", "--no-cost", "--gate", "counts",
+		       "--json", json, NULL);
+	cr_expect_eq(code, 0, "exit %d\n%s\n%s", code, out.out, out.err);
+	cr_expect_null(strstr(out.out, "same code"), "%s", out.out);
+	root = json_load_file(json, 0, &err);
+	cr_assert(root, "%s: %s", json, err.text);
+	cr_expect_gt(json_array_size(json_object_get(root, "series")), 0);
+	json_decref(root);
+	spawn_output_free(&out);
 }

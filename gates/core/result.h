@@ -225,6 +225,8 @@ struct run_result {
 	size_t site_change_count;
 	char *baseline_path;   /* NULL when none was found */
 	char *baseline_written; /* --update-baseline: the file this run wrote; NULL none */
+	size_t same_code_kernels; /* gate ab: kernels whose code is A's, not measured
+				   * (sample/kernel_code.h) */
 	char *baseline_note;   /* e.g. "hardware changed since the baseline: ..." */
 	char *comparison;      /* gate ab: what B and A are; NULL against a baseline */
 	struct ab_schedule schedule; /* gate ab: duet or interleaved, and where */

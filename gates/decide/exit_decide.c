@@ -40,7 +40,9 @@ enum gate_exit exit_decide_run(const struct run_result *r, int sample_failures)
 			return GATE_EXIT_USAGE;
 	if (gated_series_is(r, VERDICT_FAIL) || gated_expect_is(r, VERDICT_FAIL))
 		return GATE_EXIT_REGRESSION;
-	if (!has_finite_sample(r))
+	/* nothing measured because every kernel was A's code (gate ab): nothing
+	 * can have changed, which is a pass, not a machine that measures nothing */
+	if (!has_finite_sample(r) && !(r->same_code_kernels && !r->series_count))
 		return sample_failures ? GATE_EXIT_UNCHECKED : GATE_EXIT_NOTHING_MEASURED;
 	/* a series or claim that could not be checked: no sample, or a count
 	 * nothing measured (decide/counted.h) */

@@ -14,7 +14,8 @@
  * SAMPLE_FAILURES samples: USAGE when a gated expectation names a metric
  * nothing measures; else REGRESSION when a gated series or expectation
  * failed (the --gate policy says which series gate); else NOTHING_MEASURED
- * when no sample is finite (UNCHECKED when samples failed); else UNCHECKED
+ * when no sample is finite (UNCHECKED when samples failed), unless no series
+ * was taken because every kernel was A's code (gate ab); else UNCHECKED
  * when a gated series or expectation could not be checked or a sample
  * failed; else OK. */
 enum gate_exit exit_decide_run(const struct run_result *r, int sample_failures);

@@ -162,6 +162,9 @@ int report_json_write(const char *path, const struct run_result *r, char *err, s
 			bad |= json_object_set_new(root, "policy", policy_json(&r->policy));
 		bad |= json_object_set_new(root, "baseline", jsonout_string(r->baseline_path));
 		bad |= json_object_set_new(root, "baseline_note", jsonout_string(r->baseline_note));
+		if (r->same_code_kernels)
+			bad |= json_object_set_new(root, "same_code_kernels",
+						   json_integer((json_int_t)r->same_code_kernels));
 		if (r->baseline_written)
 			bad |= json_object_set_new(root, "baseline_written",
 						   jsonout_string(r->baseline_written));

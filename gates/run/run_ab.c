@@ -16,6 +16,8 @@
 #include "decide/expect_eval.h"
 #include "decide/sites.h"
 #include "sample/allocator.h"
+#include "sample/groups.h"
+#include "sample/kernel_code.h"
 #include "sample/runner.h"
 #include "sample/shard.h"
 #include "store/atomic_file.h"
@@ -31,6 +33,8 @@ struct ab_state {
 	bool a_missing;                /* A's kernel directory does not exist */
 	char b_alone[1024];            /* groups B measured alone (A has none), for the note */
 	size_t b_alone_count;
+	char same[1024];               /* kernels whose code is A's: not measured */
+	size_t same_count;
 	struct run_result a;           /* side A's samples */
 	struct runner_duet *duet;      /* duet sampling's CPUs and figures; NULL: interleaved */
 };
@@ -166,6 +170,62 @@ static int run_group(struct ab_state *st, const struct kernel_info *k,
 	return runner_run_sides(sides, 2, rng, 0);
 }
 
+/* Whether the two sides run with the same environment and allocator: what
+ * tells them apart, then, is only their kernels' code. */
+static bool same_setup(const struct ab_plan *p)
+{
+	return !p->a.env_count && !p->b.env_count && !p->a.allocator && !p->b.allocator;
+}
+
+/* Kernels of B whose code is A's (sample/kernel_code.h), where nothing
+ * else tells the sides apart: not measured (nothing there can have moved,
+ * and the time goes to what changed), taken out of the tier as a shard
+ * takes out what it does not run, and named in the run's note. */
+static void leave_out_same_code(struct ab_state *st)
+{
+	struct session *s = &st->s;
+	if (!same_setup(st->p))
+		return;
+	for (size_t i = 0; i < s->kernel_count; i++) {
+		struct kernel_info *k = &s->kernels[i];
+		const struct kernel_info *ka = find_kernel(st->a_kernels, st->a_count, k->name);
+		char da[64], db[64];
+		if (!ka || kernel_code_digest(k, db, sizeof db) ||
+		    kernel_code_digest(ka, da, sizeof da) || strcmp(da, db))
+			continue;
+		for (size_t j = 0; j < k->paramset_count; j++)
+			k->paramsets[j].tiers &= ~s->options.tier;
+		size_t used = strlen(st->same);
+		if (used + strlen(k->name) + 4 < sizeof st->same)
+			snprintf(st->same + used, sizeof st->same - used, "%s%s", used ? ", " : "",
+				 k->name);
+		st->same_count++;
+	}
+	s->result.same_code_kernels = st->same_count;
+}
+
+/* The run's note: what B measured alone, which kernels were the same code. */
+static void note_sides(struct ab_state *st)
+{
+	struct session *s = &st->s;
+	char note[2600] = "";
+	if (st->a_count && st->b_alone_count)
+		snprintf(note, sizeof note, "measured on B alone, A has no such kernel or parameter "
+			 "set (new in B: nothing compared, its claims gate): %s", *st->b_alone ?
+			 st->b_alone : "...");
+	if (st->same_count) {
+		size_t used = strlen(note);
+		snprintf(note + used, sizeof note - used, "%s%zu kernel%s the same code on both "
+			 "sides (executable, counted twin and the project's libraries they load), not "
+			 "measured: %s", used ? "; " : "", st->same_count,
+			 st->same_count == 1 ? " is" : "s are", st->same);
+	}
+	if (!*note)
+		return;
+	free(s->result.baseline_note);
+	s->result.baseline_note = strdup(note);
+}
+
 static void take_samples(struct ab_state *st)
 {
 	struct session *s = &st->s;
@@ -258,15 +318,9 @@ int run_ab(struct ab_plan *p, const char *self_dir)
 		goto out;
 	shard_apply(s->kernels, s->kernel_count, s->options.tier, s->options.shard_index,
 		    s->options.shard_count);
+	leave_out_same_code(&st);
 	take_samples(&st);
-	if (st.a_count && st.b_alone_count) {
-		char note[1200];
-		snprintf(note, sizeof note, "measured on B alone, A has no such kernel or parameter "
-			 "set (new in B: nothing compared, its claims gate): %s", *st.b_alone ?
-			 st.b_alone : "...");
-		free(s->result.baseline_note);
-		s->result.baseline_note = strdup(note);
-	}
+	note_sides(&st);
 	take_problems_of_a(&s->result, &st.a);
 	check_expectations(&st);
 	compare_ab_mark_interference(&s->result, &st.a);

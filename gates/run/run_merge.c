@@ -198,6 +198,7 @@ static int merge_header(struct run_result *out, struct run_result *in, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		if (isfinite(in[i].wall_seconds) && in[i].wall_seconds > out->wall_seconds)
 			out->wall_seconds = in[i].wall_seconds;
+		out->same_code_kernels += in[i].same_code_kernels;
 		if (!out->baseline_path && in[i].baseline_path)
 			out->baseline_path = strdup(in[i].baseline_path);
 		if (!out->baseline_note && in[i].baseline_note)

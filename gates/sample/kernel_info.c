@@ -290,6 +290,21 @@ int kernel_info_set_source_root(struct kernel_info *k, const char *root)
 	return 0;
 }
 
+int kernel_info_counted_path(const struct kernel_info *k, char *out, size_t size)
+{
+	const char *slash = strrchr(k->path, '/');
+	if (!slash)
+		return -ENOENT;
+	int n = snprintf(out, size, "%.*s-counted%s", (int)(slash - k->path), k->path, slash);
+	if (n < 0 || (size_t)n >= size)
+		return -ENAMETOOLONG;
+	FILE *f = fopen(out, "rb");
+	if (!f)
+		return -errno;
+	fclose(f);
+	return 0;
+}
+
 void kernel_info_free(struct kernel_info *k)
 {
 	for (size_t i = 0; i < k->variant_count; i++) {

@@ -66,6 +66,12 @@ const char *kernel_info_source_file(const struct kernel_info *k, const char *fil
  * expectations) relative to it. Returns 0 or -ENOMEM. */
 int kernel_info_set_source_root(struct kernel_info *k, const char *root);
 
+/* Path of the counted build of K (docs/counters.md), into OUT: the
+ * kernel's directory with "-counted" appended, e.g.
+ * build/kernels-counted/NAME. Returns 0 when that file exists, else a
+ * negative errno (OUT may still hold the path). */
+int kernel_info_counted_path(const struct kernel_info *k, char *out, size_t size);
+
 /* Frees what OUT owns. */
 void kernel_info_free(struct kernel_info *info);
 

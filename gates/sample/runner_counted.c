@@ -18,22 +18,6 @@
 #include "sample/runner_internal.h"
 #include "sample/spawn.h"
 
-/* Path of the counted build of K (docs/counters.md): the kernel's
- * directory with "-counted" appended, e.g. build/kernels-counted/NAME. */
-static int counted_path(const struct kernel_info *k, char *out, size_t size)
-{
-	const char *slash = strrchr(k->path, '/');
-	if (!slash)
-		return -ENOENT;
-	int n = snprintf(out, size, "%.*s-counted%s", (int)(slash - k->path), k->path, slash);
-	if (n < 0 || (size_t)n >= size)
-		return -ENAMETOOLONG;
-	FILE *f = fopen(out, "rb");
-	if (!f)
-		return -errno;
-	fclose(f);
-	return 0;
-}
 
 /* ENV (NULL-terminated) with LIB first in the OS's preload variable
  * (allocator_os_preload_var: LD_PRELOAD, DYLD_INSERT_LIBRARIES), before a
@@ -137,7 +121,7 @@ static int counted_sample(const struct kernel_info *k, size_t v, const struct ke
 	struct kernel_info counted = *k;
 	struct record rec;
 	char path[4096] = "", why[700];
-	int n = counted_path(k, path, sizeof path), heap = 0;
+	int n = kernel_info_counted_path(k, path, sizeof path), heap = 0;
 	if (n) {
 		/* said once per kernel: without it no heap_* count exists, and an
 		 * expectation on one would only say "no measurement named" */

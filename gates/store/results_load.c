@@ -332,7 +332,7 @@ out:
 
 static int load_top(const struct rl *l, const json_t *root, struct run_result *out)
 {
-	long long code;
+	long long code, same;
 	char *word = NULL;
 	int rc;
 	if ((rc = integer(l, root, "result", "exit_code", 1, 0, 255, &code)) ||
@@ -348,8 +348,10 @@ static int load_top(const struct rl *l, const json_t *root, struct run_result *o
 	    (rc = string(l, root, "result", "baseline_note", 0, &out->baseline_note)) ||
 	    (rc = string(l, root, "result", "baseline_written", 0, &out->baseline_written)) ||
 	    (rc = string(l, root, "result", "comparison", 0, &out->comparison)) ||
-	    (rc = load_schedule(l, root, &out->schedule)))
+	    (rc = load_schedule(l, root, &out->schedule)) ||
+	    (rc = integer(l, root, "result", "same_code_kernels", 0, 0, 1000000, &same)))
 		return rc;
+	out->same_code_kernels = (size_t)same;
 	return load_arrays(l, root, out);
 }
 
