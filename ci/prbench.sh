@@ -10,7 +10,9 @@
 # allocgate installed from this checkout into a temporary prefix. It runs the
 # composite action's script (ci/action.sh) in ab mode twice, as a pull
 # request's job would, its base built in a git worktree:
-#   1. an unchanged pull request (an empty commit on top of the base);
+#   1. an unchanged pull request (an empty commit on top of the base): as
+#      the action runs it (the same code on both sides is not measured),
+#      and measured all the same (--b-env of a variable nothing reads);
 #   2. json_array_grow's realloc growth turned into malloc + copy + free
 #      (jansson's own history, reversed).
 # For each it prints the exit status, the annotations, the step summary's
@@ -54,12 +56,13 @@ g() { git -c user.name=prbench -c user.email=prbench@example.org "$@"; }
 g init -q . && g add -A && g commit -qm base && g commit -q --allow-empty -m unchanged ||
 	fail "git init failed"
 
-pr() { # name: the action's ab mode against HEAD~1; prints its figures
+pr() { # name [gate args]: the action's ab mode against HEAD~1; prints its figures
 	: >"$tmp/$1.md"
 	start=$(date +%s)
 	PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig" PATH="$tmp/prefix/bin:$PATH" GITHUB_ACTIONS=true \
 		GITHUB_STEP_SUMMARY="$tmp/$1.md" AG_MODE=ab AG_BASE=HEAD~1 AG_BUILD=make \
-		AG_GATE="$tmp/prefix/bin/gate" AG_TIER=$tier sh "$root/ci/action.sh" >"$tmp/$1.log" 2>&1
+		AG_GATE="$tmp/prefix/bin/gate" AG_TIER=$tier AG_ARGS="${2:-}" sh "$root/ci/action.sh" \
+		>"$tmp/$1.log" 2>&1
 	code=$?
 	cp "$tmp/$1.md" "$tmp/$1.summary.md"
 	echo "prbench: $1: exit $code, $(grep -cE '^::(notice|warning|error)' "$tmp/$1.log") annotations," \
@@ -71,6 +74,8 @@ pr() { # name: the action's ab mode against HEAD~1; prints its figures
 
 echo "prbench: jansson $(git -C "$src" describe --always 2>/dev/null), $tier tier, $(date -u '+%Y-%m-%d %H:%M UTC'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') family $(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ') model $(grep -m1 '^model' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')"
 pr unchanged
+# measured all the same (a variable nothing reads): its sites compared
+pr unchanged_measured "--b-env ALLOCGATE_AA=1"
 python3 - src/value.c <<'PY' || fail "json_array_grow is not as expected"
 import sys
 p = sys.argv[1]
