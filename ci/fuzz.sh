@@ -13,7 +13,7 @@
 # New inputs go to build/fuzz/corpus/<target>/ (the committed seeds are not
 # changed; --smoke keeps none); a crash, leak or timeout leaves its input in
 # build/fuzz/crashes/<target>/ and fails the target. Logs:
-# build/fuzz/logs/<target>.log. Exit 0 when every target ran and passed, 1
+# build/fuzz/logs/<target>.log (--smoke: build/fuzz/smoke/<target>.log). Exit 0 when every target ran and passed, 1
 # when one failed, 2 when the targets could not be built.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,7 +51,11 @@ fuzz_run() {
 	[ -x "$exe" ] || { echo "fuzz_$t: FAILED: no $exe (tests/fuzz/fuzz_$t.c?)"; return 1; }
 	log=build/fuzz/logs/$t.log
 	new=build/fuzz/corpus/$t
-	[ -n "$smoke" ] && new=build/fuzz/smoke/$t && rm -rf "$new"
+	if [ -n "$smoke" ]; then # apart from a long run going on beside it
+		log=build/fuzz/smoke/$t.log
+		new=build/fuzz/smoke/$t
+		rm -rf "$new"
+	fi
 	mkdir -p build/fuzz/logs "$new" "build/fuzz/crashes/$t"
 	dict=""
 	[ -f "tests/fuzz/dict/$t.dict" ] && dict="-dict=tests/fuzz/dict/$t.dict"
@@ -64,15 +68,15 @@ fuzz_run() {
 		-artifact_prefix="build/fuzz/crashes/$t/" "$new" $seeds >"$log" 2>&1
 	rc=$?
 	wall=$(($(date +%s) - start))
-	done_line=$(grep -E '^Done [0-9]+ runs' "$log" | tail -1)
-	cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -1)
+	done_line=$(grep -aE '^Done [0-9]+ runs' "$log" | tail -1)
+	cov=$(grep -aoE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -1)
 	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
 	if [ $rc -eq 0 ] && [ -n "$done_line" ]; then
 		echo "fuzz_$t: ok: ${done_line#Done } ($cov, $rate exec/s, wall $wall s)"
 		return 0
 	fi
 	echo "fuzz_$t: FAILED (exit $rc, wall $wall s); log $log:"
-	grep -E 'ERROR|SUMMARY|Test unit written' "$log" | head -5
+	grep -aE 'ERROR|SUMMARY|Test unit written' "$log" | head -5
 	echo "  keep the input as tests/fuzz/regressions/$t/<name> with the fix and a unit test"
 	return 1
 }
