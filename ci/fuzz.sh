@@ -34,9 +34,9 @@ targets=$*
 [ -n "$targets" ] || targets=$(cd tests/fuzz && ls fuzz_*.c | sed 's/^fuzz_//; s/\.c$//')
 
 . "$root/ci/deps.sh"
-if [ ! -f build.ninja ] || ! grep -q '^build fuzz: phony' build.ninja; then
-	python3 configure.py >/dev/null || exit 2
-fi
+# configured again (same arguments) when clang was installed since
+[ -f build.ninja ] || python3 configure.py >/dev/null || exit 2
+ninja build.ninja >/dev/null || exit 2
 if ! grep -q '^build fuzz: phony' build.ninja; then
 	echo "ci/fuzz.sh: no fuzz targets in this build:" \
 		"$(sed -n 's/^# fuzz: //p' build.ninja)" >&2
