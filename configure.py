@@ -19,6 +19,15 @@ the kernels and the probe only.
 Sources are chosen by file name, not by #ifdef: a file named X_linux.c is
 built only for Linux, X_windows.c only for Windows, X_darwin.c only for
 macOS, X_posix.c for Linux and macOS.
+
+When clang links a libFuzzer target with ASan and UBSan (FUZZ_CC, else
+clang; Debian: clang libclang-rt-dev), the fuzz targets tests/fuzz/fuzz_*.c
+are built into BUILDDIR/fuzz/ (`ninja fuzz`, part of `ninja all`) against
+a second compile of the gate's own source list; otherwise one line says why
+there are none.
+
+main() reads as the order of the work: probe the toolchain, find each
+dependency, then write each group of edges.
 """
 
 import argparse
@@ -305,6 +314,60 @@ def write_bpf(w, bd, bpf):
                    variables={"extra_libs": "$libbpf_libs"})
 
 
+FUZZ_PROBE = ("#include <stddef.h>\n#include <stdint.h>\n"
+              "int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);\n"
+              "int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)\n"
+              "{ (void)data; (void)size; return 0; }\n")
+FUZZ_SANITIZERS = "-fsanitize=fuzzer,address,undefined"
+
+
+def find_libfuzzer(platform):
+    """The clang that links libFuzzer with ASan and UBSan (FUZZ_CC, else
+    clang on PATH), or None, and the one line that says so. Probed by
+    building a tiny fuzz target, so a clang without its runtime
+    (Debian: libclang-rt-dev) counts as missing."""
+    if platform.is_windows():
+        return None, None
+    clang = shutil.which(os.environ.get("FUZZ_CC") or "clang")
+    if not clang or not compiler_works(clang, FUZZ_SANITIZERS, "", code=FUZZ_PROBE):
+        return None, ("fuzz: off (no clang that links %s; apt-get install clang "
+                      "libclang-rt-dev)" % FUZZ_SANITIZERS)
+    return clang, "fuzz: on (%s): build/fuzz/fuzz_* (ci/fuzz.sh)" % clang
+
+
+def write_fuzz(w, bd, clang, gate_srcs, version_header):
+    """The fuzz targets, BD/fuzz/fuzz_X from tests/fuzz/fuzz_X.c: a second
+    compile of the gate's own sources (GATE_SRCS, the list libgate.a is made
+    of) with clang, libFuzzer's instrumentation, ASan and UBSan, into
+    BD/fuzz/libgate.a. Returns the targets."""
+    w.variable("fuzz_cc", clang)
+    w.variable("fuzz_cflags", "-std=c11 -g -O1 -Wall -Wextra -D_GNU_SOURCE "
+               "-fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined "
+               "-fno-sanitize-recover=undefined -Iperf -Igates")
+    w.rule("fuzz_cc", "$fuzz_cc -MMD -MF $out.d $fuzz_cflags $extra_cflags -c $in -o $out",
+           depfile="$out.d", deps="gcc", description="FUZZ CC $out")
+    w.rule("fuzz_link", "$fuzz_cc %s -o $out $in $extra_libs $libs" % FUZZ_SANITIZERS,
+           description="FUZZ LINK $out")
+    objs = []
+    for src in gate_srcs + ["gates/core/version.c"]:
+        obj = "%s/fuzz/obj/%s.o" % (bd, os.path.splitext(src)[0])
+        version = src == "gates/core/version.c"
+        objs += w.build(obj, "fuzz_cc", src, implicit=[version_header] if version else [],
+                        variables={"extra_cflags": "%s$jansson_cflags $gate_defines" % (
+                            "-I%s " % bd if version else "")})
+    fuzz_lib = w.build("%s/fuzz/libgate.a" % bd, "ar", objs)
+    targets = []
+    for src in sorted(glob.glob(os.path.join(ROOT, "tests/fuzz/fuzz_*.c"))):
+        src = os.path.relpath(src, ROOT).replace(os.sep, "/")
+        stem = os.path.splitext(os.path.basename(src))[0]
+        obj = w.build("%s/fuzz/obj/%s.o" % (bd, stem), "fuzz_cc", src,
+                      variables={"extra_cflags": "$jansson_cflags"})
+        targets += w.build("%s/fuzz/%s" % (bd, stem), "fuzz_link", obj + fuzz_lib,
+                           variables={"extra_libs": "$jansson_libs"})
+    w.build("fuzz", "phony", targets)
+    return targets
+
+
 def msvc_libs(text):
     """pkg-config's -L/-l flags as MSVC's linker takes them (after /link)."""
     out = []
@@ -321,22 +384,30 @@ def msvc_libs(text):
 def toolchain_flags(args, platform):
     """(cflags, ldflags, libs) for the compiler family and target, before
     CFLAGS and LDFLAGS from the environment are appended."""
-    if platform.is_msvc():
-        # cl and clang-cl: C11, warnings at /W4, PDB debug info; the CRT's
-        # "use the _s functions" deprecations are not about this code.
-        cflags = "/nologo /std:c11 /W4 /Zi /utf-8 /D_CRT_SECURE_NO_WARNINGS"
-        cflags += " /Od" if args.debug else " /O2 /DNDEBUG"
-        if args.warnings_as_errors:
-            cflags += " /WX"
-        ldflags = "/DEBUG"
-        if args.sanitize:
-            if args.sanitize != "address":
-                sys.exit("configure.py: --sanitize %s: MSVC has address only" % args.sanitize)
-            cflags += " /fsanitize=address"
-        # No pthreads in the Windows SDK: the threaded kernels and
-        # perf/probe/probe_threads.c need a pthreads library (e.g. vcpkg's
-        # pthreads) through CFLAGS/LDFLAGS.
-        return cflags, ldflags, ""
+    return msvc_flags(args) if platform.is_msvc() else gnu_flags(args, platform)
+
+
+def msvc_flags(args):
+    """toolchain_flags for cl and clang-cl."""
+    # cl and clang-cl: C11, warnings at /W4, PDB debug info; the CRT's
+    # "use the _s functions" deprecations are not about this code.
+    cflags = "/nologo /std:c11 /W4 /Zi /utf-8 /D_CRT_SECURE_NO_WARNINGS"
+    cflags += " /Od" if args.debug else " /O2 /DNDEBUG"
+    if args.warnings_as_errors:
+        cflags += " /WX"
+    ldflags = "/DEBUG"
+    if args.sanitize:
+        if args.sanitize != "address":
+            sys.exit("configure.py: --sanitize %s: MSVC has address only" % args.sanitize)
+        cflags += " /fsanitize=address"
+    # No pthreads in the Windows SDK: the threaded kernels and
+    # perf/probe/probe_threads.c need a pthreads library (e.g. vcpkg's
+    # pthreads) through CFLAGS/LDFLAGS.
+    return cflags, ldflags, ""
+
+
+def gnu_flags(args, platform):
+    """toolchain_flags for GCC and Clang (mingw-w64's GCC too)."""
     cflags = "-std=c11 -g -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes"
     cflags += " -O0" if args.debug else " -O2 -DNDEBUG"
     if platform.name == "linux":
@@ -555,95 +626,141 @@ def parse_args(argv):
     return p.parse_args(argv)
 
 
-def main(argv):
-    args = parse_args(argv)
-    if args.write_version:
-        write_version_header(args.write_version)
-        return 0
-    cc = os.environ.get("CC") or ("%s-gcc" % args.host if args.host else
-                                  ("cc" if shutil.which("cc") else "gcc"))
-    platform = Platform(args.host, cc)
-    default_ar = ("%s-ar" % args.host if args.host else "ar")
-    if platform.is_msvc():
-        default_ar = "llvm-lib" if "clang-cl" in cc else "lib"
-    ar = os.environ.get("AR") or default_ar
-    pkg_config = os.environ.get("PKG_CONFIG") or (
-        "%s-pkg-config" % args.host if args.host else "pkg-config")
-    if not shutil.which(pkg_config):
-        pkg_config = None
+class Toolchain:
+    """The compiler, archiver and pkg-config for the target, and the flags
+    every C compile and link gets (CFLAGS and LDFLAGS from the environment
+    appended)."""
 
-    cflags, ldflags, libs = toolchain_flags(args, platform)
-    cflags = (cflags + " " + os.environ.get("CFLAGS", "")).strip()
-    ldflags = (ldflags + " " + os.environ.get("LDFLAGS", "")).strip()
+    def __init__(self, args):
+        self.cc = os.environ.get("CC") or ("%s-gcc" % args.host if args.host else
+                                           ("cc" if shutil.which("cc") else "gcc"))
+        self.platform = Platform(args.host, self.cc)
+        default_ar = "%s-ar" % args.host if args.host else "ar"
+        if self.platform.is_msvc():
+            default_ar = "llvm-lib" if "clang-cl" in self.cc else "lib"
+        self.ar = os.environ.get("AR") or default_ar
+        pkg_config = os.environ.get("PKG_CONFIG") or (
+            "%s-pkg-config" % args.host if args.host else "pkg-config")
+        self.pkg_config = pkg_config if shutil.which(pkg_config) else None
+        cflags, ldflags, self.libs = toolchain_flags(args, self.platform)
+        self.cflags = (cflags + " " + os.environ.get("CFLAGS", "")).strip()
+        self.ldflags = (ldflags + " " + os.environ.get("LDFLAGS", "")).strip()
 
-    if not shutil.which(shlex.split(cc)[0]):
-        sys.exit("configure.py: no C compiler: %s not found (apt-get install gcc, or set CC)" % cc)
-    if not compiler_works(cc, cflags, ldflags, libs=libs, msvc=platform.is_msvc()):
+
+def probe_toolchain(args):
+    """The Toolchain, once its compiler builds a trivial C11 program; exits
+    with the reason otherwise."""
+    tc = Toolchain(args)
+    if not shutil.which(shlex.split(tc.cc)[0]):
+        sys.exit("configure.py: no C compiler: %s not found (apt-get install gcc, or set CC)"
+                 % tc.cc)
+    if not compiler_works(tc.cc, tc.cflags, tc.ldflags, libs=tc.libs,
+                          msvc=tc.platform.is_msvc()):
         sys.exit("configure.py: %s cannot build a trivial C11 program with: %s %s"
-                 % (cc, cflags, ldflags))
+                 % (tc.cc, tc.cflags, tc.ldflags))
+    return tc
 
-    notes = []
-    jansson, jansson_where = find_jansson(args, platform, pkg_config)
+
+def require_jansson(args, tc):
+    """(cflags, libs) of jansson, or None with one note for a Windows build
+    (kernels and probe only); exits when a native build has none."""
+    jansson, where = find_jansson(args, tc.platform, tc.pkg_config)
     if jansson is None and args.with_jansson:
-        sys.exit("configure.py: --with-jansson %s: %s" % (args.with_jansson, jansson_where))
-    if jansson is None and platform.is_windows():
-        notes.append("gate: skipped (no jansson for %s: %s); kernels and probe only"
-                     % (args.host or "windows", jansson_where))
-    elif jansson is None:
+        sys.exit("configure.py: --with-jansson %s: %s" % (args.with_jansson, where))
+    if jansson is None and tc.platform.is_windows():
+        return None, "gate: skipped (no jansson for %s: %s); kernels and probe only" % (
+            args.host or "windows", where)
+    if jansson is None:
         sys.exit("configure.py: jansson not found through pkg-config; it reads and writes "
                  "baselines and results.\n  Debian/Ubuntu: apt-get install libjansson-dev "
                  "pkg-config\n  macOS: brew install jansson pkg-config")
-    criterion = None if platform.is_windows() else pkg("criterion", pkg_config)
-    if platform.is_windows():
+    return jansson, None
+
+
+def find_criterion(tc):
+    """(cflags, libs) of Criterion, or None, and the note when the tests
+    are off."""
+    if tc.platform.is_windows():
         # the suite forks, pipes and runs POSIX tools: it runs on the build
         # machine, and runs a Windows build under wine (test_windows_*.c)
-        notes.append("tests: off for Windows (tests/test_windows_*.c run this build under "
-                     "wine from a Linux build's suite)")
-    elif criterion is None:
-        notes.append("tests: off (Criterion not found; apt-get install libcriterion-dev)")
-    bpf, bpf_note = detect_bpf(platform, pkg_config)
-    if bpf_note:
-        notes.append(bpf_note)
-    probed = probed_paths(cc, cflags, platform, pkg_config,
-                          bool(bpf_note and "libbpf not found" not in bpf_note and not bpf))
-    # callgrind backend: the probe switches collection around the region
-    if platform.is_windows():
-        pass  # no valgrind for Windows
-    elif compiler_works(cc, cflags + " -c", "", code="#include <valgrind/callgrind.h>\n"
-                        "int f(void){CALLGRIND_TOGGLE_COLLECT; return 0;}\n"):
-        cflags += " -DGATE_HAVE_CALLGRIND"
-        if not shutil.which("valgrind"):
-            notes.append("callgrind: probe ready, but valgrind is not installed "
-                         "(--backend callgrind needs it)")
-    else:
-        notes.append("callgrind: off (no <valgrind/callgrind.h>; apt-get install valgrind)")
+        return None, ("tests: off for Windows (tests/test_windows_*.c run this build under "
+                      "wine from a Linux build's suite)")
+    criterion = pkg("criterion", tc.pkg_config)
+    if criterion is None:
+        return None, "tests: off (Criterion not found; apt-get install libcriterion-dev)"
+    return criterion, None
 
-    version = describe()
-    cc_version = (run(shlex.split(cc) + ["--version"]) or cc).splitlines()[0]
-    defines = " ".join(quoted_define(platform, name, value) for name, value in (
-        ("GATE_COMPILER", cc_version), ("GATE_CFLAGS", cflags)))
-    if platform.is_msvc():
-        jansson = jansson and (jansson[0], msvc_libs(jansson[1]))
-        criterion = criterion and (criterion[0], msvc_libs(criterion[1]))
 
-    bd = args.builddir
-    w = Writer()
+def find_callgrind(tc):
+    """Whether the probe can switch callgrind's collection around a region
+    (<valgrind/callgrind.h>), and the note when the cost pass is off or
+    lacks valgrind."""
+    if tc.platform.is_windows():
+        return False, None  # no valgrind for Windows
+    if not compiler_works(tc.cc, tc.cflags + " -c", "",
+                          code="#include <valgrind/callgrind.h>\n"
+                          "int f(void){CALLGRIND_TOGGLE_COLLECT; return 0;}\n"):
+        return False, "callgrind: off (no <valgrind/callgrind.h>; apt-get install valgrind)"
+    if not shutil.which("valgrind"):
+        return True, ("callgrind: probe ready, but valgrind is not installed "
+                      "(--backend callgrind needs it)")
+    return True, None
+
+
+class Dependencies:
+    """What was found: jansson, criterion, bpf (a dict), fuzz_cc (the clang
+    of the fuzz targets) or None each; probed, the paths whose change
+    configures again; notes, one line each for what is off (fuzz_note the
+    fuzz targets' line)."""
+
+
+def find_dependencies(args, tc):
+    """The Dependencies of this build; adds -DGATE_HAVE_CALLGRIND to
+    tc.cflags when the probe can drive callgrind."""
+    deps = Dependencies()
+    deps.jansson, jansson_note = require_jansson(args, tc)
+    deps.criterion, criterion_note = find_criterion(tc)
+    deps.bpf, bpf_note = detect_bpf(tc.platform, tc.pkg_config)
+    bpf_tools_missing = bool(bpf_note and "libbpf not found" not in bpf_note and not deps.bpf)
+    deps.probed = probed_paths(tc.cc, tc.cflags, tc.platform, tc.pkg_config, bpf_tools_missing)
+    callgrind, callgrind_note = find_callgrind(tc)
+    if callgrind:
+        tc.cflags += " -DGATE_HAVE_CALLGRIND"
+    deps.fuzz_cc, deps.fuzz_note = (find_libfuzzer(tc.platform) if deps.jansson
+                                    else (None, None))
+    deps.notes = [n for n in (jansson_note, criterion_note, bpf_note, callgrind_note,
+                              deps.fuzz_note) if n]
+    if tc.platform.is_msvc():
+        deps.jansson = deps.jansson and (deps.jansson[0], msvc_libs(deps.jansson[1]))
+        deps.criterion = deps.criterion and (deps.criterion[0], msvc_libs(deps.criterion[1]))
+    return deps
+
+
+def write_variables(w, args, argv, tc, deps):
+    """The variables every rule reads: compiler, flags, libraries."""
+    cc_version = (run(shlex.split(tc.cc) + ["--version"]) or tc.cc).splitlines()[0]
+    defines = " ".join(quoted_define(tc.platform, name, value) for name, value in (
+        ("GATE_COMPILER", cc_version), ("GATE_CFLAGS", tc.cflags)))
     w.comment("Generated by configure.py; do not edit, do not commit.")
     w.variable("ninja_required_version", "1.3")
-    w.variable("builddir", bd)
+    w.variable("builddir", args.builddir)
     w.variable("configure_args", " ".join(shlex.quote(a) for a in argv))
-    w.variable("cc", cc)
-    w.variable("ar", ar)
-    w.variable("cflags", "%s %s" % (cflags, "/Iperf /Igates" if platform.is_msvc()
+    w.variable("cc", tc.cc)
+    w.variable("ar", tc.ar)
+    w.variable("cflags", "%s %s" % (tc.cflags, "/Iperf /Igates" if tc.platform.is_msvc()
                                      else "-Iperf -Igates"))
-    w.variable("ldflags", ldflags)
-    w.variable("libs", libs)
+    w.variable("ldflags", tc.ldflags)
+    w.variable("libs", tc.libs)
     w.variable("gate_defines", defines)
-    w.variable("jansson_cflags", jansson[0] if jansson else "")
-    w.variable("jansson_libs", jansson[1] if jansson else "")
-    if criterion:
-        w.variable("criterion_cflags", criterion[0])
-        w.variable("criterion_libs", criterion[1])
+    w.variable("jansson_cflags", deps.jansson[0] if deps.jansson else "")
+    w.variable("jansson_libs", deps.jansson[1] if deps.jansson else "")
+    if deps.criterion:
+        w.variable("criterion_cflags", deps.criterion[0])
+        w.variable("criterion_libs", deps.criterion[1])
+
+
+def write_rules(w, platform):
+    """The compile, archive and link rules of the compiler family."""
     if platform.is_msvc():
         # headers from /showIncludes (deps = msvc); lib.exe replaces $out
         # itself; the linker's own flags and libraries follow /link
@@ -657,139 +774,209 @@ def main(argv):
                depfile="$out.d", deps="gcc", description="CC $out")
         w.rule("ar", "rm -f $out && $ar crs $out $in", description="AR $out")
         w.rule("link", "$cc $ldflags -o $out $in $extra_libs $libs", description="LINK $out")
+
+
+def write_configure(w, args, probed):
+    """build.ninja's own edge: configure again, with the same arguments,
+    when configure.py, a package database or a PROBED path changes."""
     w.rule("configure", "%s configure.py $configure_args" % shlex.quote(sys.executable),
            generator="1", description="CONFIGURE")
-    w.build(args.ninja_file, "configure", implicit=["configure.py"] + package_databases() + probed)
+    w.build(args.ninja_file, "configure", implicit=["configure.py"] + package_databases() +
+            probed)
     # a probed directory that disappears configures again instead of
     # stopping ninja ("missing and no known rule to make it")
     for path in probed:
         w.build(path, "phony")
 
-    def objects(srcs, extra=""):
+
+class Edges:
+    """The ninja writer W with the target PLATFORM and build directory BD."""
+
+    def __init__(self, w, platform, bd):
+        self.w, self.platform, self.bd = w, platform, bd
+
+    def objects(self, srcs, extra=""):
+        """An object file under BD/obj/ for each of SRCS, compiled with EXTRA."""
         objs = []
         for src in srcs:
-            obj = platform.obj("%s/obj/%s" % (bd, os.path.splitext(src)[0]))
-            w.build(obj, "cc", src, variables={"extra_cflags": extra} if extra else None)
+            obj = self.platform.obj("%s/obj/%s" % (self.bd, os.path.splitext(src)[0]))
+            self.w.build(obj, "cc", src, variables={"extra_cflags": extra} if extra else None)
             objs.append(obj)
         return objs
 
-    # libgate.lib, not gate.lib: that is the name of gate.exe's import library
-    lib = "%s/lib%s.lib" if platform.is_msvc() else "%s/lib%s.a"
-    # the probe as liballocgate.a, the name it is installed under too
-    probe_lib = w.build(lib % (bd, "allocgate"), "ar",
-                        objects([src for folder in PROBE_FOLDERS
-                                 for src in sources("perf/%s/*.c" % folder, platform)]))[0]
-    gate_srcs = sources("gates/*/*.c", platform,
-                        exclude=("gates/cli/main.c", "gates/core/version.c"))
-    # the version header, written again when a commit, a checkout or an
-    # edit may have changed the version (restat: rewritten only if it did)
-    version_header = "%s/gate_version.h" % bd
-    git_files, version_sources = version_inputs(platform)
-    w.rule("version", "%s configure.py --write-version $out" % shlex.quote(sys.executable),
-           restat="1", description="VERSION $out")
-    w.build(version_header, "version", implicit=git_files + version_sources)
+    def library(self, name, objs):
+        """BD/libNAME.a (libNAME.lib for MSVC: not NAME.lib, the name of
+        NAME.exe's import library) of OBJS."""
+        lib = "%s/lib%s.lib" if self.platform.is_msvc() else "%s/lib%s.a"
+        return self.w.build(lib % (self.bd, name), "ar", objs)[0]
+
+
+def gate_sources(platform):
+    """The sources of libgate.a: gates/ but main.c and version.c (generated
+    version header); also what the fuzz targets are built from."""
+    return sources("gates/*/*.c", platform, exclude=("gates/cli/main.c", "gates/core/version.c"))
+
+
+def write_version(e):
+    """The version header, written again when a commit, a checkout or an
+    edit may have changed the version (restat: rewritten only if it did),
+    and version.c's object. Returns (header, object)."""
+    header = "%s/gate_version.h" % e.bd
+    git_files, version_sources = version_inputs(e.platform)
+    e.w.rule("version", "%s configure.py --write-version $out" % shlex.quote(sys.executable),
+             restat="1", description="VERSION $out")
+    e.w.build(header, "version", implicit=git_files + version_sources)
     for path in git_files:
-        w.build(path, "phony")
-    write_version_header(os.path.join(ROOT, version_header))
-    version_obj = platform.obj("%s/obj/gates/core/version" % bd)
-    w.build(version_obj, "cc", "gates/core/version.c", implicit=[version_header],
-            variables={"extra_cflags": ("/I%s" if platform.is_msvc() else "-I%s") % bd})
-    gate_lib, gate = None, []
-    if jansson:
-        gate_lib = w.build(lib % (bd, "gate"), "ar",
-                           objects(gate_srcs, "$jansson_cflags $gate_defines") +
-                           [version_obj])[0]
-        gate = w.build(platform.exe("%s/gate" % bd), "link",
-                       objects(["gates/cli/main.c"], "$jansson_cflags $gate_defines") + [gate_lib],
-                       variables={"extra_libs": "$jansson_libs"})
-    targets = list(gate)
-    interposer = []
-    if platform.name in ("linux", "darwin"):
-        # the allocation interposer (perf/interpose/), preloaded into the
-        # counted pass only: built without sanitizers (it goes into plain
-        # kernel processes) and position-independent; the counting is
-        # shared, the allocator replacement is the OS's (RTLD_NEXT on
-        # Linux, dyld's __interpose section on macOS)
-        if platform.name == "linux":
-            w.rule("interpose", "$cc -shared -fPIC -std=c11 -O2 -g -Wall -Wextra -Iperf "
-                   "-D_GNU_SOURCE -o $out $in -ldl", description="SO $out")
-            lib = "%s/liballocgate-interpose.so" % bd
-        else:
-            w.rule("interpose", "$cc -dynamiclib -std=c11 -O2 -g -Wall -Wextra -Iperf "
-                   "-o $out $in", description="DYLIB $out")
-            lib = "%s/liballocgate-interpose.dylib" % bd
-        interposer = w.build(lib, "interpose",
-                             ["perf/interpose/interpose_%s.c" % platform.name,
-                              "perf/interpose/interpose_count.c"],
-                             implicit=["perf/interpose/interpose.h",
-                                       "perf/interpose/interpose_count.h"])
-        targets += interposer
-    if bpf:
-        targets += write_bpf(w, bd, bpf)
+        e.w.build(path, "phony")
+    write_version_header(os.path.join(ROOT, header))
+    obj = e.platform.obj("%s/obj/gates/core/version" % e.bd)
+    e.w.build(obj, "cc", "gates/core/version.c", implicit=[header],
+              variables={"extra_cflags": ("/I%s" if e.platform.is_msvc() else "-I%s") % e.bd})
+    return header, obj
 
-    def kernels(pattern, outdir):
-        outs = []
-        for src in sources(pattern, platform):
-            name = os.path.splitext(os.path.basename(src))[0]
-            outs += w.build(platform.exe("%s/%s/%s" % (bd, outdir, name)), "link",
-                            objects([src]) + [probe_lib])
-            # Its counted twin (docs/counters.md): the same source with the
-            # forced include that routes malloc & co. through counters.
-            obj = platform.obj("%s/obj-counted/%s" % (bd, os.path.splitext(src)[0]))
-            w.build(obj, "cc", src, implicit=[COUNTED_HEADER],
-                    variables={"extra_cflags": counted_flag(platform)})
-            outs += w.build(platform.exe("%s/%s-counted/%s" % (bd, outdir, name)), "link",
-                            [obj, probe_lib])
-        return outs
 
-    targets += kernels("kernels/*.c", "kernels")
-    test_kernels = kernels("tests/kernels/*.c", "tests/kernels")
-    # Benchmarks of the gate's own machinery: `ninja bench`, run by hand.
+def write_gate(e, version_obj):
+    """libgate.a and the gate. Returns (the library, [the gate])."""
+    extra = "$jansson_cflags $gate_defines"
+    gate_lib = e.library("gate", e.objects(gate_sources(e.platform), extra) + [version_obj])
+    gate = e.w.build(e.platform.exe("%s/gate" % e.bd), "link",
+                     e.objects(["gates/cli/main.c"], extra) + [gate_lib],
+                     variables={"extra_libs": "$jansson_libs"})
+    return gate_lib, gate
+
+
+def write_interposer(e):
+    """The allocation interposer (perf/interpose/), preloaded into the
+    counted pass only: built without sanitizers (it goes into plain kernel
+    processes) and position-independent; the counting is shared, the
+    allocator replacement is the OS's (RTLD_NEXT on Linux, dyld's
+    __interpose section on macOS). Returns its path in a list, or []."""
+    name = e.platform.name
+    if name == "linux":
+        e.w.rule("interpose", "$cc -shared -fPIC -std=c11 -O2 -g -Wall -Wextra -Iperf "
+                 "-D_GNU_SOURCE -o $out $in -ldl", description="SO $out")
+        lib = "%s/liballocgate-interpose.so" % e.bd
+    elif name == "darwin":
+        e.w.rule("interpose", "$cc -dynamiclib -std=c11 -O2 -g -Wall -Wextra -Iperf "
+                 "-o $out $in", description="DYLIB $out")
+        lib = "%s/liballocgate-interpose.dylib" % e.bd
+    else:
+        return []
+    return e.w.build(lib, "interpose", ["perf/interpose/interpose_%s.c" % name,
+                                        "perf/interpose/interpose_count.c"],
+                     implicit=["perf/interpose/interpose.h", "perf/interpose/interpose_count.h"])
+
+
+def write_counted(e, src, obj, exe, probe_lib):
+    """The counted twin of SRC (docs/counters.md): the same source with
+    the forced include that routes malloc & co. through counters."""
+    e.w.build(obj, "cc", src, implicit=[COUNTED_HEADER],
+              variables={"extra_cflags": counted_flag(e.platform)})
+    return e.w.build(e.platform.exe(exe), "link", [obj, probe_lib])
+
+
+def write_kernels(e, pattern, outdir, probe_lib):
+    """Each kernel of PATTERN as BD/OUTDIR/NAME and BD/OUTDIR-counted/NAME."""
+    outs = []
+    for src in sources(pattern, e.platform):
+        name = os.path.splitext(os.path.basename(src))[0]
+        outs += e.w.build(e.platform.exe("%s/%s/%s" % (e.bd, outdir, name)), "link",
+                          e.objects([src]) + [probe_lib])
+        obj = e.platform.obj("%s/obj-counted/%s" % (e.bd, os.path.splitext(src)[0]))
+        outs += write_counted(e, src, obj, "%s/%s-counted/%s" % (e.bd, outdir, name),
+                              probe_lib)
+    return outs
+
+
+def write_bench(e, probe_lib):
+    """Benchmarks of the gate's own machinery: `ninja bench`, run by hand."""
     bench = []
-    for src in sources("tests/bench/*.c", platform):
+    for src in sources("tests/bench/*.c", e.platform):
         stem = os.path.splitext(os.path.basename(src))[0]
-        bench += w.build(platform.exe("%s/bench/%s" % (bd, stem)), "link",
-                         objects([src]) + [probe_lib])
+        bench += e.w.build(e.platform.exe("%s/bench/%s" % (e.bd, stem)), "link",
+                           e.objects([src]) + [probe_lib])
         if stem == "probe_region_bench":   # its counted build too
-            obj = "%s/obj/bench-counted/%s.o" % (bd, stem)
-            w.build(obj, "cc", src, implicit=[COUNTED_HEADER],
-                    variables={"extra_cflags": counted_flag(platform)})
-            bench += w.build(platform.exe("%s/bench/%s-counted" % (bd, stem)), "link",
-                             [obj, probe_lib])
-    w.build("bench", "phony", bench)
+            bench += write_counted(e, src, "%s/obj/bench-counted/%s.o" % (e.bd, stem),
+                                   "%s/bench/%s-counted" % (e.bd, stem), probe_lib)
+    e.w.build("bench", "phony", bench)
+
+
+def write_tests(e, libs, implicit):
+    """One Criterion binary for every tests/test_*.c (one summary line),
+    linked with LIBS; IMPLICIT (the gate, the test kernels) built first."""
+    test_objs = []
+    for src in sources("tests/test_*.c", e.platform):
+        test_objs += e.objects([src], "$criterion_cflags $jansson_cflags")
+    return e.w.build(e.platform.exe("%s/tests/unit" % e.bd), "link", test_objs + libs,
+                     implicit=implicit,
+                     variables={"extra_libs": "$criterion_libs $jansson_libs"})
+
+
+def write_preload(e):
+    """tests/preload/*.c: LD_PRELOAD libraries the suite injects into the
+    kernels (a deadlocking free, tests/test_e2e_budget.c)."""
+    e.w.rule("solink", "$cc -shared -fPIC $cflags -o $out $in", description="SO $out")
+    outs = []
+    for src in sources("tests/preload/*.c", e.platform):
+        stem = os.path.splitext(os.path.basename(src))[0]
+        outs += e.w.build("%s/tests/preload/lib%s.so" % (e.bd, stem), "solink", src)
+    return outs
+
+
+def write_file(path, text):
+    """Writes TEXT to PATH through a temporary file (a reader never sees half)."""
+    with open(path + ".tmp", "w") as f:
+        f.write(text)
+    os.replace(path + ".tmp", path)
+
+
+def main(argv):
+    args = parse_args(argv)
+    if args.write_version:
+        write_version_header(args.write_version)
+        return 0
+    tc = probe_toolchain(args)
+    deps = find_dependencies(args, tc)
+    platform, bd = tc.platform, args.builddir
+    version = describe()
+
+    w = Writer()
+    write_variables(w, args, argv, tc, deps)
+    write_rules(w, platform)
+    write_configure(w, args, deps.probed)
+    e = Edges(w, platform, bd)
+    # the probe as liballocgate.a, the name it is installed under too
+    probe_lib = e.library("allocgate", e.objects(
+        [src for folder in PROBE_FOLDERS for src in sources("perf/%s/*.c" % folder, platform)]))
+    version_header, version_obj = write_version(e)
+    gate_lib, gate = write_gate(e, version_obj) if deps.jansson else (None, [])
+    interposer = write_interposer(e)
+    bpf = write_bpf(w, bd, deps.bpf) if deps.bpf else []
+    targets = gate + interposer + bpf + write_kernels(e, "kernels/*.c", "kernels", probe_lib)
+    test_kernels = write_kernels(e, "tests/kernels/*.c", "tests/kernels", probe_lib)
+    write_bench(e, probe_lib)
     tests = []
-    if criterion and jansson:
-        # One Criterion binary for every tests/test_*.c: one summary line.
-        test_objs = []
-        for src in sources("tests/test_*.c", platform):
-            test_objs += objects([src], "$criterion_cflags $jansson_cflags")
-        tests = w.build(platform.exe("%s/tests/unit" % bd), "link",
-                        test_objs + [gate_lib, probe_lib],
-                        implicit=gate + test_kernels,
-                        variables={"extra_libs": "$criterion_libs $jansson_libs"})
+    if deps.criterion and deps.jansson:
+        tests = write_tests(e, [gate_lib, probe_lib], gate + test_kernels)
     if tests and platform.name == "linux":
-        # tests/preload/*.c: LD_PRELOAD libraries the suite injects into the
-        # kernels (a deadlocking free, tests/test_e2e_budget.c)
-        w.rule("solink", "$cc -shared -fPIC $cflags -o $out $in", description="SO $out")
-        for src in sources("tests/preload/*.c", platform):
-            stem = os.path.splitext(os.path.basename(src))[0]
-            test_kernels += w.build("%s/tests/preload/lib%s.so" % (bd, stem), "solink", src)
+        test_kernels += write_preload(e)
     if not platform.is_windows():
         pcs = write_pkgconfig(bd, os.path.abspath(args.prefix), version)
-        write_install(w, bd, os.path.abspath(args.prefix), gate,
-                      [t for t in targets if t.endswith("gate-bpf")],
+        write_install(w, bd, os.path.abspath(args.prefix), gate, bpf,
                       [probe_lib] + interposer, pcs)
+    fuzz = []
+    if deps.fuzz_cc:
+        fuzz = write_fuzz(w, bd, deps.fuzz_cc, gate_sources(platform), version_header)
+    elif deps.fuzz_note:
+        w.comment(deps.fuzz_note)   # what ci/test.sh and ci/fuzz.sh say
     w.build("tests", "phony", tests + test_kernels)
-    w.build("all", "phony", targets + tests + test_kernels)
+    w.build("all", "phony", targets + tests + test_kernels + fuzz)
     w.default(targets)
 
-    target = os.path.join(ROOT, args.ninja_file)
-    with open(target + ".tmp", "w") as f:
-        f.write(w.text())
-    os.replace(target + ".tmp", target)
-    print("configure.py: %s for %s with %s; %s written" % (version, platform.name, cc,
+    write_file(os.path.join(ROOT, args.ninja_file), w.text())
+    print("configure.py: %s for %s with %s; %s written" % (version, platform.name, tc.cc,
                                                          args.ninja_file))
-    for note in notes:
+    for note in deps.notes:
         print("configure.py: " + note)
     return 0
 

@@ -30,6 +30,8 @@
 #     says how, and the gate runs without it: docs/counters.md), with
 #     libc6-dbg on Debian (the cost key names glibc's ifunc variants)
 #   libbpf-dev: BPF counters (configure.py turns them off without it)
+#   clang, libclang-rt-dev (libclang-rt-14-dev on bookworm): the fuzz
+#     targets, libFuzzer with ASan and UBSan (ci/test.sh's smoke run, ci/fuzz.sh)
 #   mingw-w64, wine, dpkg-dev: the Windows tests under wine
 #     (tests/test_windows_*.c, ci/mingw-jansson.sh); skipped without them
 
@@ -165,6 +167,37 @@ gate_optional_ensure() {
 	return 0
 }
 
+# gate_fuzz_works: 0 when clang (FUZZ_CC) links a libFuzzer target with
+# ASan and UBSan, as configure.py's probe does.
+gate_fuzz_works() {
+	fuzz_dir=$(mktemp -d) || return 1
+	printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
+		'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }' \
+		>"$fuzz_dir/t.c"
+	"${FUZZ_CC:-clang}" -fsanitize=fuzzer,address,undefined -o "$fuzz_dir/t" "$fuzz_dir/t.c" \
+		>/dev/null 2>&1
+	fuzz_ok=$?
+	rm -rf "$fuzz_dir"
+	return $fuzz_ok
+}
+
+# gate_fuzz_ensure: installs clang's libFuzzer for the fuzz targets on
+# Linux as root; otherwise one line says why there are none. Never fails.
+gate_fuzz_ensure() {
+	[ "$(uname -s)" = Linux ] || return 0
+	gate_fuzz_works && return 0
+	if gate_may_install; then
+		echo "gate: installing clang libclang-rt-dev for the fuzz targets (apt-get)" >&2
+		gate_apt_install clang libclang-rt-dev 2>/dev/null && gate_fuzz_works && return 0
+		echo "gate: no fuzz targets: apt-get install clang libclang-rt-dev failed or" \
+			"gave no clang that links -fsanitize=fuzzer" >&2
+		return 0
+	fi
+	echo "gate: no fuzz targets: no clang that links -fsanitize=fuzzer" \
+		"(sudo apt-get install clang libclang-rt-dev)" >&2
+	return 0
+}
+
 # gate_allocator_ensure ARGS...: for each --allocator, --a-allocator or
 # --b-allocator NAME among ARGS, and for `matrix` each of --allocators (or
 # all three), (jemalloc, mimalloc, tcmalloc) whose Debian
@@ -206,7 +239,7 @@ gate_build() {
 	shift
 	# ninja cannot glob: configure again when a source file was added or
 	# removed (a new kernel), keeping the arguments build.ninja was made with.
-	sources=$(cd "$root" && ls kernels/*.c perf/*/*.c gates/*/*.c tests/*.c tests/kernels/*.c tests/preload/*.c tests/bench/*.c 2>/dev/null)
+	sources=$(cd "$root" && ls kernels/*.c perf/*/*.c gates/*/*.c tests/*.c tests/kernels/*.c tests/preload/*.c tests/bench/*.c tests/fuzz/*.c 2>/dev/null)
 	if [ ! -f "$root/build.ninja" ] ||
 		[ "$sources" != "$(cat "$root/build/sources.list" 2>/dev/null)" ]; then
 		args=$(sed -n 's/^configure_args = //p' "$root/build.ninja" 2>/dev/null)
