@@ -193,6 +193,15 @@ static void shift_add(struct site_shift *sh, const struct site_change *c)
 		sh->via_after = c->via_after;
 }
 
+bool sites_first_of_group(const struct run_result *r, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (in_group(&r->site_changes[j], r->site_changes[i].kernel,
+			     r->site_changes[i].variant, r->site_changes[i].params))
+			return false;
+	return true;
+}
+
 size_t sites_shifts(const struct run_result *r, const char *kernel, const char *variant,
 		    const char *params, struct site_shift *out, size_t max)
 {

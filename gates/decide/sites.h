@@ -39,6 +39,9 @@ struct site_shift {
  * places (a function's length, about). */
 #define SITES_SHIFT_SPAN 40
 
+/* Whether site change I of R is the first of its (kernel, variant, params). */
+bool sites_first_of_group(const struct run_result *r, size_t i);
+
 /* The name of kind K (0 <= K < SITES_KINDS): "malloc", "calloc", ... */
 const char *sites_kind_name(int k);
 

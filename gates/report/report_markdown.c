@@ -394,12 +394,8 @@ static void print_site_changes(FILE *f, const struct run_result *r, const char *
 	struct md_said said = { 0 };
 	for (size_t i = 0; i < r->site_change_count; i++) {
 		const struct site_change *c = &r->site_changes[i];
-		int first = 1;   /* the group's first change */
-		for (size_t j = 0; j < i && first; j++)
-			first = strcmp(r->site_changes[j].kernel, c->kernel) ||
-				strcmp(r->site_changes[j].variant, c->variant) ||
-				strcmp(r->site_changes[j].params, c->params);
-		if (!first || sites_explain_failure(r, c->kernel, c->variant, c->params))
+		if (!sites_first_of_group(r, i) ||
+		    sites_explain_failure(r, c->kernel, c->variant, c->params))
 			continue;
 		if (!any++)
 			fprintf(f, "\n### %s\n\n", title);
