@@ -236,11 +236,10 @@ gate_build() {
 # Windows tests under wine (wine64: `wine` alone pulls no loader with
 # --no-install-recommends; dpkg-dev: ci/mingw-jansson.sh's apt-get
 # source). One apt-get per group; as another user one line names the
-# command. Sets gate_tests_installed=1 when it installed something (the
-# build must be configured again to see it). Never fails: the tests say
-# what is missing when they skip.
+# command. Never fails: the tests say what is missing when they skip. (A
+# build configured before needs nothing: build.ninja depends on the dpkg
+# database and configures again.)
 gate_tests_optional_ensure() {
-	gate_tests_installed=""
 	[ "$(uname -s)" = Linux ] || return 0
 	bpf=""
 	gate_has_pc libbpf bpf/libbpf.h || bpf="$bpf libbpf-dev"
@@ -262,11 +261,8 @@ gate_tests_optional_ensure() {
 		[ -n "$pkgs" ] || continue
 		if gate_may_install; then
 			echo "gate: installing$pkgs for the ${group%%:*} (apt-get)" >&2
-			if gate_apt_install $pkgs 2>/dev/null; then
-				gate_tests_installed=1
-			else
+			gate_apt_install $pkgs 2>/dev/null ||
 				echo "gate: apt-get install$pkgs failed: the ${group%%:*} skip" >&2
-			fi
 		else
 			echo "gate: the ${group%%:*} skip without$pkgs (sudo apt-get install$pkgs)" >&2
 		fi

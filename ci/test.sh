@@ -21,8 +21,6 @@ done
 gate_deps_ensure tests || exit 2
 gate_optional_ensure
 gate_tests_optional_ensure
-# configured before libbpf was there: gate_build configures again (bpf: on)
-[ -z "$gate_tests_installed" ] || rm -f build/sources.list
 if [ $# -gt 0 ] || [ ! -f build.ninja ]; then
 	python3 configure.py "$@" || exit 2
 fi
