@@ -29,11 +29,13 @@
 #   valgrind: the cost pass on Linux (installed as root; otherwise one line
 #     says how, and the gate runs without it: docs/counters.md), with
 #     libc6-dbg on Debian (the cost key names glibc's ifunc variants)
-#   libbpf-dev: BPF counters (configure.py turns them off without it)
+#   libbpf-dev, clang, bpftool: BPF counters (configure.py turns them off
+#     without them)
 #   clang, libclang-rt-dev (libclang-rt-14-dev on bookworm): the fuzz
 #     targets, libFuzzer with ASan and UBSan (ci/test.sh's smoke run, ci/fuzz.sh)
-#   mingw-w64, wine, dpkg-dev: the Windows tests under wine
+#   mingw-w64, wine, wine64, dpkg-dev: the Windows tests under wine
 #     (tests/test_windows_*.c, ci/mingw-jansson.sh); skipped without them
+#   ci/test.sh installs both groups as root (gate_tests_optional_ensure)
 
 # gate_has_pc NAME HEADER: 0 when library NAME is installed: pkg-config
 # where it exists, else its header (a bare system has no pkg-config yet,
@@ -257,4 +259,46 @@ gate_build() {
 	if ! grep -q "no work to do" "$log"; then
 		echo "gate: built ($(grep -c '^\[' "$log") steps; log: build/build.log)" >&2
 	fi
+}
+
+# gate_tests_optional_ensure: as root on Debian/Ubuntu, installs what the
+# optional tests need, so that ci/test.sh skips none of them for a missing
+# package: libbpf-dev, clang and bpftool for build/gate-bpf and its tests
+# (configure.py says "bpf: on"; the package names are those of Debian 12
+# and 13), and on x86_64 mingw-w64, wine, wine64 and dpkg-dev for the
+# Windows tests under wine (wine64: `wine` alone pulls no loader with
+# --no-install-recommends; dpkg-dev: ci/mingw-jansson.sh's apt-get
+# source). One apt-get per group; as another user one line names the
+# command. Never fails: the tests say what is missing when they skip. (A
+# build configured before needs nothing: build.ninja depends on the dpkg
+# database and configures again.)
+gate_tests_optional_ensure() {
+	[ "$(uname -s)" = Linux ] || return 0
+	bpf=""
+	gate_has_pc libbpf bpf/libbpf.h || bpf="$bpf libbpf-dev"
+	command -v clang >/dev/null 2>&1 || bpf="$bpf clang"
+	{ command -v bpftool >/dev/null 2>&1 || [ -x /usr/sbin/bpftool ] || [ -x /sbin/bpftool ]; } ||
+		bpf="$bpf bpftool"
+	win=""
+	if [ "$(uname -m)" = x86_64 ]; then
+		command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || win="$win mingw-w64"
+		command -v wine >/dev/null 2>&1 || win="$win wine"
+		# Debian's `wine` has a /usr/bin/wine64 script of its own: ask dpkg
+		if command -v dpkg >/dev/null 2>&1; then
+			dpkg -s wine64 >/dev/null 2>&1 || win="$win wine64"
+		fi
+		command -v dpkg-source >/dev/null 2>&1 || win="$win dpkg-dev"
+	fi
+	for group in "BPF tests:$bpf" "Windows tests:$win"; do
+		pkgs=${group#*:}
+		[ -n "$pkgs" ] || continue
+		if gate_may_install; then
+			echo "gate: installing$pkgs for the ${group%%:*} (apt-get)" >&2
+			gate_apt_install $pkgs 2>/dev/null ||
+				echo "gate: apt-get install$pkgs failed: the ${group%%:*} skip" >&2
+		else
+			echo "gate: the ${group%%:*} skip without$pkgs (sudo apt-get install$pkgs)" >&2
+		fi
+	done
+	return 0
 }

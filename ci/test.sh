@@ -22,6 +22,7 @@ done
 . "$root/ci/deps.sh"
 gate_deps_ensure tests || exit 2
 gate_optional_ensure
+gate_tests_optional_ensure
 gate_fuzz_ensure
 if [ $# -gt 0 ] || [ ! -f build.ninja ]; then
 	python3 configure.py "$@" || exit 2

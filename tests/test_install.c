@@ -132,3 +132,22 @@ Test(install, missing_build_dependency_is_named_not_installed)
 	cr_expect_eq(apt_calls(), 0, "ci/test.sh ran apt-get %d times: %s", apt_calls(), out.err);
 	spawn_output_free(&out);
 }
+
+Test(install, optional_test_packages_are_installed_by_root_or_named)
+{
+	struct spawn_output out;
+	fake("pkg-config", "exit 1");   /* no libbpf: the BPF group is wanted */
+	int code = shell(". ci/deps.sh; gate_tests_optional_ensure", NULL, &out);
+	cr_expect_eq(code, 0, "never fails: %s", out.err);
+	cr_expect(strstr(out.err, "installing libbpf-dev"), "%s", out.err);
+	cr_expect(strstr(out.err, "failed: the BPF tests skip"), "%s", out.err);
+	/* apt-get update failed: no second group tries it again */
+	cr_expect_eq(apt_calls(), 1, "apt-get ran %d times: %s", apt_calls(), out.err);
+	spawn_output_free(&out);
+	code = shell(". ci/deps.sh; gate_tests_optional_ensure", "ALLOCGATE_NO_INSTALL=1", &out);
+	cr_expect_eq(code, 0, "%s", out.err);
+	cr_expect(strstr(out.err, "the BPF tests skip without libbpf-dev"), "%s", out.err);
+	cr_expect(strstr(out.err, "sudo apt-get install libbpf-dev"), "%s", out.err);
+	cr_expect_eq(apt_calls(), 1, "apt-get ran again: %s", out.err);
+	spawn_output_free(&out);
+}

@@ -1,4 +1,4 @@
-/* test_platform.c: gates/core/platform.c (key, hardware comparison) and
+/* test_platform.c: gates/core/platform.c (key, software comparison) and
  * platform_context on the machine running the tests. */
 #include <errno.h>
 #include <stdlib.h>
@@ -64,45 +64,6 @@ Test(platform, key_too_long_is_refused)
 	}
 }
 
-Test(platform, same_hardware_when_model_and_cores_match)
-{
-	struct context a = { .cpu_model = "AMD EPYC 7763 64-Core Processor", .cpu_count = 4 };
-	struct context b = a;
-	char why[128] = "stale";
-
-	b.os = "linux"; /* not hardware */
-	cr_expect_eq(platform_same_hardware(&a, &b, why, sizeof(why)), 1);
-	cr_expect_str_eq(why, "");
-}
-
-Test(platform, different_hardware_says_why)
-{
-	struct context a = { .cpu_model = "Intel Xeon X", .cpu_count = 2 };
-	struct context b = { .cpu_model = "AMD EPYC Y", .cpu_count = 16 };
-	char why[128];
-
-	cr_expect_eq(platform_same_hardware(&a, &b, why, sizeof(why)), 0);
-	cr_expect_str_eq(why, "CPU model: Intel Xeon X -> AMD EPYC Y; cores: 2 -> 16");
-	b.cpu_model = "Intel Xeon X";
-	cr_expect_eq(platform_same_hardware(&a, &b, why, sizeof(why)), 0);
-	cr_expect_str_eq(why, "cores: 2 -> 16");
-	b.cpu_count = 2;
-	b.cpu_model = NULL;
-	cr_expect_eq(platform_same_hardware(&a, &b, why, sizeof(why)), 0);
-	cr_expect_str_eq(why, "CPU model: Intel Xeon X -> unknown");
-	cr_expect_eq(platform_same_hardware(&a, &b, NULL, 0), 0);
-}
-
-Test(platform, why_is_truncated_not_overrun)
-{
-	struct context a = { .cpu_model = "Intel Xeon X", .cpu_count = 2 };
-	struct context b = { .cpu_model = "AMD EPYC Y", .cpu_count = 16 };
-	char why[16];
-
-	cr_expect_eq(platform_same_hardware(&a, &b, why, sizeof(why)), 0);
-	cr_expect_eq(strlen(why), sizeof(why) - 1);
-}
-
 Test(platform, context_of_this_machine)
 {
 	struct context c = { 0 };
@@ -118,6 +79,18 @@ Test(platform, context_of_this_machine)
 	cr_expect_gt(c.page_size, 0);
 	cr_assert_not_null(c.cpu_model);
 	cr_expect_gt(strlen(c.cpu_model), 0);
+	/* the identity: /proc/cpuinfo's processors, and on x86 CPUID answers
+	 * what the kernel does not say (a hypervisor's name, or "none") */
+	cr_expect_geq(c.cpu_threads, c.cpu_count);
+	cr_expect_leq(c.cpu_cores, c.cpu_threads);
+#if defined(__x86_64__) || defined(__i386__)
+	cr_expect_not_null(c.cpu_vendor);
+	cr_expect_not_null(c.cpu_family);
+	cr_expect_not_null(c.cpu_model_number);
+	cr_expect_not_null(c.cpu_stepping);
+	cr_expect_not_null(c.cpu_hypervisor);
+	cr_expect_gt(c.cpu_cores, 0);
+#endif
 	cr_assert_not_null(c.libc);
 	cr_assert_not_null(c.libc_version);
 	cr_assert_not_null(c.thp);
@@ -184,4 +157,15 @@ Test(platform, key_suffix_is_cleaned_like_the_key)
 	cr_assert_eq(platform_key_add_suffix(&ctx, "bpf"), 0);
 	cr_expect_str_eq(ctx.platform_key, "linux-x86_64-glibc-my____alloc-bpf");
 	free(ctx.platform_key);
+}
+
+Test(platform_software, microcode_where_both_record_it)
+{
+	struct context a = { 0 }, b = { 0 };
+	char why[256];
+	a.cpu_microcode = "0xd0003a5";
+	cr_expect_eq(platform_software_diff(&a, &b, why, sizeof why), 0, "%s", why);
+	b.cpu_microcode = "0xd0003b9";
+	cr_expect_eq(platform_software_diff(&a, &b, why, sizeof why), 1);
+	cr_expect_str_eq(why, "CPU microcode \"0xd0003a5\" -> \"0xd0003b9\"");
 }

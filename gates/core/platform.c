@@ -1,5 +1,5 @@
 /* platform.c: the portable parts of platform.h: the platform key and the
- * hardware comparison. Facts about the machine come from platform_<os>.c.
+ * software comparison. Facts about the machine come from platform_<os>.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -82,43 +82,6 @@ int platform_key_add_suffix(struct context *ctx, const char *suffix)
 	return 0;
 }
 
-/* Appends "; " (unless first) and a formatted difference to WHY. */
-static void why_add(char *why, size_t why_size, const char *what,
-		    const char *before, const char *after)
-{
-	size_t n;
-
-	if (!why || why_size == 0)
-		return;
-	n = strlen(why);
-	if (n >= why_size - 1)
-		return;
-	snprintf(why + n, why_size - n, "%s%s: %s -> %s", n ? "; " : "", what, before, after);
-}
-
-int platform_same_hardware(const struct context *a, const struct context *b,
-			   char *why, size_t why_size)
-{
-	const char *model_a = a->cpu_model ? a->cpu_model : "unknown";
-	const char *model_b = b->cpu_model ? b->cpu_model : "unknown";
-	char cores_a[24], cores_b[24];
-	int same = 1;
-
-	if (why && why_size)
-		why[0] = '\0';
-	if (strcmp(model_a, model_b) != 0) {
-		why_add(why, why_size, "CPU model", model_a, model_b);
-		same = 0;
-	}
-	if (a->cpu_count != b->cpu_count) {
-		snprintf(cores_a, sizeof(cores_a), "%d", a->cpu_count);
-		snprintf(cores_b, sizeof(cores_b), "%d", b->cpu_count);
-		why_add(why, why_size, "cores", cores_a, cores_b);
-		same = 0;
-	}
-	return same;
-}
-
 static void diff_field(const char *label, const char *a, const char *b, char *why, size_t size,
 		       int *count)
 {
@@ -147,6 +110,9 @@ int platform_software_diff(const struct context *from, const struct context *to,
 	if (from->best_of)   /* baselines before --best-of have none */
 		diff_field("best of", from->best_of, to->best_of, why, why_size, &count);
 	diff_field("compiler", from->compiler, to->compiler, why, why_size, &count);
+	if (from->cpu_microcode && to->cpu_microcode)   /* firmware: where both say */
+		diff_field("CPU microcode", from->cpu_microcode, to->cpu_microcode, why, why_size,
+			   &count);
 	if (from->seed != to->seed) {
 		/* kernels draw their sizes and orders from the seed: counts such
 		 * as bytes requested follow it */

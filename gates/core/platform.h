@@ -12,8 +12,9 @@
 #include "core/result.h"
 
 /* Fills CTX with this machine's facts (OS, arch, libc and version, kernel
- * release, CPU model, cores, page size, THP, platform key, compiler and
- * flags it was built with, gate version). Returns 0 or -ENOMEM. */
+ * release, CPU model and identity (core/cpu_identity.h), cores, page size,
+ * THP, platform key, compiler and flags it was built with, gate version).
+ * Returns 0 or -ENOMEM. */
 int platform_context(struct context *ctx);
 
 /* Builds a key from its parts, replacing any character outside [a-z0-9_]
@@ -27,15 +28,9 @@ int platform_key(const char *os, const char *arch, const char *libc,
  * Nothing when CTX has no key. Returns 0, -ENOMEM or -ENAMETOOLONG. */
 int platform_key_add_suffix(struct context *ctx, const char *suffix);
 
-/* Whether two contexts describe the same hardware for timing purposes
- * (CPU model and core count); when not, WHY (size WHY_SIZE) says what
- * differs, e.g. "CPU model: X -> Y". */
-int platform_same_hardware(const struct context *a, const struct context *b,
-			   char *why, size_t why_size);
-
 /* Writes to WHY what differs in the software part of two contexts (libc
  * version, kernel release, THP, ASLR, malloc tunables, kernel environment,
- * pinning, compiler), e.g. "libc 2.36 -> 2.37; THP madvise -> always", and
+ * pinning, compiler, CPU microcode where both record it), e.g. "libc 2.36 -> 2.37; THP madvise -> always", and
  * returns how many fields differ (0: WHY is empty). */
 int platform_software_diff(const struct context *from, const struct context *to,
 			   char *why, size_t why_size);

@@ -283,6 +283,9 @@ void result_context_free(struct context *c)
 		&c->gate_version, &c->started_at, &c->tunables, &c->aslr, &c->pinning,
 		&c->allocator, &c->best_of, &c->cost_tool, &c->cost_cpu,
 		&c->cost_diagnostics, &c->cost_libc, &c->cost_tunables, &c->cost_ifuncs,
+		&c->cpu_vendor, &c->cpu_family, &c->cpu_model_number, &c->cpu_stepping,
+		&c->cpu_microcode, &c->cpu_caches, &c->cpu_governor, &c->cpu_boost,
+		&c->cpu_hypervisor,
 	};
 	size_t i;
 

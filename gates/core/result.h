@@ -157,6 +157,19 @@ struct context {
 	char *os, *arch, *libc, *libc_version, *kernel_release;
 	char *cpu_model;
 	int cpu_count;
+	/* The CPU's identity (core/cpu_identity.h): NULL, or 0 for the counts,
+	 * where the machine does not say and in baselines of older versions */
+	char *cpu_vendor;     /* "AuthenticAMD", "GenuineIntel", "implementer 0x41" */
+	char *cpu_family;     /* "0x1a": the displayed family, hex */
+	char *cpu_model_number; /* "0x02": the displayed model, hex (arm64: the part) */
+	char *cpu_stepping;   /* "1" */
+	char *cpu_microcode;  /* "0xa0011d1" (/proc/cpuinfo; VMs often hide it) */
+	char *cpu_caches;     /* "L1d 48K, L1i 32K, L2 1024K, L3 32768K" (CPU 0's) */
+	int cpu_cores;        /* physical cores */
+	int cpu_threads;      /* hardware threads (logical CPUs), online or not */
+	char *cpu_governor;   /* cpufreq scaling governor of CPU 0 ("performance") */
+	char *cpu_boost;      /* "on" or "off": turbo/boost, where the driver says */
+	char *cpu_hypervisor; /* "KVM", "Xen", "Hyper-V", ...; "none" on bare metal */
 	long page_size;
 	char *thp;            /* /sys/kernel/mm/transparent_hugepage/enabled */
 	char *compiler, *cflags;

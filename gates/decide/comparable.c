@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/cost_key.h"
+#include "core/cpu_identity.h"
 #include "core/platform.h"
 #include "decide/comparable.h"
 
@@ -87,12 +88,68 @@ static void decide_cost(const struct context *base, const struct context *cur,
 	c->cost_comparable = keys == 0;
 }
 
+static bool same_text(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+/* " family F model M" (and " stepping S" when STEPPING) of C into OUT at
+ * *N. */
+static void add_identity(const struct context *c, bool stepping, char *out, size_t size,
+			 size_t *n)
+{
+	if (*n < size && c->cpu_family)
+		*n += (size_t)snprintf(out + *n, size - *n, " family %s", c->cpu_family);
+	if (*n < size && c->cpu_model_number)
+		*n += (size_t)snprintf(out + *n, size - *n, " model %s", c->cpu_model_number);
+	if (*n < size && stepping && c->cpu_stepping)
+		*n += (size_t)snprintf(out + *n, size - *n, " stepping %s", c->cpu_stepping);
+}
+
+/* The hardware for timing: the CPU's name, its identity (vendor, family,
+ * model, stepping) where both contexts record one, and the online cores.
+ * Two VMs both named "AMD EPYC" (Zen 3 and Zen 5) differ by family and
+ * model. WHY: "AMD EPYC family 0x19 model 0x11 -> family 0x1a model 0x02;
+ * cores 2 -> 4". A baseline without an identity (an older version) is
+ * compared by name and cores, and C->identity_unknown says so. */
+static void decide_hardware(const struct context *base, const struct context *cur,
+			    struct comparability *c)
+{
+	bool both = cpu_identity_known(base) && cpu_identity_known(cur);
+	bool name = same_text(base->cpu_model, cur->cpu_model);
+	bool step = !both || same_text(base->cpu_stepping, cur->cpu_stepping);
+	bool fm = !both || (same_text(base->cpu_family, cur->cpu_family) &&
+			    same_text(base->cpu_model_number, cur->cpu_model_number) &&
+			    same_text(base->cpu_vendor, cur->cpu_vendor));
+	char *why = c->hardware_why;
+	size_t size = sizeof c->hardware_why, n = 0;
+
+	c->identity_unknown = !cpu_identity_known(base) && cpu_identity_known(cur);
+	c->same_hardware = name && fm && step && base->cpu_count == cur->cpu_count;
+	if (!name || !fm || !step) {
+		n = (size_t)snprintf(why, size, "%s", base->cpu_model ? base->cpu_model : "unknown");
+		if (both)
+			add_identity(base, !step, why, size, &n);
+		if (n < size)
+			n += (size_t)snprintf(why + n, size - n, " ->%s%s", name ? "" : " ",
+					      name ? "" : cur->cpu_model ? cur->cpu_model : "unknown");
+		if (both && (!fm || !step))
+			add_identity(cur, !step, why, size, &n);
+		else if (both && n < size)   /* only the name differs */
+			add_identity(cur, false, why, size, &n);
+	}
+	if (base->cpu_count != cur->cpu_count && n < size)
+		snprintf(why + n, size - n, "%scores %d -> %d", n ? "; " : "", base->cpu_count,
+			 cur->cpu_count);
+	if (c->identity_unknown)
+		cpu_identity_text(cur, c->identity_now, sizeof c->identity_now);
+}
+
 void comparable_decide(const struct context *base, const struct context *cur,
 		       struct comparability *c)
 {
 	memset(c, 0, sizeof *c);
-	c->same_hardware = platform_same_hardware(base, cur, c->hardware_why,
-						  sizeof c->hardware_why);
+	decide_hardware(base, cur, c);
 	c->software_changed = platform_software_diff(base, cur, c->software_why,
 						     sizeof c->software_why);
 	if (cur->cost_tool && *cur->cost_tool)
@@ -103,8 +160,17 @@ char *comparable_note(const struct comparability *c, bool sites_missing)
 {
 	char *note = NULL, line[2600];
 	if (!c->same_hardware) {
-		snprintf(line, sizeof line, "hardware changed since the baseline (%s): timing not "
-			 "compared; rerun with --update-baseline", c->hardware_why);
+		/* the verdict stands on what does not follow the machine; a
+		 * person needs to know what does, and how to move the baseline */
+		snprintf(line, sizeof line, "hardware differs from the baseline's: %s: counts%s "
+			 "compare; timing against it is information, not compared; `./gate "
+			 "--update-baseline` records this machine's", c->hardware_why,
+			 c->cost_comparable ? " and cost" : "");
+		result_note_append(&note, line);
+	} else if (c->identity_unknown) {
+		snprintf(line, sizeof line, "the baseline records no CPU identity (an older "
+			 "version): hardware compared by the CPU's name and cores alone; `./gate "
+			 "--update-baseline` records this machine's (%s)", c->identity_now);
 		result_note_append(&note, line);
 	}
 	if (*c->cost_why) {

@@ -1,7 +1,9 @@
 /* comparable.h: what of a run can be compared with a baseline, decided
  * once from the two contexts (docs/counters.md, "The cost key").
  *
- * Timing: only on the same hardware (CPU model and core count).
+ * Timing: only on the same hardware: the CPU's name, its identity
+ * (vendor, family, model, stepping: core/cpu_identity.h) where both
+ * record one, and the core count.
  * Cost: whenever what ran is the same: valgrind, libc and its version,
  * the libc and loader builds, the allocator, the pinned tunables, the key
  * lines of the CPU valgrind presents (core/cost_key.h) and the ifunc
@@ -19,7 +21,11 @@
 struct comparability {
 	bool same_hardware;
 	bool cost_comparable;    /* false also when this run took no cost pass */
-	char hardware_why[512];  /* what differs in the hardware ("CPU model: A -> B") */
+	bool identity_unknown;   /* the baseline records no CPU identity (older
+				  * version): compared by name and cores alone */
+	char hardware_why[512];  /* what differs in the hardware ("AMD EPYC family 0x19
+				  * model 0x11 -> family 0x1a model 0x02; cores 2 -> 4") */
+	char identity_now[256];  /* this machine's, when identity_unknown */
 	char cost_why[1024];     /* what in the cost key differs */
 	char cost_notes[1024];   /* compared, but: what differs outside the key, or
 				  * what the baseline does not record */

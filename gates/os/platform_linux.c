@@ -15,10 +15,12 @@
 #include <gnu/libc-version.h>
 #endif
 
+#include "core/cpu_identity.h"
 #include "core/platform.h"
 #include "core/platform_os.h"
 
 #define THP_PATH "/sys/kernel/mm/transparent_hugepage/enabled"
+#define CPU_SYSFS "/sys/devices/system/cpu"
 
 /* Replaces *FIELD by VALUE (taken, may be NULL), or FALLBACK when NULL. */
 static void set_taken(char **field, char *value, const char *fallback, int *failed)
@@ -144,6 +146,111 @@ static char *thp_mode(void)
 	return strdup(open_ + 1);
 }
 
+/* The whole of PATH (a /proc or /sys file, whose size stat(2) does not
+ * tell), NUL-terminated; NULL when unreadable or on no memory. */
+static char *read_text(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	size_t len = 0, cap = 8192;
+	char *text = fp ? malloc(cap) : NULL;
+
+	while (text) {
+		len += fread(text + len, 1, cap - len - 1, fp);
+		if (len + 1 < cap)
+			break;
+		char *grown = realloc(text, cap *= 2);
+		if (!grown)
+			free(text);
+		text = grown;
+	}
+	if (fp)
+		fclose(fp);
+	if (text)
+		text[len] = '\0';
+	return text;
+}
+
+/* The first line of PATH, without its newline; NULL when unreadable or
+ * empty. */
+static char *read_line(const char *path)
+{
+	char *text = read_text(path);
+	if (text)
+		text[strcspn(text, "\n")] = '\0';
+	if (text && !*text) {
+		free(text);
+		text = NULL;
+	}
+	return text;
+}
+
+/* CPU 0's caches from sysfs (cache/indexN/{level,type,size}), as
+ * "L1d 48K, L1i 32K, L2 1024K, L3 32768K"; NULL where sysfs has none. */
+static char *cpu_caches(int *failed)
+{
+	char *caches = NULL, path[128];
+
+	for (int i = 0; i < 16; i++) {
+		snprintf(path, sizeof path, CPU_SYSFS "/cpu0/cache/index%d/level", i);
+		char *level = read_line(path);
+		snprintf(path, sizeof path, CPU_SYSFS "/cpu0/cache/index%d/type", i);
+		char *type = read_line(path);
+		snprintf(path, sizeof path, CPU_SYSFS "/cpu0/cache/index%d/size", i);
+		char *size = read_line(path);
+		if (level && type && size &&
+		    cpu_identity_add_cache(&caches, atoi(level), type, size) < 0)
+			*failed = 1;
+		free(level);
+		free(type);
+		free(size);
+	}
+	return caches;
+}
+
+/* Turbo/boost: cpufreq's global boost file (acpi-cpufreq, amd-pstate),
+ * else intel_pstate's no_turbo; NULL where neither is (a VM). */
+static char *cpu_boost(void)
+{
+	char *v = read_line(CPU_SYSFS "/cpufreq/boost");
+	const char *word = NULL;
+
+	if (v)
+		word = !strcmp(v, "1") ? "on" : "off";
+	else if ((v = read_line(CPU_SYSFS "/intel_pstate/no_turbo")))
+		word = !strcmp(v, "1") ? "off" : "on";
+	free(v);
+	return word ? strdup(word) : NULL;
+}
+
+/* The CPU's identity: /proc/cpuinfo, sysfs, then CPUID for what they did
+ * not say (the hypervisor's name: the "hypervisor" flag names none). */
+static void set_identity(struct context *ctx, int *failed)
+{
+	char **fields[] = { &ctx->cpu_vendor, &ctx->cpu_family, &ctx->cpu_model_number,
+			    &ctx->cpu_stepping, &ctx->cpu_microcode, &ctx->cpu_caches,
+			    &ctx->cpu_governor, &ctx->cpu_boost, &ctx->cpu_hypervisor };
+	char *text = read_text("/proc/cpuinfo");
+	int flag = -1;
+
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		free(*fields[i]);
+		*fields[i] = NULL;
+	}
+	ctx->cpu_cores = ctx->cpu_threads = 0;
+	if (text && cpu_identity_parse_cpuinfo(text, ctx, &flag) < 0)
+		*failed = 1;
+	free(text);
+	ctx->cpu_caches = cpu_caches(failed);
+	ctx->cpu_governor = read_line(CPU_SYSFS "/cpu0/cpufreq/scaling_governor");
+	ctx->cpu_boost = cpu_boost();
+	/* Xen names itself here; KVM, Hyper-V and VMware through CPUID */
+	ctx->cpu_hypervisor = read_line("/sys/hypervisor/type");
+	if (!ctx->cpu_hypervisor && flag == 0)
+		platform_set(&ctx->cpu_hypervisor, "none", failed);
+	if (cpu_identity_cpuid(ctx) < 0)
+		*failed = 1;
+}
+
 static void set_libc(struct context *ctx, int *failed)
 {
 #ifdef __GLIBC__
@@ -170,6 +277,7 @@ int platform_context(struct context *ctx)
 	/* Online CPUs, as the scheduler may use them; a cpuset may allow fewer. */
 	n = sysconf(_SC_NPROCESSORS_ONLN);
 	ctx->cpu_count = n > 0 ? (int)n : 0;
+	set_identity(ctx, &failed);
 	n = sysconf(_SC_PAGESIZE);
 	ctx->page_size = n > 0 ? n : 0;
 	set_taken(&ctx->thp, thp_mode(), "unavailable", &failed);

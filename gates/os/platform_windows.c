@@ -1,6 +1,8 @@
 /* platform_windows.c: platform_context on Windows, from
  * GetNativeSystemInfo, GetSystemInfo, GetActiveProcessorCount, the
- * the registry (CPU name) and GetVersionExA (kernel release).
+ * registry (CPU name, microcode), GetVersionExA (kernel release),
+ * GetLogicalProcessorInformationEx (cores, threads, caches) and CPUID
+ * (vendor, family, model, stepping, hypervisor: core/cpu_identity.h).
  *
  * Run under wine 8.0 by tests/test_windows_gate.c, which checks the
  * context in gate.exe's JSON; wine reports the CPU and version it emulates.
@@ -13,8 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cpu_identity.h"
 #include "core/platform.h"
 #include "core/platform_os.h"
+
+#define CPU0_KEY "HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0"
 
 /* The machine's architecture (not the emulated one under WOW64). */
 static const char *win_arch(void)
@@ -41,9 +46,8 @@ static const char *win_arch(void)
 static void win_cpu_model(char *out, DWORD size)
 {
 	DWORD len = size, type = 0;
-	LSTATUS rc = RegGetValueA(HKEY_LOCAL_MACHINE,
-				  "HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0",
-				  "ProcessorNameString", RRF_RT_REG_SZ, &type, out, &len);
+	LSTATUS rc = RegGetValueA(HKEY_LOCAL_MACHINE, CPU0_KEY, "ProcessorNameString",
+				  RRF_RT_REG_SZ, &type, out, &len);
 	if (rc != ERROR_SUCCESS || len == 0) {
 		snprintf(out, size, "unknown");
 		return;
@@ -56,6 +60,75 @@ static void win_cpu_model(char *out, DWORD size)
 	while (d > out && d[-1] == ' ')
 		d--;
 	*d = '\0';
+}
+
+/* The microcode revision of CPU 0: "Update Revision", 8 bytes, the
+ * revision in the upper 4 (little-endian); NULL where absent (wine). */
+static char *win_microcode(void)
+{
+	unsigned char rev[8];
+	DWORD len = sizeof rev, type = 0;
+	char text[24];
+	if (RegGetValueA(HKEY_LOCAL_MACHINE, CPU0_KEY, "Update Revision", RRF_RT_REG_BINARY,
+			 &type, rev, &len) != ERROR_SUCCESS || len != sizeof rev)
+		return NULL;
+	unsigned long v = rev[4] | (unsigned long)rev[5] << 8 | (unsigned long)rev[6] << 16 |
+			  (unsigned long)rev[7] << 24;
+	if (v == 0)
+		return NULL;
+	snprintf(text, sizeof text, "0x%lx", v);
+	return strdup(text);
+}
+
+/* Bits set in MASK: the logical processors of one group. */
+static int win_bits(KAFFINITY mask)
+{
+	int n = 0;
+	for (; mask; mask &= mask - 1)
+		n++;
+	return n;
+}
+
+/* One cache of CACHE (the first of each level and type, in the order
+ * Windows lists them) into CTX's caches, as sysfs would name it. */
+static void win_cache(struct context *ctx, const CACHE_RELATIONSHIP *cache, unsigned *seen,
+		      int *failed)
+{
+	const char *type = cache->Type == CacheData ? "Data"
+			   : cache->Type == CacheInstruction ? "Instruction" : "Unified";
+	unsigned bit = 1u << ((cache->Level & 7) * 3 + (cache->Type & 3));
+	char size[32];
+	if (*seen & bit)
+		return;
+	*seen |= bit;
+	snprintf(size, sizeof size, "%luK", (unsigned long)(cache->CacheSize / 1024));
+	if (cpu_identity_add_cache(&ctx->cpu_caches, cache->Level, type, size) < 0)
+		*failed = 1;
+}
+
+/* Cores, threads and caches from GetLogicalProcessorInformationEx. */
+static void win_topology(struct context *ctx, int *failed)
+{
+	DWORD len = 0;
+	unsigned seen = 0;
+	GetLogicalProcessorInformationEx(RelationAll, NULL, &len);
+	char *buf = len ? malloc(len) : NULL;
+	if (!buf || !GetLogicalProcessorInformationEx(RelationAll, (void *)buf, &len)) {
+		free(buf);
+		return;
+	}
+	for (DWORD off = 0; off < len;) {
+		SYSTEM_LOGICAL_PROCESSOR_INFORMATION_EX *e = (void *)(buf + off);
+		if (e->Relationship == RelationProcessorCore) {
+			ctx->cpu_cores++;
+			for (WORD g = 0; g < e->Processor.GroupCount; g++)
+				ctx->cpu_threads += win_bits(e->Processor.GroupMask[g].Mask);
+		} else if (e->Relationship == RelationCache) {
+			win_cache(ctx, &e->Cache, &seen, failed);
+		}
+		off += e->Size ? e->Size : len;
+	}
+	free(buf);
 }
 
 /* The Windows version as "major.minor.build" (GetVersionEx lies without a
@@ -102,6 +175,10 @@ int platform_context(struct context *ctx)
 	win_cpu_model(text, sizeof text);
 	platform_set(&ctx->cpu_model, text, &failed);
 	ctx->cpu_count = (int)cores;
+	ctx->cpu_microcode = win_microcode();
+	win_topology(ctx, &failed);
+	if (cpu_identity_cpuid(ctx) < 0)   /* no governor or boost file on Windows */
+		failed = 1;
 	ctx->page_size = (long)si.dwPageSize;
 	platform_set(&ctx->thp, "n/a", &failed);
 	platform_set(&ctx->aslr, "n/a", &failed);

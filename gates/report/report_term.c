@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "report/report_term.h"
+#include "core/cpu_identity.h"
 #include "decide/sites.h"
 #include "report/escape.h"
 #include "report/format.h"
@@ -501,9 +502,12 @@ static void print_header(FILE *f, const struct style *st, const struct run_resul
 			 const struct run_result *base)
 {
 	const struct context *c = &r->ctx;
+	char cpu[300] = "?";
+	if (c->cpu_model)   /* "AMD EPYC family 0x1a model 0x02 stepping 1" */
+		cpu_identity_text(c, cpu, sizeof cpu);
 	fprintf(f, "%sallocgate %s%s  %s  %s (%d cores)  %s tier  seed %lld\n", st->bold,
 		c->gate_version ? c->gate_version : "?", st->off, c->platform_key,
-		c->cpu_model ? c->cpu_model : "?", c->cpu_count, c->tier ? c->tier : "?", c->seed);
+		cpu, c->cpu_count, c->tier ? c->tier : "?", c->seed);
 	if (c->env && *c->env)
 		fprintf(f, "kernel environment: %s\n", c->env);
 	if (c->cost_tool && *c->cost_tool)

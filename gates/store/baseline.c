@@ -130,7 +130,7 @@ static int load_context_integer(const struct loader *ld, const struct jsonout_fi
 	if (!json_is_integer(v))
 		return INVALID(ld, "context.%s: expected an integer", f->name);
 	n = json_integer_value(v);
-	if (f->kind == JSONOUT_INT) {
+	if (f->kind == JSONOUT_INT || f->kind == JSONOUT_COUNT) {
 		if (n < -2147483647 - 1 || n > 2147483647)
 			return INVALID(ld, "context.%s: %lld is out of range", f->name, (long long)n);
 		*(int *)p = (int)n;

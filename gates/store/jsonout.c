@@ -25,6 +25,17 @@ const struct jsonout_field jsonout_context_fields[] = {
 	FIELD(kernel_release, JSONOUT_STRING),
 	FIELD(cpu_model, JSONOUT_STRING),
 	FIELD(cpu_count, JSONOUT_INT),
+	FIELD(cpu_vendor, JSONOUT_STRING),
+	FIELD(cpu_family, JSONOUT_STRING),
+	FIELD(cpu_model_number, JSONOUT_STRING),
+	FIELD(cpu_stepping, JSONOUT_STRING),
+	FIELD(cpu_microcode, JSONOUT_STRING),
+	FIELD(cpu_caches, JSONOUT_STRING),
+	FIELD(cpu_cores, JSONOUT_COUNT),
+	FIELD(cpu_threads, JSONOUT_COUNT),
+	FIELD(cpu_governor, JSONOUT_STRING),
+	FIELD(cpu_boost, JSONOUT_STRING),
+	FIELD(cpu_hypervisor, JSONOUT_STRING),
 	FIELD(page_size, JSONOUT_LONG),
 	FIELD(thp, JSONOUT_STRING),
 	FIELD(compiler, JSONOUT_STRING),
@@ -97,6 +108,9 @@ json_t *jsonout_context(const struct context *c)
 		switch (f->kind) {
 		case JSONOUT_STRING: v = jsonout_string(*(char *const *)p); break;
 		case JSONOUT_INT: v = json_integer(*(const int *)p); break;
+		case JSONOUT_COUNT:
+			v = *(const int *)p > 0 ? json_integer(*(const int *)p) : json_null();
+			break;
 		case JSONOUT_LONG: v = json_integer(*(const long *)p); break;
 		default: v = json_integer(*(const long long *)p); break;
 		}

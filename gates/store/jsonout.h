@@ -22,10 +22,11 @@
 
 /* The fields of struct context as JSON keys, in struct order: written by
  * jsonout_context and read back by baseline_load from this one table. */
-enum jsonout_kind { JSONOUT_STRING, JSONOUT_INT, JSONOUT_LONG, JSONOUT_LLONG };
+enum jsonout_kind { JSONOUT_STRING, JSONOUT_INT, JSONOUT_LONG, JSONOUT_LLONG, JSONOUT_COUNT };
 struct jsonout_field {
 	const char *name;
-	enum jsonout_kind kind;  /* char *, int, long, long long */
+	enum jsonout_kind kind;  /* char *, int, long, long long; COUNT: an int,
+				  * null when 0 (unknown) */
 	size_t offset;           /* offsetof(struct context, ...) */
 };
 extern const struct jsonout_field jsonout_context_fields[];
