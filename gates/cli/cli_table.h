@@ -17,8 +17,8 @@
 /* One flag: NAME, the VALUE it takes (NULL: a switch), how --help shows
  * it (SHOWN NULL: NAME and VALUE; "": on the row above's line, or not at
  * all), its HELP (lines apart by '\n') and what it SETs in the command's
- * PLAN from VALUE (NULL when missing): 0, or -1 after a message. A row
- * without SET is handed to the table's OTHER as it stands. */
+ * PLAN from VALUE (NULL when missing): 0, or -1 after a message. A
+ * switch without SET is handed to the table's OTHER as it stands. */
 struct cli_flag {
 	const char *name, *value, *shown, *help;
 	int (*set)(void *plan, const char *flag, const char *value);
