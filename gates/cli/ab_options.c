@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/ab_options.h"
-#include "cli/run_flags.h"
+#include "cli/cli_table.h"
 #include "core/message.h"
 #include "sample/allocator.h"
 
@@ -101,7 +101,8 @@ void ab_options_usage(void *fp)
 {
 	fputs("usage: gate ab [options]  (B against A, measured in the same rounds)\n", fp);
 	for (size_t i = 0; i < AB_FLAGS; i++)
-		run_flags_usage_row(fp, ab_flags[i].name, ab_flags[i].value, ab_flags[i].help);
+		cli_table_usage_row(fp, CLI_TABLE_WIDTH, ab_flags[i].name, ab_flags[i].value,
+				    ab_flags[i].help);
 	fputs("and the options of gate run except --update-baseline, --require-baseline,\n"
 	      "--baseline-dir and --runs (no baseline is read or written).\n"
 	      "Both sides identical (an A/A run) measures the gate's own false alarms.\n", fp);

@@ -1,57 +1,113 @@
 /* diff_cmd.c: `gate diff A.json B.json` and `gate diff --baseline B.json`:
- * its flags, then the diff (run/run.h). */
+ * its flags (one table, cli_table.h), then the diff (run/run.h). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli_table.h"
 #include "cli/commands.h"
 #include "core/message.h"
 #include "run/run.h"
 
+/* What gate diff was asked for: FILES[0] (A) against FILES[1] (B), or,
+ * with BASELINE, the platform's baseline in BASELINE_DIR against FILES[0]. */
+struct diff_plan {
+	const char *files[2], *baseline_dir;
+	int file_count;
+	bool baseline, changed_only;
+};
+
+/* Prints the usage to F. */
+static void diff_usage(FILE *f);
+
+/* ARG, not what gate diff takes: -1 after a message and the usage. */
+static int unexpected(const char *arg)
+{
+	message_error("unexpected argument '%s'", arg);
+	diff_usage(stderr);
+	return -1;
+}
+
+/* A result file (at most two), or an unexpected argument. */
+static int add_file(void *plan, char *arg)
+{
+	struct diff_plan *p = plan;
+	if (arg[0] == '-' || p->file_count >= 2)
+		return unexpected(arg);
+	p->files[p->file_count++] = arg;
+	return 0;
+}
+
+/* --changed or --baseline: FLAG names which. */
+static int set_switch(void *plan, const char *flag, const char *v)
+{
+	struct diff_plan *p = plan;
+	(void)v;
+	if (!strcmp(flag, "--changed"))
+		p->changed_only = true;
+	else
+		p->baseline = true;
+	return 0;
+}
+
+static int set_baseline_dir(void *plan, const char *flag, const char *v)
+{
+	if (!v)
+		return unexpected(flag);
+	((struct diff_plan *)plan)->baseline_dir = v;
+	return 0;
+}
+
+static const struct cli_flag diff_flags[] = {
+	{ "--changed", NULL, NULL, "leave out the series whose median is the same\n"
+	  "on both sides", set_switch },
+	{ "--baseline", NULL, NULL, "take this platform's stored baseline as A", set_switch },
+	{ "--baseline-dir", "DIR", NULL, "where <platform>.json lives (default: baselines/ next\n"
+	  "to the gate's build)", set_baseline_dir },
+};
+
+static const struct cli_table diff_table = {
+	.head = "usage: gate diff [--changed] A.json B.json\n"
+		"       gate diff [--changed] --baseline [--baseline-dir DIR] B.json\n"
+		"Shows every series of A (old) and B (new) side by side: median, change,\n"
+		"grouped per kernel, variant and parameter set, largest change first.\n"
+		"A and B are --json results or baseline files.\n",
+	.flags = diff_flags,
+	.count = sizeof diff_flags / sizeof diff_flags[0],
+	.other = add_file,
+};
+
 static void diff_usage(FILE *f)
 {
-	fprintf(f, "usage: gate diff [--changed] A.json B.json\n"
-		   "       gate diff [--changed] --baseline [--baseline-dir DIR] B.json\n"
-		   "Shows every series of A (old) and B (new) side by side: median, change,\n"
-		   "grouped per kernel, variant and parameter set, largest change first.\n"
-		   "A and B are --json results or baseline files; --baseline takes this\n"
-		   "platform's stored baseline as A. --changed leaves out the series\n"
-		   "whose median is the same on both sides.\n");
+	cli_table_usage(&diff_table, f);
+}
+
+/* CLI_PARSED, CLI_HELP_PRINTED, or CLI_BAD_USAGE after a message or the
+ * usage (cli/commands.h). */
+static enum cli_parse parse(struct diff_plan *p, int argc, char **argv)
+{
+	enum cli_parse parsed = cli_table_parse(&diff_table, p, argc, argv);
+	if (parsed == CLI_PARSED && p->file_count != (p->baseline ? 1 : 2)) {
+		diff_usage(stderr);
+		return CLI_BAD_USAGE;
+	}
+	return parsed;
 }
 
 int diff_main(int argc, char **argv, const char *self_dir)
 {
-	message_set_program("gate diff");
-	const char *files[2] = { NULL, NULL }, *dir = NULL;
+	struct diff_plan p;
 	char base_path[4096];
-	int nfiles = 0;
-	bool use_baseline = false, changed_only = false;
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			diff_usage(stdout);
-			return GATE_EXIT_OK;
-		} else if (!strcmp(argv[i], "--changed")) {
-			changed_only = true;
-		} else if (!strcmp(argv[i], "--baseline")) {
-			use_baseline = true;
-		} else if (!strcmp(argv[i], "--baseline-dir") && i + 1 < argc) {
-			dir = argv[++i];
-		} else if (argv[i][0] != '-' && nfiles < 2) {
-			files[nfiles++] = argv[i];
-		} else {
-			message_error("unexpected argument '%s'", argv[i]);
-			diff_usage(stderr);
+	message_set_program("gate diff");
+	memset(&p, 0, sizeof p);
+	enum cli_parse parsed = parse(&p, argc, argv);
+	if (parsed != CLI_PARSED)
+		return cli_parse_exit(parsed);
+	if (p.baseline) {   /* the baseline is A, the file given B */
+		if (run_baseline_path(p.baseline_dir, self_dir, base_path, sizeof base_path))
 			return GATE_EXIT_USAGE;
-		}
+		p.files[1] = p.files[0];
+		p.files[0] = base_path;
 	}
-	if (use_baseline && nfiles == 1) {
-		if (run_baseline_path(dir, self_dir, base_path, sizeof base_path))
-			return GATE_EXIT_USAGE;
-		files[1] = files[0];
-		files[0] = base_path;
-	} else if (use_baseline || nfiles != 2) {
-		diff_usage(stderr);
-		return GATE_EXIT_USAGE;
-	}
-	return run_diff(files[0], files[1], changed_only);
+	return run_diff(p.files[0], p.files[1], p.changed_only);
 }

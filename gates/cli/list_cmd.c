@@ -1,31 +1,62 @@
-/* list_cmd.c: `gate list [--kernel-dir DIR]`: its flags, then the listing
- * (run/run.h). */
+/* list_cmd.c: `gate list [--kernel-dir DIR]`: its flags (one table,
+ * cli_table.h), then the listing (run/run.h). */
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli_table.h"
 #include "cli/commands.h"
 #include "core/message.h"
 #include "run/run.h"
 
+/* What gate list was asked for. */
+struct list_plan {
+	char kernel_dir[4096];
+};
+
+/* ARG, not a flag of gate list, or --kernel-dir without its DIR: -1
+ * after a message. */
+static int bad_usage(const char *arg)
+{
+	message_error("unknown option '%s' (usage: gate list [--kernel-dir DIR])", arg);
+	return -1;
+}
+
+static int unknown(void *plan, char *arg)
+{
+	(void)plan;
+	return bad_usage(arg);
+}
+
+static int set_kernel_dir(void *plan, const char *flag, const char *v)
+{
+	struct list_plan *p = plan;
+	if (!v)
+		return bad_usage(flag);
+	snprintf(p->kernel_dir, sizeof p->kernel_dir, "%s", v);
+	return 0;
+}
+
+static const struct cli_flag list_flags[] = {
+	{ "--kernel-dir", "DIR", NULL, "kernel executables (default: next to the gate binary)",
+	  set_kernel_dir },
+};
+
+static const struct cli_table list_table = {
+	.head = "usage: gate list [--kernel-dir DIR]\n"
+		"  the kernels (default: next to the gate binary), each with its\n"
+		"  variants, parameter sets and expectations with file:line\n",
+	.flags = list_flags,
+	.count = sizeof list_flags / sizeof list_flags[0],
+	.other = unknown,
+};
+
 int list_main(int argc, char **argv, const char *self_dir)
 {
+	struct list_plan p;
 	message_set_program("gate list");
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s/kernels", self_dir);
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			printf("usage: gate list [--kernel-dir DIR]\n"
-			       "  the kernels (default: next to the gate binary), each with its\n"
-			       "  variants, parameter sets and expectations with file:line\n");
-			return GATE_EXIT_OK;
-		}
-		if (!strcmp(argv[i], "--kernel-dir") && i + 1 < argc) {
-			snprintf(dir, sizeof dir, "%s", argv[++i]);
-		} else {
-			message_error("unknown option '%s' (usage: gate list "
-				"[--kernel-dir DIR])", argv[i]);
-			return GATE_EXIT_USAGE;
-		}
-	}
-	return run_list(dir);
+	snprintf(p.kernel_dir, sizeof p.kernel_dir, "%s/kernels", self_dir);
+	enum cli_parse parsed = cli_table_parse(&list_table, &p, argc, argv);
+	if (parsed != CLI_PARSED)
+		return cli_parse_exit(parsed);
+	return run_list(p.kernel_dir);
 }

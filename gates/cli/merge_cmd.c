@@ -1,62 +1,88 @@
 /* merge_cmd.c: `gate merge RESULT.json... [--json OUT] [--junit FILE]
- * [--markdown FILE] [--svg DIR] [--no-color]`: its flags, then the merge
- * (run/run.h). */
+ * [--markdown FILE] [--svg DIR] [--no-color]`: its flags (one table,
+ * cli_table.h), then the merge (run/run.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_table.h"
 #include "cli/commands.h"
 #include "core/message.h"
 #include "run/run.h"
 
+/* Prints the usage to F. */
+static void merge_usage(FILE *f);
+
+/* A report's path: FLAG names which. */
+static int set_report(void *plan, const char *flag, const char *v)
+{
+	struct merge_plan *p = plan;
+	if (!v || !*v) {
+		message_error("%s: expected a path", flag);
+		return -1;
+	}
+	*(!strcmp(flag, "--json") ? &p->reports.json
+	  : !strcmp(flag, "--junit") ? &p->reports.junit
+	  : !strcmp(flag, "--markdown") ? &p->reports.markdown : &p->reports.svg_dir) = v;
+	return 0;
+}
+
+static int set_no_color(void *plan, const char *flag, const char *v)
+{
+	(void)flag, (void)v;
+	((struct merge_plan *)plan)->no_color = true;
+	return 0;
+}
+
+/* A result file, or an unknown option. */
+static int add_input(void *plan, char *arg)
+{
+	struct merge_plan *p = plan;
+	if (arg[0] == '-') {
+		message_error("unknown option '%s'", arg);
+		merge_usage(stderr);
+		return -1;
+	}
+	p->inputs[p->input_count++] = arg;
+	return 0;
+}
+
+static const struct cli_flag merge_flags[] = {
+	{ "--json", "OUT", NULL, "write the merged result as JSON", set_report },
+	{ "--junit", "FILE", NULL, "write a JUnit XML report", set_report },
+	{ "--markdown", "FILE", NULL, "write a markdown summary", set_report },
+	{ "--svg", "DIR", NULL, "write one SVG chart of the samples per kernel", set_report },
+	{ "--no-color", NULL, NULL, "no colour (also NO_COLOR=1)", set_no_color },
+};
+
+static const struct cli_table merge_table = {
+	.head = "usage: gate merge RESULT.json... [--json OUT] [--junit FILE] [--markdown FILE]\n"
+		"                  [--svg DIR] [--no-color]\n"
+		"joins --json results of shards and platforms into one result and one verdict\n",
+	.flags = merge_flags,
+	.count = sizeof merge_flags / sizeof merge_flags[0],
+	.other = add_input,
+};
+
 static void merge_usage(FILE *f)
 {
-	fputs("usage: gate merge RESULT.json... [--json OUT] [--junit FILE] [--markdown FILE]\n"
-	      "                  [--svg DIR] [--no-color]\n"
-	      "joins --json results of shards and platforms into one result and one verdict\n", f);
+	cli_table_usage(&merge_table, f);
 }
 
 /* CLI_PARSED, CLI_HELP_PRINTED, or CLI_BAD_USAGE after a message
  * (cli/commands.h). */
-static enum cli_parse parse_args(struct merge_plan *a, int argc, char **argv)
+static enum cli_parse parse(struct merge_plan *p, int argc, char **argv)
 {
-	a->inputs = calloc((size_t)argc + 1, sizeof *a->inputs);
-	if (!a->inputs)
+	p->inputs = calloc((size_t)argc + 1, sizeof *p->inputs);
+	if (!p->inputs)
 		return CLI_BAD_USAGE;
-	for (int i = 0; i < argc; i++) {
-		const char *f = argv[i], **slot = NULL;
-		if (!strcmp(f, "--help") || !strcmp(f, "-h")) {
-			merge_usage(stdout);
-			return CLI_HELP_PRINTED;
-		}
-		if (!strcmp(f, "--no-color")) {
-			a->no_color = true;
-			continue;
-		}
-		slot = !strcmp(f, "--json") ? &a->reports.json
-		       : !strcmp(f, "--junit") ? &a->reports.junit
-		       : !strcmp(f, "--markdown") ? &a->reports.markdown
-		       : !strcmp(f, "--svg") ? &a->reports.svg_dir : NULL;
-		if (slot) {
-			if (i + 1 >= argc || !*argv[i + 1]) {
-				message_error("%s: expected a path", f);
-				return CLI_BAD_USAGE;
-			}
-			*slot = argv[++i];
-		} else if (f[0] == '-') {
-			message_error("unknown option '%s'", f);
-			merge_usage(stderr);
-			return CLI_BAD_USAGE;
-		} else {
-			a->inputs[a->input_count++] = f;
-		}
-	}
-	if (!a->input_count) {
+	enum cli_parse parsed = cli_table_parse(&merge_table, p, argc, argv);
+	if (parsed == CLI_PARSED && !p->input_count) {
 		message_error("no result files given");
 		merge_usage(stderr);
 		return CLI_BAD_USAGE;
 	}
-	return CLI_PARSED;
+	return parsed;
 }
 
 int merge_main(int argc, char **argv, const char *self_dir)
@@ -66,7 +92,7 @@ int merge_main(int argc, char **argv, const char *self_dir)
 	(void)self_dir;
 	message_set_program("gate merge");
 	memset(&p, 0, sizeof p);
-	enum cli_parse parsed = parse_args(&p, argc, argv);
+	enum cli_parse parsed = parse(&p, argc, argv);
 	ret = parsed == CLI_PARSED ? run_merge(&p) : cli_parse_exit(parsed);
 	free(p.inputs);
 	return ret;

@@ -1,7 +1,6 @@
 /* run_flags.c: the command-line flags of `gate run` (run_flags.h), one
- * table: each row is a flag, the value it takes, its lines of --help and
- * how it sets the options; the parser and the usage are both read from it
- * (as wireguard-tools' wg.c writes its usage from its subcommand table). */
+ * table (cli_table.h): each row is a flag, the value it takes, its lines
+ * of --help and how it sets the options. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +8,7 @@
 #include <string.h>
 
 #include "allocgate/probe.h"
+#include "cli/cli_table.h"
 #include "cli/run_flags.h"
 #include "core/message.h"
 #include "sample/allocator.h"
@@ -110,12 +110,9 @@ static int set_path(const char *flag, const char *v, const char **out)
 	return 0;
 }
 
-/* What one row does with its flag's value (NULL for a switch): 0, or -1
- * after a message. */
-typedef int (*flag_set_fn)(struct run_options *o, const char *flag, const char *v);
-
-static int set_quick(struct run_options *o, const char *flag, const char *v)
+static int set_quick(void *plan, const char *flag, const char *v)
 {
+	struct run_options *o = plan;
 	(void)flag, (void)v;
 	o->tier = GATE_TIER_QUICK;
 	o->tier_name = "quick";
@@ -123,8 +120,9 @@ static int set_quick(struct run_options *o, const char *flag, const char *v)
 	return 0;
 }
 
-static int set_full(struct run_options *o, const char *flag, const char *v)
+static int set_full(void *plan, const char *flag, const char *v)
 {
+	struct run_options *o = plan;
 	(void)flag, (void)v;
 	o->tier = GATE_TIER_FULL;
 	o->tier_name = "full";
@@ -133,8 +131,9 @@ static int set_full(struct run_options *o, const char *flag, const char *v)
 }
 
 /* The switches: FLAG names which. */
-static int set_switch(struct run_options *o, const char *flag, const char *v)
+static int set_switch(void *plan, const char *flag, const char *v)
 {
+	struct run_options *o = plan;
 	(void)v;
 	if (!strcmp(flag, "--update-baseline"))
 		o->update_baseline = true;
@@ -155,20 +154,23 @@ static int set_switch(struct run_options *o, const char *flag, const char *v)
 	return 0;
 }
 
-static int set_kernel(struct run_options *o, const char *flag, const char *v)
+static int set_kernel(void *plan, const char *flag, const char *v)
 {
+	struct run_options *o = plan;
 	(void)flag;
 	return add_kernel(o, v);
 }
 
-static int set_env(struct run_options *o, const char *flag, const char *v)
+static int set_env(void *plan, const char *flag, const char *v)
 {
+	struct run_options *o = plan;
 	(void)flag;
 	return add_env(o, v);
 }
 
-static int set_file(struct run_options *o, const char *flag, const char *v)
+static int set_file(void *plan, const char *flag, const char *v)
 {
+	struct run_options *o = plan;
 	const char **out = !strcmp(flag, "--json") ? &o->json_path
 			 : !strcmp(flag, "--baseline-dir") ? &o->baseline_dir
 			 : !strcmp(flag, "--kernel-dir") ? &o->kernel_dir
@@ -177,14 +179,16 @@ static int set_file(struct run_options *o, const char *flag, const char *v)
 	return set_path(flag, v, out);
 }
 
-static int set_allocator(struct run_options *o, const char *flag, const char *v)
+static int set_allocator(void *plan, const char *flag, const char *v)
 {
+	struct run_options *o = plan;
 	(void)flag;
 	return parse_allocator(o, v);
 }
 
-static int set_backend(struct run_options *o, const char *flag, const char *v)
+static int set_backend(void *plan, const char *flag, const char *v)
 {
+	struct run_options *o = plan;
 	if (v && !strcmp(v, "callgrind"))
 		return bad(flag, v, "replaced by the cost pass, on by default where valgrind "
 			   "is installed (cost_* metrics; docs/counters.md)");
@@ -194,8 +198,9 @@ static int set_backend(struct run_options *o, const char *flag, const char *v)
 	return 0;
 }
 
-static int set_seed(struct run_options *o, const char *flag, const char *v)
+static int set_seed(void *plan, const char *flag, const char *v)
 {
+	struct run_options *o = plan;
 	double x = 0; /* read below even when parse_number fails */
 	if (parse_number(flag, v, 0, 9007199254740991.0, &x) || x != floor(x))
 		return x != floor(x) ? bad(flag, v, "expected an integer") : -1;
@@ -203,8 +208,9 @@ static int set_seed(struct run_options *o, const char *flag, const char *v)
 	return 0;
 }
 
-static int set_rounds(struct run_options *o, const char *flag, const char *v)
+static int set_rounds(void *plan, const char *flag, const char *v)
 {
+	struct run_options *o = plan;
 	double x = 0;
 	if (parse_number(flag, v, 2, 1000, &x))
 		return -1;
@@ -213,13 +219,15 @@ static int set_rounds(struct run_options *o, const char *flag, const char *v)
 	return 0;
 }
 
-static int set_runs(struct run_options *o, const char *flag, const char *v)
+static int set_runs(void *plan, const char *flag, const char *v)
 {
+	struct run_options *o = plan;
 	return parse_integer(flag, v, 1, 100, "expected an integer", &o->runs);
 }
 
-static int set_warmup(struct run_options *o, const char *flag, const char *v)
+static int set_warmup(void *plan, const char *flag, const char *v)
 {
+	struct run_options *o = plan;
 	double x = 0;
 	if (v && !strcmp(v, "auto")) {
 		o->warmup = OPTIONS_WARMUP_AUTO;
@@ -231,31 +239,36 @@ static int set_warmup(struct run_options *o, const char *flag, const char *v)
 	return 0;
 }
 
-static int set_timeout(struct run_options *o, const char *flag, const char *v)
+static int set_timeout(void *plan, const char *flag, const char *v)
 {
+	struct run_options *o = plan;
 	return parse_number(flag, v, 0.1, 86400, &o->timeout_seconds);
 }
 
-static int set_deadline(struct run_options *o, const char *flag, const char *v)
+static int set_deadline(void *plan, const char *flag, const char *v)
 {
+	struct run_options *o = plan;
 	return parse_number(flag, v, 1, 7 * 86400, &o->deadline_seconds);
 }
 
-static int set_best_of(struct run_options *o, const char *flag, const char *v)
+static int set_best_of(void *plan, const char *flag, const char *v)
 {
+	struct run_options *o = plan;
 	return parse_integer(flag, v, 1, 1000, "expected an integer", &o->best_of);
 }
 
-static int set_gate(struct run_options *o, const char *flag, const char *v)
+static int set_gate(void *plan, const char *flag, const char *v)
 {
+	struct run_options *o = plan;
 	if (!v || policy_gates_parse(v, &o->gates))
 		return bad(flag, v, "expected a comma-separated list of counts, cost, timing, "
 			   "deterministic, all");
 	return 0;
 }
 
-static int set_min_effect(struct run_options *o, const char *flag, const char *v)
+static int set_min_effect(void *plan, const char *flag, const char *v)
 {
+	struct run_options *o = plan;
 	double x = 0;
 	if (parse_number(flag, v, 0, 1000, &x))
 		return -1;
@@ -263,31 +276,29 @@ static int set_min_effect(struct run_options *o, const char *flag, const char *v
 	return 0;
 }
 
-static int set_correction(struct run_options *o, const char *flag, const char *v)
+static int set_correction(void *plan, const char *flag, const char *v)
 {
+	struct run_options *o = plan;
 	if (!v || policy_correction_parse(v, &o->fdr))
 		return bad(flag, v, "expected holm or bh");
 	return 0;
 }
 
-static int set_shard(struct run_options *o, const char *flag, const char *v)
+static int set_shard(void *plan, const char *flag, const char *v)
 {
+	struct run_options *o = plan;
 	(void)flag;
 	return parse_shard(o, v);
 }
 
-static int set_pin_cpu(struct run_options *o, const char *flag, const char *v)
+static int set_pin_cpu(void *plan, const char *flag, const char *v)
 {
+	struct run_options *o = plan;
 	return parse_integer(flag, v, 0, 4095, "expected a CPU number", &o->pin_cpu);
 }
 
-/* One flag: NAME, the VALUE it takes (NULL: a switch), how --help shows
- * it (SHOWN NULL: NAME and VALUE; "": on the row above's line), its HELP
- * (lines apart by '\n') and what it SETs. */
-static const struct run_flag {
-	const char *name, *value, *shown, *help;
-	flag_set_fn set;
-} flags[] = {
+/* The flags of gate run (cli_table.h). */
+static const struct cli_flag flags[] = {
 	{ "--quick", NULL, "--quick | --full", "tier (default: the default tier)", set_quick },
 	{ "--full", NULL, "", NULL, set_full },
 	{ "--kernel", "NAME", NULL, "run only this kernel (repeatable)", set_kernel },
@@ -352,73 +363,29 @@ static const struct run_flag {
 	{ "--verbose", NULL, "", NULL, set_switch },
 };
 
-#define FLAGS (sizeof flags / sizeof flags[0])
-
-/* Width of --help's first column: a flag and its value. */
-#define USAGE_FLAG_WIDTH 24
-
-void run_flags_usage_row(void *fp, const char *name, const char *value, const char *help)
+/* An argument no row names. */
+static int unknown(void *plan, char *arg)
 {
-	FILE *f = fp;
-	char shown[64];
-	snprintf(shown, sizeof shown, "%s%s%s", name, value ? " " : "", value ? value : "");
-	fprintf(f, "  %-*s ", USAGE_FLAG_WIDTH, shown);
-	for (const char *line = help; *line;) {
-		size_t n = strcspn(line, "\n");
-		fprintf(f, "%*s%.*s\n", line == help ? 0 : USAGE_FLAG_WIDTH + 3, "", (int)n, line);
-		line += n + (line[n] == '\n');
-	}
+	(void)plan;
+	message_error("unknown option '%s' (see gate run --help)", arg);
+	return -1;
 }
+
+static const struct cli_table run_table = {
+	.head = "usage: gate run [options]\n",
+	.flags = flags,
+	.count = sizeof flags / sizeof flags[0],
+	.equals = true,
+	.other = unknown,
+};
 
 void run_options_usage(void *f)
 {
-	fputs("usage: gate run [options]\n", f);
-	for (size_t i = 0; i < FLAGS; i++) {
-		const struct run_flag *r = &flags[i];
-		if (!r->shown)
-			run_flags_usage_row(f, r->name, r->value, r->help);
-		else if (*r->shown)   /* "": said on the row above's line */
-			run_flags_usage_row(f, r->shown, NULL, r->help);
-	}
-}
-
-/* The row of FLAG that takes a value (VALUED) or is a switch, or NULL. */
-static const struct run_flag *find_flag(const char *flag, bool valued)
-{
-	for (size_t i = 0; i < FLAGS; i++)
-		if (!strcmp(flags[i].name, flag) && (flags[i].value != NULL) == valued)
-			return &flags[i];
-	return NULL;
+	cli_table_usage(&run_table, f);
 }
 
 enum cli_parse run_options_parse(struct run_options *o, int argc, char **argv)
 {
 	o->rounds_given = false;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], *eq = strchr(a, '='), *value;
-		const struct run_flag *r;
-		char flag[32];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			run_options_usage(stdout);
-			return CLI_HELP_PRINTED;
-		}
-		if ((r = find_flag(a, false))) {
-			r->set(o, a, NULL);
-			continue;
-		}
-		if (a[0] == '-' && a[1] == '-' && eq && (size_t)(eq - a) < sizeof flag) {
-			snprintf(flag, sizeof flag, "%.*s", (int)(eq - a), a);
-			value = eq + 1;
-		} else {
-			snprintf(flag, sizeof flag, "%s", a);
-			value = i + 1 < argc ? argv[++i] : NULL;
-		}
-		if (!(r = find_flag(flag, true))) {
-			message_error("unknown option '%s' (see gate run --help)", a);
-			return CLI_BAD_USAGE;
-		}
-		if (r->set(o, flag, value))
-			return CLI_BAD_USAGE;
-	}
-	return CLI_PARSED;
+	return cli_table_parse(&run_table, o, argc, argv);
 }

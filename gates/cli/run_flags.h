@@ -9,10 +9,6 @@
 /* Prints the options of `gate run` to F. */
 void run_options_usage(void *f);
 
-/* One row of a subcommand's --help into F: NAME and VALUE (NULL: none) in
- * the first column, the lines of HELP ('\n' apart) beside it. */
-void run_flags_usage_row(void *f, const char *name, const char *value, const char *help);
-
 /* Parses ARGV (after the subcommand) into O: CLI_PARSED, CLI_HELP_PRINTED
  * or CLI_BAD_USAGE after a message naming the bad flag or value
  * (cli/commands.h). Pointers in O point into ARGV or static storage. */
