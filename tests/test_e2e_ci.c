@@ -104,7 +104,7 @@ Test(e2e_ci, regression_reports)
 		cr_assert(line > 0, "no %s in tests/kernels/toy.c", needle);
 		snprintf(want, sizeof want,
 			 "\n::error file=tests/kernels/toy.c,line=%d,title=allocgate%%3A "
-			 "regression toy/%s/small (",
+			 "regression toy/%s/small::",
 			 line, variants[i]);
 		if (!strstr(out.out, want))
 			continue;
@@ -134,7 +134,7 @@ Test(e2e_ci, regression_reports)
 		"md = open(d + '/report.md').read()\n"
 		"assert '### What broke' in md and 'tests/kernels/toy.c:' in md\n"
 		"for v, line in regressed.items():\n"
-		"    assert '`tests/kernels/toy.c:%s` **toy/%s/small**' % (line, v) in md, md\n"
+		"    assert '**toy/%s/small** `tests/kernels/toy.c:%s`' % (v, line) in md, md\n"
 		"assert open(d + '/summary.md').read() == md + '\\n'\n"
 		"svg = ET.parse(d + '/svg/toy.svg').getroot()\n"
 		"assert len(svg.findall('{http://www.w3.org/2000/svg}circle')) >= 9\n";
