@@ -233,11 +233,20 @@ static int in_row(const struct series *s, const char *kernel, const char *params
 	       (!variant || !strcmp(s->variant, variant));
 }
 
+/* A timing series left undecided only because other processes disturbed
+ * its samples: counted in its group's line with the group's one note, not
+ * listed (beside a busy neighbour every timing series is such). */
+static int disturbed_only(const struct series *s)
+{
+	return s->verdict == VERDICT_INCONCLUSIVE && s->cls == METRIC_TIMING && s->note &&
+	       !strncmp(s->note, "disturbed:", 10);
+}
+
 /* A series shown in full under its variant's row: it failed, changed, is
- * inconclusive or could not be checked. */
+ * inconclusive for another reason than disturbance, or could not be checked. */
 static int notable(const struct series *s)
 {
-	return series_weight(s) > 0;
+	return series_weight(s) > 0 && !disturbed_only(s);
 }
 
 /* Appends "  [REGION.]NAME VALUE[ CHANGE]" to BUF for every series of the
@@ -348,14 +357,18 @@ static void print_folded(FILE *f, const struct style *st, const struct run_resul
 			 const char *kernel, const char *params)
 {
 	enum { REASONS = 4 };
-	size_t counts = 0, timings = 0, skipped = 0, fresh = 0, advisory = 0;
+	size_t counts = 0, timings = 0, skipped = 0, fresh = 0, advisory = 0, disturbed = 0;
+	const char *disturbed_note = NULL;
 	const char *why[REASONS] = { 0 };
 	size_t why_count[REASONS] = { 0 }, other = 0;
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
 		if (!in_row(s, kernel, params, NULL) || notable(s))
 			continue;
-		if (s->advisory) {
+		if (disturbed_only(s)) {
+			disturbed++;
+			disturbed_note = disturbed_note ? disturbed_note : s->note;
+		} else if (s->advisory) {
 			advisory++;
 		} else if (s->verdict == VERDICT_SKIPPED) {
 			size_t k = 0;
@@ -384,6 +397,8 @@ static void print_folded(FILE *f, const struct style *st, const struct run_resul
 		FOLD_ADD(", %zu timings within tolerance", timings);
 	if (fresh)
 		FOLD_ADD(", %zu new (no baseline)", fresh);
+	if (disturbed)
+		FOLD_ADD(", %zu timings disturbed (not decided)", disturbed);
 	if (advisory)
 		FOLD_ADD(", %zu timings advisory", advisory);
 	if (skipped)
@@ -396,6 +411,8 @@ static void print_folded(FILE *f, const struct style *st, const struct run_resul
 		FOLD_ADD(")");
 #undef FOLD_ADD
 	fprintf(f, "    %s%s%s\n", st->dim, line, st->off);
+	if (disturbed_note)
+		fprintf(f, "    %s%s%s\n", st->dim, disturbed_note, st->off);
 }
 
 /* One line for the expectations of a group that are not gated: how many,
@@ -428,7 +445,10 @@ static void print_information(FILE *f, const struct style *st, const struct run_
 		held == 1 ? "s" : "", failed, failed == 1 ? "es" : "", n - held - failed, st->off);
 }
 
-static void print_expect_line(FILE *f, const struct style *st, const struct expect_result *e)
+/* One claim's line, and its note unless it is *SAID, the note of the
+ * group's claim printed before it (a busy neighbour disturbs them alike). */
+static void print_expect_line(FILE *f, const struct style *st, const struct expect_result *e,
+			      const char **said)
 {
 	char upper[16], estimate[420] = "";
 	if (!e->gated)
@@ -449,8 +469,10 @@ static void print_expect_line(FILE *f, const struct style *st, const struct expe
 	}
 	fprintf(f, "    %s%-12s%s %s:%d  %s%s\n", verdict_color(st, e->verdict), upper, st->off,
 		e->file, e->line, e->expr, estimate);
-	if (e->note && e->verdict != VERDICT_PASS)
+	if (e->note && e->verdict != VERDICT_PASS && !(*said && !strcmp(*said, e->note)))
 		fprintf(f, "    %-12s %s%s%s\n", "", st->dim, e->note, st->off);
+	if (e->note && e->verdict != VERDICT_PASS)
+		*said = e->note;
 }
 
 static void print_compact_group(FILE *f, const struct style *st, const struct run_result *r,
@@ -472,9 +494,10 @@ static void print_compact_group(FILE *f, const struct style *st, const struct ru
 	fprintf(f, "  %sparams %s%s\n", st->bold, params, st->off);
 	print_rows(f, st, r, kernel, params, &w);
 	print_folded(f, st, r, kernel, params);
+	const char *said = NULL;
 	for (size_t i = 0; i < r->expect_count; i++)
 		if (!strcmp(r->expects[i].kernel, kernel) && !strcmp(r->expects[i].params, params))
-			print_expect_line(f, st, &r->expects[i]);
+			print_expect_line(f, st, &r->expects[i], &said);
 	print_information(f, st, r, kernel, params);
 }
 
