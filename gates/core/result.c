@@ -315,6 +315,8 @@ void result_free(struct run_result *r)
 	for (i = 0; i < r->problem_count; i++)
 		problem_free(&r->problems[i]);
 	result_sites_free(r);
+	for (i = 0; i < REFERENCE_PARTS; i++)
+		free(r->reference.part[i].samples);
 	free(r->series);
 	free(r->expects);
 	free(r->problems);
@@ -384,4 +386,31 @@ double result_timing_shift(const struct run_result *r, size_t *series)
 	free(v);
 	*series = n >= RESULT_SHIFT_MIN_SERIES ? n : 0;
 	return median;
+}
+
+const char *result_reference_part_name(enum reference_part_id id)
+{
+	static const char *const names[REFERENCE_PARTS] = { "cpu", "memory", "faults" };
+	return (unsigned)id < REFERENCE_PARTS ? names[id] : "?";
+}
+
+const char *result_reference_state_name(enum reference_state s)
+{
+	switch (s) {
+	case REFERENCE_NO_BASELINE: return "no baseline reference";
+	case REFERENCE_HOLDS: return "holds";
+	case REFERENCE_MOVED: return "moved";
+	default: return "not compared";
+	}
+}
+
+int result_reference_append(struct reference *ref, enum reference_part_id id, double ns)
+{
+	struct reference_part *p = &ref->part[id];
+	double *grown = realloc(p->samples, (p->count + 1) * sizeof *grown);
+	if (!grown)
+		return -1;
+	p->samples = grown;
+	p->samples[p->count++] = ns;
+	return 0;
 }

@@ -221,8 +221,50 @@ struct ab_schedule {
 	double skew_median_us, skew_max_us; /* how far apart a pair's processes started */
 };
 
+/* The reference workload (sample/reference.h): work the gate carries, the
+ * same whatever the kernels are, timed once after every group of every
+ * batch. How far the machine moved since the baseline is read from it
+ * (decide/reference.h), not from the code under test. */
+enum reference_part_id { REFERENCE_CPU, REFERENCE_MEMORY, REFERENCE_FAULTS, REFERENCE_PARTS };
+
+struct reference_part {
+	double *samples;          /* ns of one pass of the part, in the order taken */
+	size_t count;
+	double median;            /* of SAMPLES, NaN when none */
+	/* against the baseline's (decide/reference.h); NaN when not compared */
+	double baseline_median;
+	double change;            /* Hodges-Lehmann ratio now / baseline, minus 1 */
+	double ci_low, ci_high;   /* its Moses 95% interval, as ratios */
+};
+
+enum reference_state {
+	REFERENCE_NOT_COMPARED,   /* no baseline, another hardware, or no samples */
+	REFERENCE_NO_BASELINE,    /* measured, but the baseline has none (an older file) */
+	REFERENCE_HOLDS,          /* no part slowed past REFERENCE_MOVE_MIN */
+	REFERENCE_MOVED,          /* a part slowed past it: the machine moved */
+};
+
+struct reference {
+	struct reference_part part[REFERENCE_PARTS];
+	enum reference_state state;
+	double shift;             /* REFERENCE_MOVED: the slowdown the machine shows
+				   * (the largest lower bound of a part's ratio, minus 1);
+				   * 0 otherwise */
+	enum reference_part_id shift_part; /* the part that shows it */
+};
+
+/* "cpu", "memory", "faults". */
+const char *result_reference_part_name(enum reference_part_id id);
+
+/* "not compared", "no baseline reference", "holds", "moved". */
+const char *result_reference_state_name(enum reference_state s);
+
+/* Appends sample NS to part ID of REF; 0 or -1 on no memory. */
+int result_reference_append(struct reference *ref, enum reference_part_id id, double ns);
+
 struct run_result {
 	struct context ctx;
+	struct reference reference; /* the machine's own pace (sample/reference.h) */
 	struct series *series;
 	size_t series_count;
 	struct expect_result *expects;

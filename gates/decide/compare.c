@@ -8,6 +8,7 @@
 #include "decide/compare.h"
 #include "decide/counted.h"
 #include "decide/interference.h"
+#include "decide/reference.h"
 #include "decide/stats.h"
 #include "core/metric_name.h"
 
@@ -290,15 +291,23 @@ static void decide_timing(struct run_result *cur, const struct run_policy *pol, 
 	free(adj);
 }
 
-/* A timing failure of CUR that the machine's own move explains: when the
- * run's compared timing series slowed by a median SHIFT > 0, a series
- * fails only if it slowed past its tolerance beyond that; the others are
- * inconclusive, with the figure. Never turns anything into a failure. */
+/* A timing failure of CUR that the machine's own move explains. The move
+ * is the reference workload's (decide/reference.h) where the baseline has
+ * one: when it held, nothing is put down to the machine. Without one, the
+ * run's compared timing series' median SHIFT stands for it. When the
+ * machine slowed, a series fails only if it slowed past its tolerance
+ * beyond that; the others are inconclusive, with the figures. Never turns
+ * anything into a failure. */
 static void discount_machine_shift(struct run_result *cur)
 {
-	size_t n;
-	double shift = result_timing_shift(cur, &n);
-	if (!n || !(shift >= COMPARE_SHIFT_NOTABLE))
+	const struct reference *ref = &cur->reference;
+	size_t n = 0;
+	double shift;
+	if (ref->state == REFERENCE_HOLDS)
+		return;
+	if (ref->state == REFERENCE_MOVED)
+		shift = ref->shift;
+	else if (!(shift = result_timing_shift(cur, &n), n) || !(shift >= COMPARE_SHIFT_NOTABLE))
 		return;
 	for (size_t i = 0; i < cur->series_count; i++) {
 		struct series *s = &cur->series[i];
@@ -306,11 +315,23 @@ static void discount_machine_shift(struct run_result *cur)
 		    (1 + s->change) / (1 + shift) >= 1 + s->tolerance)
 			continue;
 		char note[400];
-		snprintf(note, sizeof note, "the machine moved: the %zu compared timing series slowed "
-			 "by a median of %+.1f%% since the baseline, and this one's %+.1f%% is within "
-			 "its %.0f%% tolerance of that (cost and counts decide; `gate ab` measures "
-			 "both builds in the same rounds)", n, 100 * shift, 100 * s->change,
-			 100 * s->tolerance);
+		if (ref->state == REFERENCE_MOVED) {
+			const struct reference_part *p = &ref->part[ref->shift_part];
+			snprintf(note, sizeof note, "the machine moved: the reference workload's %s "
+				 "part slowed by %+.1f%% [%+.1f%%, %+.1f%%] since the baseline, and this "
+				 "one's %+.1f%% is within its %.0f%% tolerance of that (cost and counts "
+				 "decide; `gate ab` measures both builds in the same rounds)",
+				 result_reference_part_name(ref->shift_part), 100 * p->change,
+				 100 * (p->ci_low - 1), 100 * (p->ci_high - 1), 100 * s->change,
+				 100 * s->tolerance);
+		} else {
+			snprintf(note, sizeof note, "the machine moved: the %zu compared timing series "
+				 "slowed by a median of %+.1f%% since the baseline (which has no "
+				 "reference workload), and this one's %+.1f%% is within its %.0f%% "
+				 "tolerance of that (cost and counts decide; `gate ab` measures both "
+				 "builds in the same rounds)", n, 100 * shift, 100 * s->change,
+				 100 * s->tolerance);
+		}
 		s->verdict = VERDICT_INCONCLUSIVE;
 		free(s->note);
 		s->note = strdup(note);
@@ -425,6 +446,7 @@ void compare_run_with(struct run_result *cur, const struct run_result *base,
 	if (!timed)
 		return;
 	interference_mark(cur);
+	reference_compare(&cur->reference, base ? &base->reference : NULL, same_hardware);
 	if (base && *c->cost_why) {
 		snprintf(cost_note, sizeof cost_note, "cost key changed since the baseline (%s): "
 			 "cost not compared", c->cost_why);

@@ -63,11 +63,14 @@ double compare_batch_drift(const struct series *s);
 void compare_run(struct run_result *cur, const struct run_result *base,
 		 const struct run_policy *pol, bool same_hardware);
 
-/* When a run's compared timing series slowed by a median of
- * COMPARE_SHIFT_NOTABLE or more (result_timing_shift), a timing failure
- * stands only if its series slowed past its tolerance beyond that median;
- * the others are inconclusive (the VM's speed moved 12-23% as a whole within
- * an hour of unchanged runs: docs/noise.md). */
+/* When the reference workload moved (decide/reference.h), a timing failure
+ * stands only if its series slowed past its tolerance beyond the machine's
+ * slowdown; the others are inconclusive. When it held, nothing is put down
+ * to the machine. Against a baseline without reference samples, a run
+ * whose compared timing series slowed by a median of COMPARE_SHIFT_NOTABLE
+ * or more (result_timing_shift) is read the same way with that median (the
+ * VM's speed moved 12-23% as a whole within an hour of unchanged runs:
+ * docs/noise.md). */
 #define COMPARE_SHIFT_NOTABLE 0.10
 
 /* The POLICY_GATE_* class of S: cost for the cost pass's counts, timing

@@ -404,6 +404,53 @@ size_t format_timing_shift(const struct run_result *r, double *median)
 	return n;
 }
 
+/* "cpu +0.4%, memory -1.2%, faults +2.0%" into BUF (parts compared only). */
+static void reference_parts(const struct reference *ref, char *buf, size_t size)
+{
+	size_t n = 0;
+	buf[0] = 0;
+	for (int i = 0; i < REFERENCE_PARTS; i++) {
+		const struct reference_part *p = &ref->part[i];
+		if (!isfinite(p->change) || n >= size)
+			continue;
+		n += (size_t)snprintf(buf + n, size - n, "%s%s %+.1f%%", n ? ", " : "",
+				      result_reference_part_name((enum reference_part_id)i),
+				      100 * p->change);
+	}
+}
+
+int format_reference(const struct run_result *r, char *buf, size_t size)
+{
+	const struct reference *ref = &r->reference;
+	char parts[160];
+	buf[0] = 0;
+	if (r->comparison)   /* gate ab: paired, no machine's move to read */
+		return 0;
+	reference_parts(ref, parts, sizeof parts);
+	switch (ref->state) {
+	case REFERENCE_HOLDS:
+		snprintf(buf, size, "the reference workload held since the baseline (%s): a "
+			 "slowdown of the kernels is the code's, not the machine's", parts);
+		return 1;
+	case REFERENCE_MOVED: {
+		const struct reference_part *p = &ref->part[ref->shift_part];
+		snprintf(buf, size, "the machine moved: the reference workload's %s part slowed by "
+			 "%+.1f%% [%+.1f%%, %+.1f%%] since the baseline (%s); timing failures within "
+			 "their tolerance of that are inconclusive",
+			 result_reference_part_name(ref->shift_part), 100 * p->change,
+			 100 * (p->ci_low - 1), 100 * (p->ci_high - 1), parts);
+		return 1;
+	}
+	case REFERENCE_NO_BASELINE:
+		snprintf(buf, size, "the baseline has no reference workload (an older version "
+			 "wrote it), so the kernels' median move stands for the machine's; "
+			 "`./gate --update-baseline` records one");
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 void format_interference(const struct run_result *r, size_t *disturbed, size_t *samples)
 {
 	const char *name = "wall_ns";

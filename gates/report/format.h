@@ -108,6 +108,13 @@ void format_counts(const struct run_result *r, size_t *series, size_t *expects,
 #define FORMAT_SHIFT_NOTABLE 0.10
 size_t format_timing_shift(const struct run_result *r, double *median);
 
+/* What R's reference workload (decide/reference.h) says of the machine, as
+ * one sentence without a final period, into BUF: the parts' changes since
+ * the baseline, and whether the machine held or moved; or, against a
+ * baseline without one, that the kernels' median stands in. Returns 0
+ * when there is nothing to say (no baseline, another hardware, gate ab). */
+int format_reference(const struct run_result *r, char *buf, size_t size);
+
 /* How many of R's timing samples other tasks disturbed (decide/
  * interference.h), counted over its wall_ns series, into *DISTURBED, of
  * *SAMPLES in all. */

@@ -7,6 +7,7 @@
 #include "report/report_json.h"
 #include "store/jsonout.h"
 #include "store/policy_json.h"
+#include "store/reference_json.h"
 #include "store/sites_json.h"
 
 
@@ -171,6 +172,14 @@ int report_json_write(const char *path, const struct run_result *r, char *err, s
 		bad |= json_object_set_new(root, "comparison", jsonout_string(r->comparison));
 		if (r->schedule.mode != AB_MODE_NONE)
 			bad |= json_object_set_new(root, "ab_schedule", schedule_json(&r->schedule));
+		if (r->reference.part[REFERENCE_CPU].count) {
+			bad |= json_object_set_new(root, "reference_state", json_string(
+				result_reference_state_name(r->reference.state)));
+			bad |= json_object_set_new(root, "reference_shift",
+						   jsonout_number(r->reference.shift));
+			bad |= json_object_set_new(root, "reference",
+						   reference_json(&r->reference, true));
+		}
 		bad |= put_arrays(root, r);
 	}
 	if (bad) {

@@ -640,6 +640,9 @@ static void print_method(FILE *f, const struct style *st, const struct run_resul
 		st->off);
 	double shift;
 	size_t shifted = format_timing_shift(r, &shift);
+	char reference[400];
+	if (format_reference(r, reference, sizeof reference))
+		fprintf(f, "%smachine: %s.%s\n", st->dim, reference, st->off);
 	if (shifted)
 		fprintf(f, "%smachine: the %zu compared timing series moved by a median of "
 			"%+.1f%% since the baseline.%s\n", st->dim, shifted, 100 * shift, st->off);
@@ -653,14 +656,16 @@ static void print_shift_warning(FILE *f, const struct run_result *r)
 	size_t shifted = format_timing_shift(r, &shift);
 	if (!shifted || fabs(shift) < FORMAT_SHIFT_NOTABLE)
 		return;
+	const char *cause = r->reference.state == REFERENCE_HOLDS
+		? "the reference workload held, so the code is the cause, not the machine"
+		: "when every kernel moves at once, the machine's state (its load, its "
+		  "neighbours) is the likelier cause; `gate ab` measures both builds in the "
+		  "same rounds";
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
 		if (s->verdict == VERDICT_FAIL && s->gated && s->cls == METRIC_TIMING) {
 			fprintf(f, "  note: the %zu compared timing series moved by a median of "
-				"%+.1f%% since the baseline: when every kernel moves at once, the "
-				"machine's state (its load, its neighbours) is the likelier cause; "
-				"`gate ab` measures both builds in the same rounds\n", shifted,
-				100 * shift);
+				"%+.1f%% since the baseline: %s\n", shifted, 100 * shift, cause);
 			return;
 		}
 	}

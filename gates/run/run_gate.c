@@ -17,6 +17,7 @@
 #include "decide/confirm.h"
 #include "decide/exit_decide.h"
 #include "decide/metric_class.h"
+#include "sample/reference.h"
 #include "sample/runner.h"
 #include "sample/shard.h"
 #include "store/atomic_file.h"
@@ -69,13 +70,16 @@ static int load_baseline(struct run_state *st)
 }
 
 /* Batch-major: every (kernel, params) once per batch, so that the batches
- * of one group are minutes apart and their spread shows the machine's drift. */
+ * of one group are minutes apart and their spread shows the machine's drift;
+ * after each group, one sample of the reference workload (sample/reference.h),
+ * so that the machine's own pace is measured across the same minutes. */
 static void take_samples(struct session *s)
 {
 	struct rng rng;
 	rng_seed(&rng, s->options.seed);
 	size_t groups = groups_count(s->kernels, s->kernel_count, s->options.tier);
 	size_t total = groups * (size_t)s->options.runs, done = 0;
+	int refused = 0;
 	for (int b = 0; b < s->options.runs; b++) {
 		struct group_iter it;
 		struct group g;
@@ -86,8 +90,12 @@ static void take_samples(struct session *s)
 			s->sample_failures += runner_run_params(g.kernel, g.params, &s->plan, &rng,
 								&s->result,
 								(size_t)b * (size_t)s->options.rounds);
+			if (!refused && (refused = reference_sample(&s->result.reference)))
+				message_note("the reference workload: memory or pages refused; "
+					      "the machine's move is read from the kernels instead");
 		}
 	}
+	reference_release();
 	for (size_t i = 0; i < s->result.series_count; i++)
 		s->result.series[i].batches = (size_t)s->options.runs;
 }

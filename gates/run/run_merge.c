@@ -21,6 +21,7 @@
 #include "run/run.h"
 #include "core/message.h"
 #include "decide/exit_decide.h"
+#include "decide/stats.h"
 #include "report/report_term.h"
 #include "store/results_load.h"
 
@@ -187,6 +188,39 @@ static int platform_count(const struct run_result *in, size_t n)
 	return count;
 }
 
+/* The reference workload of the merge: every input's samples, one after the
+ * other, and the state that says most (moved, then no baseline reference,
+ * then holds), with its figures. Inputs of several platforms keep none: no
+ * one machine's pace. Returns 0 or -ENOMEM. */
+static int merge_reference(struct reference *out, const struct run_result *in, size_t n)
+{
+	static const int says[] = { [REFERENCE_NOT_COMPARED] = 0, [REFERENCE_HOLDS] = 1,
+				    [REFERENCE_NO_BASELINE] = 2, [REFERENCE_MOVED] = 3 };
+	for (size_t i = 0; i < n; i++) {
+		const struct reference *r = &in[i].reference;
+		for (int p = 0; p < REFERENCE_PARTS; p++)
+			for (size_t j = 0; j < r->part[p].count; j++)
+				if (result_reference_append(out, (enum reference_part_id)p,
+							    r->part[p].samples[j]))
+					return -ENOMEM;
+		if (says[r->state] > says[out->state] ||
+		    (r->state == REFERENCE_MOVED && r->shift > out->shift)) {
+			for (int p = 0; p < REFERENCE_PARTS; p++) {
+				out->part[p].baseline_median = r->part[p].baseline_median;
+				out->part[p].change = r->part[p].change;
+				out->part[p].ci_low = r->part[p].ci_low;
+				out->part[p].ci_high = r->part[p].ci_high;
+			}
+			out->state = r->state;
+			out->shift = r->shift;
+			out->shift_part = r->shift_part;
+		}
+	}
+	for (int p = 0; p < REFERENCE_PARTS; p++)
+		out->part[p].median = stats_median(out->part[p].samples, out->part[p].count);
+	return 0;
+}
+
 /* Context, baseline and time of the merge: the first input's context (with
  * every platform key joined by '+' when they differ), the first baseline
  * path and note, and the longest wall time (shards run side by side). */
@@ -194,6 +228,8 @@ static int merge_header(struct run_result *out, struct run_result *in, size_t n,
 {
 	out->ctx = in[0].ctx;
 	memset(&in[0].ctx, 0, sizeof in[0].ctx);
+	if (!multi && merge_reference(&out->reference, in, n))
+		return -ENOMEM;
 	out->wall_seconds = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (isfinite(in[i].wall_seconds) && in[i].wall_seconds > out->wall_seconds)

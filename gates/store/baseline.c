@@ -17,6 +17,7 @@
 #include "store/baseline.h"
 #include "store/jsonout.h"
 #include "store/policy_json.h"
+#include "store/reference_json.h"
 #include "store/sites_json.h"
 
 struct loader {
@@ -431,6 +432,12 @@ static int load_root(const struct loader *ld, const json_t *root, struct run_res
 		return NO_MEMORY(ld);
 	if (rc)
 		return INVALID(ld, "%s", why);
+	rc = reference_json_load(json_object_get(root, "reference"), &out->reference, why,
+				 sizeof why);
+	if (rc == -ENOMEM)
+		return NO_MEMORY(ld);
+	if (rc)
+		return INVALID(ld, "%s", why);
 	return check_duplicates(ld, out);
 }
 
@@ -588,6 +595,9 @@ int baseline_save(const char *path, const struct run_result *r, char *err, size_
 		bad |= json_object_set_new(root, "series", series_array(r));
 		if (r->sites_recorded)
 			bad |= json_object_set_new(root, "sites", sites_json(r));
+		if (r->reference.part[REFERENCE_CPU].count)
+			bad |= json_object_set_new(root, "reference",
+						   reference_json(&r->reference, false));
 	}
 	if (bad) {
 		json_decref(root);

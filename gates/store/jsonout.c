@@ -123,7 +123,7 @@ json_t *jsonout_context(const struct context *c)
 	return obj;
 }
 
-static json_t *numbers_array(const double *v, size_t n)
+json_t *jsonout_numbers(const double *v, size_t n)
 {
 	json_t *arr = json_array();
 	size_t i;
@@ -189,10 +189,10 @@ json_t *jsonout_series(const struct series *s, bool comparison)
 	if (s->kernel_digest)
 		bad |= json_object_set_new(obj, "kernel_digest", json_string(s->kernel_digest));
 	if (s->history_count)
-		bad |= json_object_set_new(obj, "history", numbers_array(s->history,
+		bad |= json_object_set_new(obj, "history", jsonout_numbers(s->history,
 									 s->history_count));
 	/* Samples last: the one long field ends the line. */
-	bad |= json_object_set_new(obj, "samples", numbers_array(s->samples, s->sample_count));
+	bad |= json_object_set_new(obj, "samples", jsonout_numbers(s->samples, s->sample_count));
 	if (bad) {
 		json_decref(obj);
 		return NULL;

@@ -40,6 +40,10 @@ json_t *jsonout_string(const char *s);
  * null when V is NaN or infinite. Returns a new reference or NULL. */
 json_t *jsonout_number(double v);
 
+/* A JSON array of the N numbers V (jsonout_number each). Returns a new
+ * reference or NULL on no memory. */
+json_t *jsonout_numbers(const double *v, size_t n);
+
 /* The "context" object: every field of C, in struct order, NULL strings as
  * null. Returns a new reference or NULL on no memory. */
 json_t *jsonout_context(const struct context *c);

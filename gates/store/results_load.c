@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "store/results_load.h"
+#include "store/reference_json.h"
 #include "store/sites_json.h"
 #include "store/baseline.h"
 
@@ -330,6 +331,28 @@ out:
 	return rc;
 }
 
+/* "reference_state" and "reference_shift" beside the reference's samples
+ * (which baseline_load_result read), when the file has them. */
+static int load_reference_state(const struct rl *l, const json_t *root, struct reference *ref)
+{
+	char *state = NULL;
+	double shift;
+	int rc;
+	if ((rc = string(l, root, "result", "reference_state", 0, &state)) ||
+	    (rc = number(l, root, "result", "reference_shift", &shift)))
+		goto out;
+	if (state && reference_state_parse(state, &ref->state))
+		rc = fail(l, "reference_state: \"%s\" is none of \"holds\", \"moved\", "
+			  "\"no baseline reference\", \"not compared\"", state);
+	ref->shift = isfinite(shift) && shift > 0 ? shift : 0;
+	for (int i = 0; i < REFERENCE_PARTS; i++)   /* the part that shows the shift */
+		if (ref->shift > 0 && ref->part[i].change == ref->shift)
+			ref->shift_part = (enum reference_part_id)i;
+out:
+	free(state);
+	return rc;
+}
+
 static int load_top(const struct rl *l, const json_t *root, struct run_result *out)
 {
 	long long code, same;
@@ -349,7 +372,8 @@ static int load_top(const struct rl *l, const json_t *root, struct run_result *o
 	    (rc = string(l, root, "result", "baseline_written", 0, &out->baseline_written)) ||
 	    (rc = string(l, root, "result", "comparison", 0, &out->comparison)) ||
 	    (rc = load_schedule(l, root, &out->schedule)) ||
-	    (rc = integer(l, root, "result", "same_code_kernels", 0, 0, 1000000, &same)))
+	    (rc = integer(l, root, "result", "same_code_kernels", 0, 0, 1000000, &same)) ||
+	    (rc = load_reference_state(l, root, &out->reference)))
 		return rc;
 	out->same_code_kernels = (size_t)same;
 	return load_arrays(l, root, out);

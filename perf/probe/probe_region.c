@@ -8,7 +8,9 @@
  * few, and the same in every build of the same code. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "probe/probe_cost.h"
 #include "probe/probe_state.h"
@@ -125,6 +127,48 @@ void gate_region_begin(const char *name)
 	probe_cost_mark(probe.depth - 1);
 }
 
+/* ALLOCGATE_SLOWDOWN_PERCENT=N (0 < N <= 1000): the gate's own detection
+ * benchmark (ci/selftest.py --suite-slowdown, docs/noise.md): every
+ * outermost region of every kernel takes N% longer, of wall and CPU time
+ * alike, by a busy loop after the region's code and before its end is
+ * read. Never under the cost pass, whose counts it must not move. Read
+ * once; any other value is no slowdown. */
+static double slowdown_fraction(void)
+{
+	static int read;
+	static double fraction;
+	if (!read) {
+		const char *v = getenv("ALLOCGATE_SLOWDOWN_PERCENT");
+		double percent = v ? strtod(v, NULL) : 0;
+		fraction = percent > 0 && percent <= 1000 && !probe_cost_pass_running()
+			   ? percent / 100 : 0;
+		read = 1;
+	}
+	return fraction;
+}
+
+/* C's clock() in ns: cheap to read in a loop, where counters_end is not;
+ * the process's CPU time on POSIX and the wall time on Windows, which the
+ * busy loop below advances alike. */
+static uint64_t spin_clock_ns(void)
+{
+	return (uint64_t)((double)clock() * (1e9 / CLOCKS_PER_SEC));
+}
+
+/* Spins for FRACTION of what the region begun at BEGIN had taken at *STOP,
+ * then reads *STOP again. */
+static void slow_down(const struct counters_snapshot *begin, struct counters_snapshot *stop,
+		      double fraction)
+{
+	uint64_t extra = (uint64_t)((double)(stop->wall_ns - begin->wall_ns) * fraction);
+	uint64_t start = spin_clock_ns();
+	volatile uint64_t h = start;
+	while (spin_clock_ns() - start < extra)
+		for (int i = 0; i < 64; i++)
+			h = (h ^ (h >> 29)) * 0xff51afd7ed558ccdull;
+	counters_end(stop);
+}
+
 void gate_region_end(void)
 {
 	struct counters_snapshot stop;
@@ -133,6 +177,8 @@ void gate_region_end(void)
 	probe.depth--;
 	probe_cost_mark(probe.depth + 1);
 	counters_end(&stop);
+	if (probe.depth == 0 && slowdown_fraction() > 0)
+		slow_down(&probe.stack[0].start, &stop, slowdown_fraction());
 	if (probe.depth == 0) {
 		gate_region_mark_end();
 		interpose_counting(0);

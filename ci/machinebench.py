@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""ci/machinebench.py: does the gate tell the machine's move from the code's?
+
+Records a baseline of the whole suite on this machine (--update-baseline,
+three batches, into a scratch directory), then runs `gate run --gate all`
+against it in four cases, RUNS times each, in turn:
+
+  unchanged   the same build, nothing beside it
+  slowdown    every kernel's measured regions PERCENT% longer
+              (ALLOCGATE_SLOWDOWN_PERCENT, perf/probe/probe_region.c: a
+              busy loop inside each outermost region; the cost pass is
+              not touched), nothing beside it: the code slowed, the
+              reference workload did not, so timing must fail
+  loop        the same build beside a busy loop on the last CPU
+  same-cpu    the same build and the gate pinned to CPU 0 with a busy
+              loop on CPU 0 too: the machine slows for everything,
+              the reference workload with it
+
+and prints, per case, the exit codes, the reference workload's state
+and change, the timing series that failed and that were inconclusive,
+and the median change of the compared timing series.
+
+  python3 ci/machinebench.py [--tier quick|default] [--runs 3]
+                             [--percent 50] [--min-effect P] [--no-cost]
+                             [--cases unchanged,slowdown,loop,same-cpu]
+
+Build first (./gate --version builds). docs/noise.md, "The reference
+workload", records what it printed.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GATE = os.path.join(ROOT, "build", "gate")
+
+
+def tier_flags(tier):
+    return [] if tier == "default" else ["--" + tier]
+
+
+class Loop:
+    """A busy shell loop on CPU CPU, for the length of a with block."""
+
+    def __init__(self, cpu):
+        self.cpu, self.proc = cpu, None
+
+    def __enter__(self):
+        if self.cpu is not None:
+            self.proc = subprocess.Popen(["taskset", "-c", str(self.cpu), "sh", "-c",
+                                          "while :; do :; done"], start_new_session=True)
+        return self
+
+    def __exit__(self, *exc):
+        if self.proc:
+            os.killpg(self.proc.pid, 9)
+            self.proc.wait()
+
+
+def run_gate(args, bdir, extra, pin=None):
+    """One gate run; returns (exit code, result JSON or None, seconds)."""
+    fd, path = tempfile.mkstemp(suffix=".json")
+    os.close(fd)
+    cmd = [GATE, "run", "--baseline-dir", bdir, "--no-color", "--json", path,
+           "--gate", "all"] + tier_flags(args.tier) + extra
+    if args.min_effect is not None:
+        cmd += ["--min-effect", str(args.min_effect)]
+    if args.no_cost:
+        cmd.append("--no-cost")
+    if pin is not None:
+        cmd = ["taskset", "-c", str(pin)] + cmd
+    start = time.time()
+    code = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+    took = time.time() - start
+    try:
+        with open(path) as f:
+            result = json.load(f)
+    except (OSError, ValueError):
+        result = None
+    os.unlink(path)
+    return code, result, took
+
+
+def summary(result):
+    """The reference's state and parts, timing failures and inconclusives,
+    and the median change of the compared timing series."""
+    if not result:
+        return "no result"
+    parts = ", ".join("%s %+.1f%%" % (p["part"], 100 * p["change"])
+                      for p in result.get("reference", []) if p.get("change") is not None)
+    timing = [s for s in result["series"] if s["class"] == "timing"
+              and s.get("change") is not None and s["verdict"] in
+              ("pass", "fail", "improved", "inconclusive")
+              and not s["metric"].split(".")[-1] in ("ctx_switches", "cpu_migrations",
+                                                      "sched_wait_ns", "others_cpu_permille")]
+    fail = sum(1 for s in timing if s["verdict"] == "fail" and s.get("gated", True))
+    inconclusive = sum(1 for s in timing if s["verdict"] == "inconclusive")
+    moved = statistics.median([s["change"] for s in timing]) if timing else float("nan")
+    return ("reference %s (%s); timing: %d compared, median %+.1f%%, %d fail, %d inconclusive"
+            % (result.get("reference_state"), parts, len(timing), 100 * moved, fail,
+               inconclusive))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--tier", default="quick", choices=["quick", "default"])
+    p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--percent", type=float, default=50)
+    p.add_argument("--min-effect", type=float, default=None,
+                   help="percent (default: the gate's, 25 against a baseline)")
+    p.add_argument("--no-cost", action="store_true")
+    p.add_argument("--cases", default="unchanged,slowdown,loop,same-cpu")
+    args = p.parse_args()
+    if not os.access(GATE, os.X_OK):
+        sys.exit("ci/machinebench.py: build first (./gate --version)")
+    last = (os.cpu_count() or 1) - 1
+    cases = {
+        "unchanged": ([], None, None),
+        "slowdown": (["--env", "ALLOCGATE_SLOWDOWN_PERCENT=%g" % args.percent], None, None),
+        "loop": ([], last, None),
+        "same-cpu": ([], 0, 0),
+    }
+    names = [c for c in args.cases.split(",") if c]
+    for c in names:
+        if c not in cases:
+            sys.exit("ci/machinebench.py: unknown case %s" % c)
+    bdir = tempfile.mkdtemp(prefix="machinebench-")
+    try:
+        start = time.time()
+        code, _, took = run_gate(args, bdir, ["--update-baseline"])
+        print("machinebench: %s tier, %d runs a case, slowdown %g%%, minimum effect %s, "
+              "cost %s; baseline recorded in %.0f s (exit %d)" % (
+                  args.tier, args.runs, args.percent,
+                  "%g%%" % args.min_effect if args.min_effect is not None else "the gate's",
+                  "off" if args.no_cost else "on", took, code))
+        sys.stdout.flush()
+        if code != 0:
+            return 2
+        for i in range(args.runs):
+            for c in names:
+                extra, loop_cpu, pin = cases[c]
+                with Loop(loop_cpu):
+                    code, result, took = run_gate(args, bdir, extra, pin)
+                print("%-10s run %d: exit %d, %.0f s; %s" % (c, i + 1, code, took,
+                                                             summary(result)))
+                sys.stdout.flush()
+        print("machinebench: %.0f s" % (time.time() - start))
+    finally:
+        shutil.rmtree(bdir, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

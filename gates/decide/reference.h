@@ -1,0 +1,35 @@
+/* reference.h: how far the machine moved since the baseline, read from the
+ * reference workload (sample/reference.h) and not from the code under test.
+ *
+ * Each part's samples now are compared with the baseline's as the timing
+ * series are (stats_ratio_ci: Hodges-Lehmann ratio, Moses 95% interval).
+ * A part moved when the whole interval lies above 1 + REFERENCE_MOVE_MIN;
+ * the machine moved when a part did, by the largest such part's ratio.
+ * Then (decide/compare.c) a timing failure stands only if its ratio,
+ * divided by the machine's, still reaches 1 + its tolerance; the others are
+ * inconclusive. When every part holds, nothing is put down to the machine:
+ * a slowdown of every kernel at once is the code's, and fails where timing
+ * gates. A baseline without reference samples (an older file) leaves the
+ * question to the kernels' median move (result_timing_shift), as before
+ * there was a reference. docs/noise.md, "The reference workload". */
+#ifndef GATE_DECIDE_REFERENCE_H
+#define GATE_DECIDE_REFERENCE_H
+
+#include <stdbool.h>
+
+#include "core/result.h"
+
+/* A part's slowdown the gate puts down to the machine: its interval's lower
+ * bound must pass 1 + this. Below it a machine "holds": the reference's own
+ * spread between batches on the 2-core VM stays under it (docs/noise.md). */
+#define REFERENCE_MOVE_MIN 0.05
+
+/* Fewest samples of a part, on each side, for a comparison. */
+#define REFERENCE_MIN_SAMPLES 3
+
+/* Sets NOW's medians, its comparison with BASE's (NULL: no baseline) and
+ * its state. SAME_HARDWARE false: not compared (timing is not either). */
+void reference_compare(struct reference *now, const struct reference *base,
+		       bool same_hardware);
+
+#endif

@@ -1,0 +1,239 @@
+/* test_reference.c: the reference workload (gates/sample/reference.c), how
+ * decide/reference.c reads the machine's move from it and compare.c acts on
+ * that, and its place in the baseline and result files
+ * (store/reference_json.c). Every figure is worked out by hand. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/result.h"
+#include "decide/compare.h"
+#include "decide/reference.h"
+#include "report/format.h"
+#include "sample/reference.h"
+#include "store/baseline.h"
+#include "store/reference_json.h"
+
+#define N 9
+
+/* Nine timings 8% apart end to end (test_compare.c's) */
+static const double base_ns[N] = { 1040, 1000, 1080, 1020, 1060, 1010, 1070, 1030, 1050 };
+
+static struct run_result cur, base;
+static struct run_policy pol;
+
+static void setup(void)
+{
+	memset(&cur, 0, sizeof cur);
+	memset(&base, 0, sizeof base);
+	policy_defaults(&pol);
+	cur.ctx.cpu_count = base.ctx.cpu_count = 2;
+}
+
+static void teardown(void)
+{
+	result_free(&cur);
+	result_free(&base);
+}
+
+TestSuite(reference, .init = setup, .fini = teardown);
+
+/* Every part of REF: base_ns times the part's factor. */
+static void fill(struct reference *ref, double cpu, double memory, double faults)
+{
+	const double factor[REFERENCE_PARTS] = { cpu, memory, faults };
+	for (int p = 0; p < REFERENCE_PARTS; p++)
+		for (int i = 0; i < N; i++)
+			cr_assert_eq(result_reference_append(ref, (enum reference_part_id)p,
+							     base_ns[i] * factor[p] * 1000), 0);
+}
+
+Test(reference, a_machine_within_its_noise_holds)
+{
+	fill(&base.reference, 1, 1, 1);
+	fill(&cur.reference, 1.03, 0.98, 1.04);   /* under REFERENCE_MOVE_MIN */
+	reference_compare(&cur.reference, &base.reference, true);
+	cr_expect_eq(cur.reference.state, REFERENCE_HOLDS);
+	cr_expect_eq(cur.reference.shift, 0);
+	cr_expect(fabs(cur.reference.part[REFERENCE_FAULTS].change - 0.04) < 1e-9, "%g",
+		  cur.reference.part[REFERENCE_FAULTS].change);
+	cr_expect(fabs(cur.reference.part[REFERENCE_CPU].median - 1.03 * 1040e3) < 1e-6);
+}
+
+Test(reference, a_part_past_its_noise_moves_the_machine_by_the_largest)
+{
+	fill(&base.reference, 1, 1, 1);
+	fill(&cur.reference, 1.10, 1.30, 1.0);
+	reference_compare(&cur.reference, &base.reference, true);
+	cr_expect_eq(cur.reference.state, REFERENCE_MOVED);
+	cr_expect_eq(cur.reference.shift_part, REFERENCE_MEMORY);
+	cr_expect(fabs(cur.reference.shift - 0.30) < 1e-9, "%g", cur.reference.shift);
+	/* a faster machine is no move to discount */
+	result_free(&cur);
+	memset(&cur, 0, sizeof cur);
+	fill(&cur.reference, 0.7, 0.7, 0.7);
+	reference_compare(&cur.reference, &base.reference, true);
+	cr_expect_eq(cur.reference.state, REFERENCE_HOLDS);
+}
+
+Test(reference, nothing_to_compare_says_why)
+{
+	fill(&cur.reference, 1, 1, 1);
+	reference_compare(&cur.reference, NULL, true);
+	cr_expect_eq(cur.reference.state, REFERENCE_NOT_COMPARED, "no baseline");
+	reference_compare(&cur.reference, &base.reference, true);
+	cr_expect_eq(cur.reference.state, REFERENCE_NO_BASELINE, "a baseline of an older version");
+	fill(&base.reference, 2, 2, 2);
+	reference_compare(&cur.reference, &base.reference, false);
+	cr_expect_eq(cur.reference.state, REFERENCE_NOT_COMPARED, "another hardware");
+	cr_expect(isnan(cur.reference.part[REFERENCE_CPU].change));
+}
+
+/* Thirteen kernels' wall_ns: eleven 35% slower, one 60%, one 2x (the
+ * slowdown test_interference.c puts down to the machine without a
+ * reference), against a 25% minimum effect. */
+static void thirteen_kernels(void)
+{
+	char name[16];
+	pol.min_effect = 0.25;
+	for (int v = 0; v < 13; v++) {
+		snprintf(name, sizeof name, "v%d", v);
+		struct series *b = result_add_series(&base, "k", name, "p", "wall_ns", "ns",
+						     METRIC_TIMING);
+		struct series *c = result_add_series(&cur, "k", name, "p", "wall_ns", "ns",
+						     METRIC_TIMING);
+		cr_assert(b && c);
+		double f = v == 11 ? 1.6 : v == 12 ? 2.0 : 1.35;
+		for (int i = 0; i < N; i++) {
+			cr_assert_eq(result_series_append(b, base_ns[i]), 0);
+			cr_assert_eq(result_series_append(c, base_ns[i] * f), 0);
+		}
+	}
+}
+
+static enum verdict verdict_of(const char *variant)
+{
+	const struct series *s = result_find_series(&cur, "k", variant, "p", "wall_ns");
+	cr_assert_not_null(s);
+	return s->verdict;
+}
+
+Test(reference, a_slowdown_of_every_kernel_while_the_reference_holds_is_the_code)
+{
+	thirteen_kernels();
+	fill(&base.reference, 1, 1, 1);
+	fill(&cur.reference, 1.01, 1.02, 0.99);
+	compare_run(&cur, &base, &pol, true);
+	cr_expect_eq(cur.reference.state, REFERENCE_HOLDS);
+	cr_expect_eq(verdict_of("v0"), VERDICT_FAIL, "+35%% with the machine steady");
+	cr_expect_eq(verdict_of("v11"), VERDICT_FAIL);
+	cr_expect_eq(verdict_of("v12"), VERDICT_FAIL);
+	char line[400];
+	cr_assert(format_reference(&cur, line, sizeof line));
+	cr_expect(strstr(line, "the reference workload held since the baseline (cpu +1.0%, "
+			       "memory +2.0%, faults -1.0%)"), "%s", line);
+}
+
+Test(reference, a_reference_that_moved_leaves_only_what_is_beyond_it)
+{
+	thirteen_kernels();
+	fill(&base.reference, 1, 1, 1);
+	fill(&cur.reference, 1.02, 1.35, 1.10);
+	compare_run(&cur, &base, &pol, true);
+	cr_expect_eq(cur.reference.state, REFERENCE_MOVED);
+	const struct series *s = result_find_series(&cur, "k", "v0", "p", "wall_ns");
+	cr_expect_eq(s->verdict, VERDICT_INCONCLUSIVE);
+	cr_assert_not_null(s->note);
+	cr_expect(strstr(s->note, "the machine moved: the reference workload's memory part slowed "
+				  "by +35.0% ["), "%s", s->note);
+	/* 1.6 / 1.35 = 1.19 within the 25% tolerance; 2.0 / 1.35 = 1.48 beyond it */
+	cr_expect_eq(verdict_of("v11"), VERDICT_INCONCLUSIVE);
+	cr_expect_eq(verdict_of("v12"), VERDICT_FAIL);
+	char line[400];
+	cr_assert(format_reference(&cur, line, sizeof line));
+	cr_expect(strstr(line, "the machine moved: the reference workload's memory part slowed by "
+			       "+35.0%"), "%s", line);
+}
+
+Test(reference, without_one_in_the_baseline_the_kernels_median_stands_in)
+{
+	thirteen_kernels();
+	fill(&cur.reference, 1, 1, 1);
+	compare_run(&cur, &base, &pol, true);
+	cr_expect_eq(cur.reference.state, REFERENCE_NO_BASELINE);
+	const struct series *s = result_find_series(&cur, "k", "v0", "p", "wall_ns");
+	cr_expect_eq(s->verdict, VERDICT_INCONCLUSIVE);
+	cr_expect(strstr(s->note, "slowed by a median of +35.0% since the baseline (which has no "
+				  "reference workload)"), "%s", s->note);
+	cr_expect_eq(verdict_of("v12"), VERDICT_FAIL);
+	char line[400];
+	cr_assert(format_reference(&cur, line, sizeof line));
+	cr_expect(strstr(line, "`./gate --update-baseline` records one"), "%s", line);
+}
+
+Test(reference, the_workload_takes_one_sample_of_each_part)
+{
+	struct reference ref;
+	memset(&ref, 0, sizeof ref);
+	cr_assert_eq(reference_sample(&ref), 0);
+	cr_assert_eq(reference_sample(&ref), 0);
+	reference_release();
+	for (int p = 0; p < REFERENCE_PARTS; p++) {
+		cr_expect_eq(ref.part[p].count, 2, "%s", result_reference_part_name(p));
+		cr_expect(ref.part[p].samples[0] > 0 && ref.part[p].samples[1] > 0);
+		free(ref.part[p].samples);
+	}
+}
+
+/* A baseline file holding TEXT as its "reference"; returns baseline_load's status. */
+static int load_with(const char *reference, char *err, size_t size)
+{
+	char text[2048];
+	snprintf(text, sizeof text,
+		 "{\"schema\": 1, \"platform\": \"linux-x86_64-glibc\", \"context\": {}, "
+		 "\"series\": [], \"reference\": %s}", reference);
+	result_free(&base);
+	memset(&base, 0, sizeof base);
+	return baseline_load_text("b.json", text, strlen(text), &base, err, size);
+}
+
+Test(reference, the_baseline_file_keeps_the_samples)
+{
+	char dir[] = "/tmp/allocgate-reference-XXXXXX", path[256], err[512] = "";
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/b.json", dir);
+	cur.ctx.platform_key = strdup("linux-x86_64-glibc");
+	fill(&cur.reference, 1, 2, 3);
+	cr_assert_eq(baseline_save(path, &cur, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(baseline_load(path, &base, err, sizeof err), 0, "%s", err);
+	unlink(path);
+	rmdir(dir);
+	for (int p = 0; p < REFERENCE_PARTS; p++) {
+		cr_assert_eq(base.reference.part[p].count, N);
+		cr_expect_eq(base.reference.part[p].samples[1], 1000e3 * (p + 1));
+	}
+	/* an older file: none, and that is no error */
+	cr_expect_eq(load_with("null", err, sizeof err), 0, "%s", err);
+}
+
+Test(reference, a_malformed_reference_is_named)
+{
+	char err[512] = "";
+	cr_expect_neq(load_with("{}", err, sizeof err), 0);
+	cr_expect(strstr(err, "reference: expected an array"), "%s", err);
+	cr_expect_neq(load_with("[{\"part\": \"disk\", \"samples\": [1]}]", err, sizeof err), 0);
+	cr_expect(strstr(err, "reference[0].part: expected \"cpu\", \"memory\" or \"faults\""),
+		  "%s", err);
+	cr_expect_neq(load_with("[{\"part\": \"cpu\", \"samples\": [1]}, "
+				"{\"part\": \"cpu\", \"samples\": [2]}]", err, sizeof err), 0);
+	cr_expect(strstr(err, "reference[1].part: \"cpu\" given twice"), "%s", err);
+	cr_expect_neq(load_with("[{\"part\": \"faults\", \"samples\": [5, -1]}]", err, sizeof err),
+		      0);
+	cr_expect(strstr(err, "reference[0].samples: expected positive, finite nanoseconds"),
+		  "%s", err);
+	cr_expect_neq(load_with("[{\"part\": \"memory\", \"samples\": []}]", err, sizeof err), 0);
+	cr_expect(strstr(err, "reference[0].samples: expected a non-empty array"), "%s", err);
+}
