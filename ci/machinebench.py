@@ -11,6 +11,10 @@ against it in four cases, RUNS times each, in turn:
               busy loop inside each outermost region; the cost pass is
               not touched), nothing beside it: the code slowed, the
               reference workload did not, so timing must fail
+  slowdown-no-reference
+              the same slowdown against a copy of the baseline without
+              its reference samples (a baseline of an older version):
+              the kernels' median move then stands for the machine's
   loop        the same build beside a busy loop on the last CPU
   same-cpu    the same build and the gate pinned to CPU 0 with a busy
               loop on CPU 0 too: the machine slows for everything,
@@ -22,7 +26,8 @@ and the median change of the compared timing series.
 
   python3 ci/machinebench.py [--tier quick|default] [--runs 3]
                              [--percent 50] [--min-effect P] [--no-cost]
-                             [--cases unchanged,slowdown,loop,same-cpu]
+                             [--cases unchanged,slowdown,loop,same-cpu,
+                                      slowdown-no-reference]
 
 Build first (./gate --version builds). docs/noise.md, "The reference
 workload", records what it printed.
@@ -62,6 +67,19 @@ class Loop:
         if self.proc:
             os.killpg(self.proc.pid, 9)
             self.proc.wait()
+
+
+def without_reference(bdir):
+    """A copy of the baselines in BDIR without their reference samples."""
+    out = tempfile.mkdtemp(prefix="machinebench-noref-")
+    for name in os.listdir(bdir):
+        if name.endswith(".json"):
+            with open(os.path.join(bdir, name)) as f:
+                b = json.load(f)
+            b.pop("reference", None)
+            with open(os.path.join(out, name), "w") as f:
+                json.dump(b, f)
+    return out
 
 
 def run_gate(args, bdir, extra, pin=None):
@@ -126,6 +144,8 @@ def main():
         "slowdown": (["--env", "ALLOCGATE_SLOWDOWN_PERCENT=%g" % args.percent], None, None),
         "loop": ([], last, None),
         "same-cpu": ([], 0, 0),
+        "slowdown-no-reference": (["--env", "ALLOCGATE_SLOWDOWN_PERCENT=%g" % args.percent],
+                                  None, None),
     }
     names = [c for c in args.cases.split(",") if c]
     for c in names:
@@ -143,17 +163,21 @@ def main():
         sys.stdout.flush()
         if code != 0:
             return 2
+        noref = without_reference(bdir)
         for i in range(args.runs):
             for c in names:
                 extra, loop_cpu, pin = cases[c]
                 with Loop(loop_cpu):
-                    code, result, took = run_gate(args, bdir, extra, pin)
+                    code, result, took = run_gate(
+                        args, noref if c == "slowdown-no-reference" else bdir, extra, pin)
                 print("%-10s run %d: exit %d, %.0f s; %s" % (c, i + 1, code, took,
                                                              summary(result)))
                 sys.stdout.flush()
         print("machinebench: %.0f s" % (time.time() - start))
     finally:
         shutil.rmtree(bdir, ignore_errors=True)
+        if "noref" in locals():
+            shutil.rmtree(noref, ignore_errors=True)
     return 0
 
 

@@ -237,3 +237,65 @@ Test(reference, a_malformed_reference_is_named)
 	cr_expect_neq(load_with("[{\"part\": \"memory\", \"samples\": []}]", err, sizeof err), 0);
 	cr_expect(strstr(err, "reference[0].samples: expected a non-empty array"), "%s", err);
 }
+
+/* Twelve timing series as compare and confirmation left them: CHANGE each,
+ * interval [LOW, ...], VERDICT; the reference's state STATE. */
+static void settled(double change, double low, enum verdict verdict, enum reference_state state)
+{
+	char name[16];
+	for (int v = 0; v < 12; v++) {
+		snprintf(name, sizeof name, "v%d", v);
+		struct series *s = result_add_series(&cur, "k", name, "p", "wall_ns", "ns",
+						     METRIC_TIMING);
+		cr_assert_not_null(s);
+		s->has_baseline = true;
+		s->change = change;
+		s->ci_low = low;
+		s->ci_high = low + 0.2;
+		s->verdict = verdict;
+		s->note = strdup("confirmation batch +20.0%: not confirmed");
+	}
+	cur.reference.state = state;
+}
+
+Test(reference, every_kernel_slower_while_the_reference_held_fails_them)
+{
+	pol.min_effect = 0.25;
+	settled(0.35, 1.2, VERDICT_INCONCLUSIVE, REFERENCE_HOLDS);
+	/* one disturbed (no interval) and one scheduler count stay as they are */
+	cur.series[0].ci_low = NAN;
+	struct series *wait = result_add_series(&cur, "k", "v0", "p", "sched_wait_ns", "ns",
+						METRIC_TIMING);
+	wait->has_baseline = true;
+	wait->change = 0.9;
+	wait->ci_low = 1.5;
+	wait->verdict = VERDICT_INCONCLUSIVE;
+	cr_expect_eq(reference_settle_uniform(&cur, &pol), 11);
+	cr_expect_eq(cur.series[0].verdict, VERDICT_INCONCLUSIVE);
+	cr_expect_eq(wait->verdict, VERDICT_INCONCLUSIVE);
+	cr_expect_eq(cur.series[1].verdict, VERDICT_FAIL);
+	cr_expect(strstr(cur.series[1].note, "the code slowed as a whole: 11 of the 11 compared "
+					     "timing series are slower, by a median of +35.0%"),
+		  "%s", cur.series[1].note);
+	cr_expect(strstr(cur.series[1].note, "; alone: confirmation batch +20.0%: not confirmed"),
+		  "%s", cur.series[1].note);
+}
+
+Test(reference, the_uniform_rule_needs_a_steady_reference_a_majority_and_the_effect)
+{
+	pol.min_effect = 0.25;
+	settled(0.35, 1.2, VERDICT_INCONCLUSIVE, REFERENCE_MOVED);
+	cr_expect_eq(reference_settle_uniform(&cur, &pol), 0, "the machine moved");
+	cur.reference.state = REFERENCE_NO_BASELINE;
+	cr_expect_eq(reference_settle_uniform(&cur, &pol), 0, "nothing says the machine held");
+	cur.reference.state = REFERENCE_HOLDS;
+	for (int v = 0; v < 6; v++)
+		cur.series[v].ci_low = 0.98;   /* six of twelve: no majority */
+	cr_expect_eq(reference_settle_uniform(&cur, &pol), 0);
+	result_free(&cur);
+	memset(&cur, 0, sizeof cur);
+	settled(0.20, 1.1, VERDICT_PASS, REFERENCE_HOLDS);
+	cr_expect_eq(reference_settle_uniform(&cur, &pol), 0, "+20%% is under the minimum effect");
+	pol.min_effect = 0.10;
+	cr_expect_eq(reference_settle_uniform(&cur, &pol), 12);
+}

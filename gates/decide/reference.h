@@ -32,4 +32,18 @@
 void reference_compare(struct reference *now, const struct reference *base,
 		       bool same_hardware);
 
+/* The code slowed as a whole: after confirmation, when R's reference held
+ * and at least RESULT_SHIFT_MIN_SERIES timing series were compared with an
+ * interval (disturbed and scheduling series left out), their median change
+ * reached POL's minimum effect and more than half of them are slower with
+ * their whole 95% interval above 1, then every timing
+ * series slower by the minimum effect or more with its interval above 1
+ * that was left inconclusive or passing for its own drift tolerance or an
+ * unconfirmed confirmation batch fails, with a note saying so. A uniform
+ * slowdown of every kernel while the machine's own pace held is the
+ * code's (each series alone may stay within a tolerance widened by the
+ * baseline's drift). Disturbed, advisory and scheduling series are left as
+ * they are. Returns how many series it failed. */
+size_t reference_settle_uniform(struct run_result *r, const struct run_policy *pol);
+
 #endif

@@ -1,29 +1,35 @@
 /* reference.h: the reference workload. The same work in every run of every
  * version of every project, independent of the kernels, timed once after
  * each group of each batch (run/run_gate.c), so that its samples span the
- * run as the kernels' do. Three parts, one pass of each a sample, each
- * timed on the monotonic clock:
+ * run as the kernels' do. Three parts, each timed on the monotonic clock;
+ * a sample of a part is the fastest of REFERENCE_REPEATS passes, as a
+ * kernel's sample is the fastest of its best_of repetitions, so that the
+ * reference sees what stays (the machine's pace) and not a moment's
+ * preemption, as the kernels do:
  *
  *   cpu:    multiply-xorshift passes over a 16 KiB table (in L1: the
  *           core's speed, its frequency, a sibling thread);
  *   memory: a pointer chase through a random cycle of 64 MiB (past any
- *           last-level cache: the memory's latency and bandwidth, what a
- *           neighbour does to them);
- *   faults: a byte written to each page of 4 MiB of fresh pages (the
+ *           last-level cache: the memory's latency, what a neighbour does
+ *           to it);
+ *   faults: a byte written to each page of 512 KiB of fresh pages (the
  *           kernel's page fault path, the hypervisor's part in it).
  *
- * The kernels allocate through all three, so a machine that moved shows in
- * at least one of them. How the gate reads them: decide/reference.h. */
+ * Each pass takes about 1-2 ms on the 2-core VM of docs/noise.md, a
+ * sample of all three about 25 ms. The kernels allocate through all three,
+ * so a machine that moved shows in at least one of them. How the gate
+ * reads them: decide/reference.h. */
 #ifndef GATE_REFERENCE_H
 #define GATE_REFERENCE_H
 
 #include "core/result.h"
 
+#define REFERENCE_REPEATS 5
 #define REFERENCE_CPU_TABLE_BYTES (16u << 10)
-#define REFERENCE_CPU_PASSES (1u << 20)       /* about 2 ms on a 2026 x86-64 core */
+#define REFERENCE_CPU_PASSES (1u << 18)
 #define REFERENCE_MEMORY_BYTES (64u << 20)
-#define REFERENCE_MEMORY_STEPS (1u << 16)     /* one cache line each: about 6 ms */
-#define REFERENCE_FAULT_BYTES (4u << 20)      /* 1,024 pages of 4 KiB */
+#define REFERENCE_MEMORY_STEPS (1u << 13)     /* one cache line each */
+#define REFERENCE_FAULT_BYTES (512u << 10)    /* 128 pages of 4 KiB */
 
 /* Takes one sample of every part into REF (result_reference_append).
  * Returns 0, or -1 when memory or pages were refused (no sample taken). */

@@ -143,6 +143,11 @@ const char *counters_backend(void)
 	return "clock_gettime_nsec_np + getrusage + proc_pid_rusage(RUSAGE_INFO_V4)";
 }
 
+uint64_t counters_now_ns(void)
+{
+	return posix_counters_now_ns();
+}
+
 int counters_cpu_count(void)
 {
 	return posix_counters_cpu_count();

@@ -544,6 +544,11 @@ const char *counters_backend(void)
 	return "clock_gettime + getrusage (perf_event_open gave no counter)";
 }
 
+uint64_t counters_now_ns(void)
+{
+	return posix_counters_now_ns();
+}
+
 int counters_cpu_count(void)
 {
 	return posix_counters_cpu_count();

@@ -253,6 +253,11 @@ const char *counters_backend(void)
 	       "QueryProcessCycleTime";
 }
 
+uint64_t counters_now_ns(void)
+{
+	return win_now_ns();
+}
+
 int counters_cpu_count(void)
 {
 	DWORD n = GetActiveProcessorCount(ALL_PROCESSOR_GROUPS);

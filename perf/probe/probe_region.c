@@ -10,7 +10,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "probe/probe_cost.h"
 #include "probe/probe_state.h"
@@ -147,23 +146,15 @@ static double slowdown_fraction(void)
 	return fraction;
 }
 
-/* C's clock() in ns: cheap to read in a loop, where counters_end is not;
- * the process's CPU time on POSIX and the wall time on Windows, which the
- * busy loop below advances alike. */
-static uint64_t spin_clock_ns(void)
-{
-	return (uint64_t)((double)clock() * (1e9 / CLOCKS_PER_SEC));
-}
-
 /* Spins for FRACTION of what the region begun at BEGIN had taken at *STOP,
  * then reads *STOP again. */
 static void slow_down(const struct counters_snapshot *begin, struct counters_snapshot *stop,
 		      double fraction)
 {
 	uint64_t extra = (uint64_t)((double)(stop->wall_ns - begin->wall_ns) * fraction);
-	uint64_t start = spin_clock_ns();
+	uint64_t start = counters_now_ns();
 	volatile uint64_t h = start;
-	while (spin_clock_ns() - start < extra)
+	while (counters_now_ns() - start < extra)
 		for (int i = 0; i < 64; i++)
 			h = (h ^ (h >> 29)) * 0xff51afd7ed558ccdull;
 	counters_end(stop);
