@@ -39,6 +39,12 @@ static pid_t start_gate(const char *mode, const char *marker)
 	pid_t pid = fork();
 	cr_assert(pid >= 0);
 	if (pid == 0) {
+		/* a signal ignored by whoever started the suite (nohup ignores
+		 * SIGHUP) stays ignored by the gate (core/interrupt.h): the
+		 * gate under test starts with the default dispositions */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
 		int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		dup2(out, STDOUT_FILENO);
