@@ -27,6 +27,17 @@ TestSuite(e2e_hostile, .init = setup, .fini = e2e_cleanup, .timeout = 240);
 
 /* Starts `build/gate run` on crashy's victim in MODE with MARKER, its
  * stdout and stderr into TMPDIR/out and TMPDIR/err; returns its pid. */
+/* In a forked child before it runs the gate: a signal ignored by whoever
+ * started the suite (nohup ignores SIGHUP; a non-interactive shell's
+ * background job SIGINT) stays ignored by the gate (core/interrupt.h), so
+ * the gate under test starts with the default dispositions. */
+static void default_signals(void)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+}
+
 static pid_t start_gate(const char *mode, const char *marker)
 {
 	char mode_env[64], out_path[300], err_path[300];
@@ -39,12 +50,7 @@ static pid_t start_gate(const char *mode, const char *marker)
 	pid_t pid = fork();
 	cr_assert(pid >= 0);
 	if (pid == 0) {
-		/* a signal ignored by whoever started the suite (nohup ignores
-		 * SIGHUP) stays ignored by the gate (core/interrupt.h): the
-		 * gate under test starts with the default dispositions */
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
+		default_signals();
 		int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		dup2(out, STDOUT_FILENO);
@@ -229,6 +235,7 @@ Test(e2e_hostile, signal_during_the_cost_pass_ends_valgrind_and_its_files)
 		dup2(null, STDERR_FILENO);
 		putenv(tmp_env);
 		unsetenv("ALLOCGATE_COST");
+		default_signals();
 		execv(argv[0], argv);
 		_exit(127);
 	}
