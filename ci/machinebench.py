@@ -27,7 +27,7 @@ and the median change of the compared timing series.
   python3 ci/machinebench.py [--tier quick|default] [--runs 3]
                              [--percent 50] [--min-effect P] [--no-cost]
                              [--cases unchanged,slowdown,loop,same-cpu,
-                                      slowdown-no-reference]
+                                      slowdown-no-reference] [--keep DIR]
 
 Build first (./gate --version builds). docs/noise.md, "The reference
 workload", records what it printed.
@@ -82,8 +82,9 @@ def without_reference(bdir):
     return out
 
 
-def run_gate(args, bdir, extra, pin=None):
-    """One gate run; returns (exit code, result JSON or None, seconds)."""
+def run_gate(args, bdir, extra, pin=None, keep=None):
+    """One gate run; returns (exit code, result JSON or None, seconds).
+    KEEP: a path to keep the JSON result at."""
     fd, path = tempfile.mkstemp(suffix=".json")
     os.close(fd)
     cmd = [GATE, "run", "--baseline-dir", bdir, "--no-color", "--json", path,
@@ -102,7 +103,10 @@ def run_gate(args, bdir, extra, pin=None):
             result = json.load(f)
     except (OSError, ValueError):
         result = None
-    os.unlink(path)
+    if keep and os.path.exists(path):
+        shutil.move(path, keep)
+    else:
+        os.unlink(path)
     return code, result, took
 
 
@@ -135,6 +139,7 @@ def main():
                    help="percent (default: the gate's, 25 against a baseline)")
     p.add_argument("--no-cost", action="store_true")
     p.add_argument("--cases", default="unchanged,slowdown,loop,same-cpu")
+    p.add_argument("--keep", metavar="DIR", help="keep each run's JSON result as DIR/CASE-N.json")
     args = p.parse_args()
     if not os.access(GATE, os.X_OK):
         sys.exit("ci/machinebench.py: build first (./gate --version)")
@@ -151,6 +156,8 @@ def main():
     for c in names:
         if c not in cases:
             sys.exit("ci/machinebench.py: unknown case %s" % c)
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
     bdir = tempfile.mkdtemp(prefix="machinebench-")
     try:
         start = time.time()
@@ -168,8 +175,9 @@ def main():
             for c in names:
                 extra, loop_cpu, pin = cases[c]
                 with Loop(loop_cpu):
+                    keep = os.path.join(args.keep, "%s-%d.json" % (c, i + 1)) if args.keep else None
                     code, result, took = run_gate(
-                        args, noref if c == "slowdown-no-reference" else bdir, extra, pin)
+                        args, noref if c == "slowdown-no-reference" else bdir, extra, pin, keep)
                 print("%-10s run %d: exit %d, %.0f s; %s" % (c, i + 1, code, took,
                                                              summary(result)))
                 sys.stdout.flush()

@@ -7,6 +7,7 @@
  * to the same array.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -398,10 +399,22 @@ const char *result_reference_state_name(enum reference_state s)
 {
 	switch (s) {
 	case REFERENCE_NO_BASELINE: return "no baseline reference";
+	case REFERENCE_UNSURE: return "unsure";
 	case REFERENCE_HOLDS: return "holds";
 	case REFERENCE_MOVED: return "moved";
 	default: return "not compared";
 	}
+}
+
+void result_reference_parts(const struct reference *ref, char *buf, size_t size)
+{
+	size_t n = 0;
+	buf[0] = 0;
+	for (int i = 0; i < REFERENCE_PARTS && n < size; i++)
+		if (isfinite(ref->part[i].change))
+			n += (size_t)snprintf(buf + n, size - n, "%s%s %+.1f%%", n ? ", " : "",
+					      result_reference_part_name((enum reference_part_id)i),
+					      100 * ref->part[i].change);
 }
 
 int result_reference_append(struct reference *ref, enum reference_part_id id, double ns)

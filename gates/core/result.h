@@ -240,24 +240,31 @@ struct reference_part {
 enum reference_state {
 	REFERENCE_NOT_COMPARED,   /* no baseline, another hardware, or no samples */
 	REFERENCE_NO_BASELINE,    /* measured, but the baseline has none (an older file) */
-	REFERENCE_HOLDS,          /* no part slowed past REFERENCE_MOVE_MIN */
-	REFERENCE_MOVED,          /* a part slowed past it: the machine moved */
+	REFERENCE_UNSURE,         /* neither held nor moved beyond doubt: a part's
+				   * interval reaches past REFERENCE_MOVE_MIN but not
+				   * wholly */
+	REFERENCE_HOLDS,          /* every part's interval stays below REFERENCE_MOVE_MIN */
+	REFERENCE_MOVED,          /* a part's interval lies wholly past it: the machine moved */
 };
 
 struct reference {
 	struct reference_part part[REFERENCE_PARTS];
 	enum reference_state state;
 	double shift;             /* REFERENCE_MOVED: the slowdown the machine shows
-				   * (the largest lower bound of a part's ratio, minus 1);
-				   * 0 otherwise */
+				   * (the change of the part that slowed most, among those
+				   * whose interval lies past REFERENCE_MOVE_MIN); 0 otherwise */
 	enum reference_part_id shift_part; /* the part that shows it */
 };
 
 /* "cpu", "memory", "faults". */
 const char *result_reference_part_name(enum reference_part_id id);
 
-/* "not compared", "no baseline reference", "holds", "moved". */
+/* "not compared", "no baseline reference", "unsure", "holds", "moved". */
 const char *result_reference_state_name(enum reference_state s);
+
+/* "cpu +0.4%, memory -1.2%, faults +2.0%": the change of every compared
+ * part of REF, into BUF ("" when none was compared). */
+void result_reference_parts(const struct reference *ref, char *buf, size_t size);
 
 /* Appends sample NS to part ID of REF; 0 or -1 on no memory. */
 int result_reference_append(struct reference *ref, enum reference_part_id id, double ns);

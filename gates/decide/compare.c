@@ -326,10 +326,12 @@ static void discount_machine_shift(struct run_result *cur)
 				 100 * s->tolerance);
 		} else {
 			snprintf(note, sizeof note, "the machine moved: the %zu compared timing series "
-				 "slowed by a median of %+.1f%% since the baseline (which has no "
-				 "reference workload), and this one's %+.1f%% is within its %.0f%% "
-				 "tolerance of that (cost and counts decide; `gate ab` measures both "
-				 "builds in the same rounds)", n, 100 * shift, 100 * s->change,
+				 "slowed by a median of %+.1f%% since the baseline (%s), and this "
+				 "one's %+.1f%% is within its %.0f%% tolerance of that (cost and counts "
+				 "decide; `gate ab` measures both builds in the same rounds)", n,
+				 100 * shift, ref->state == REFERENCE_UNSURE
+				 ? "the reference workload neither held nor moved beyond doubt"
+				 : "which has no reference workload", 100 * s->change,
 				 100 * s->tolerance);
 		}
 		s->verdict = VERDICT_INCONCLUSIVE;

@@ -23,7 +23,7 @@ static void compare_part(struct reference_part *now, const struct reference_part
 void reference_compare(struct reference *now, const struct reference *base,
 		       bool same_hardware)
 {
-	bool measured = false, compared = false;
+	bool measured = false, compared = false, steady = true;
 	now->state = REFERENCE_NOT_COMPARED;
 	now->shift = 0;
 	now->shift_part = REFERENCE_CPU;
@@ -36,6 +36,7 @@ void reference_compare(struct reference *now, const struct reference *base,
 			continue;
 		compare_part(p, &base->part[i]);
 		compared |= isfinite(p->change);
+		steady &= !isfinite(p->change) || p->ci_high < 1 + REFERENCE_MOVE_MIN;
 		if (isfinite(p->ci_low) && p->ci_low > 1 + REFERENCE_MOVE_MIN &&
 		    p->change > now->shift) {
 			now->shift = p->change;
@@ -52,7 +53,7 @@ void reference_compare(struct reference *now, const struct reference *base,
 			now->state = REFERENCE_NO_BASELINE;
 		return;
 	}
-	now->state = now->shift > 0 ? REFERENCE_MOVED : REFERENCE_HOLDS;
+	now->state = now->shift > 0 ? REFERENCE_MOVED : steady ? REFERENCE_HOLDS : REFERENCE_UNSURE;
 }
 
 /* A timing series of R that the uniform rule may fail: compared with an
@@ -65,33 +66,59 @@ static bool uniform_candidate(const struct series *s)
 		s->verdict == VERDICT_INCONCLUSIVE);
 }
 
+/* Whether series A and B are of one group (kernel, parameter set): measured
+ * in the same minutes, so they drift together. */
+static bool same_group(const struct series *a, const struct series *b)
+{
+	return !strcmp(a->kernel, b->kernel) && !strcmp(a->params, b->params);
+}
+
+/* Over the groups that have candidates: how many (*GROUPS), how many are
+ * slower (more than half of their candidates' intervals above 1;
+ * *SLOWER) and the median of the groups' median changes (returned; NaN
+ * on no memory). */
+static double group_changes(const struct run_result *r, size_t *groups, size_t *slower)
+{
+	double *group_median = calloc(r->series_count + 1, sizeof *group_median);
+	double *change = calloc(r->series_count + 1, sizeof *change);
+	double median = NAN;
+	*groups = *slower = 0;
+	if (!group_median || !change)
+		goto out;
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		bool first = uniform_candidate(s);
+		for (size_t j = 0; first && j < i; j++)
+			first = !(uniform_candidate(&r->series[j]) && same_group(&r->series[j], s));
+		if (!first)
+			continue;
+		size_t n = 0, above = 0;
+		for (size_t j = i; j < r->series_count; j++)
+			if (uniform_candidate(&r->series[j]) && same_group(&r->series[j], s)) {
+				change[n++] = r->series[j].change;
+				above += r->series[j].ci_low > 1;
+			}
+		group_median[(*groups)++] = stats_median(change, n);
+		*slower += 2 * above > n;
+	}
+	median = stats_median(group_median, *groups);
+out:
+	free(group_median);
+	free(change);
+	return median;
+}
+
 size_t reference_settle_uniform(struct run_result *r, const struct run_policy *pol)
 {
 	const struct reference *ref = &r->reference;
-	size_t n, slower = 0, failed = 0;
+	size_t groups, slower, failed = 0;
 	if (ref->state != REFERENCE_HOLDS)
 		return 0;
-	double *change = calloc(r->series_count + 1, sizeof *change);
-	if (!change)
+	double shift = group_changes(r, &groups, &slower);
+	if (groups < REFERENCE_UNIFORM_GROUPS || !(shift >= pol->min_effect) || 2 * slower <= groups)
 		return 0;
-	n = 0;
-	for (size_t i = 0; i < r->series_count; i++)
-		if (uniform_candidate(&r->series[i])) {
-			change[n++] = r->series[i].change;
-			slower += r->series[i].ci_low > 1;
-		}
-	double shift = stats_median(change, n);
-	free(change);
-	if (n < RESULT_SHIFT_MIN_SERIES || !(shift >= pol->min_effect) || 2 * slower <= n)
-		return 0;
-	char parts[160] = "";
-	size_t len = 0;
-	for (int i = 0; i < REFERENCE_PARTS && len < sizeof parts; i++)
-		if (isfinite(ref->part[i].change))
-			len += (size_t)snprintf(parts + len, sizeof parts - len, "%s%s %+.1f%%",
-						len ? ", " : "",
-						result_reference_part_name((enum reference_part_id)i),
-						100 * ref->part[i].change);
+	char parts[160];
+	result_reference_parts(ref, parts, sizeof parts);
 	for (size_t i = 0; i < r->series_count; i++) {
 		struct series *s = &r->series[i];
 		if (!uniform_candidate(s) || s->verdict == VERDICT_FAIL || !(s->ci_low > 1) ||
@@ -99,8 +126,8 @@ size_t reference_settle_uniform(struct run_result *r, const struct run_policy *p
 			continue;
 		char note[600];
 		snprintf(note, sizeof note, "the code slowed as a whole: %zu of the %zu compared "
-			 "timing series are slower, by a median of %+.1f%%, while the reference "
-			 "workload held (%s); this one %+.1f%% [%+.1f%%, %+.1f%%]%s%s", slower, n,
+			 "groups are slower, by a median of %+.1f%%, while the reference "
+			 "workload held (%s); this one %+.1f%% [%+.1f%%, %+.1f%%]%s%s", slower, groups,
 			 100 * shift, parts, 100 * s->change, 100 * (s->ci_low - 1),
 			 100 * (s->ci_high - 1), s->note ? "; alone: " : "", s->note ? s->note : "");
 		s->verdict = VERDICT_FAIL;

@@ -404,21 +404,6 @@ size_t format_timing_shift(const struct run_result *r, double *median)
 	return n;
 }
 
-/* "cpu +0.4%, memory -1.2%, faults +2.0%" into BUF (parts compared only). */
-static void reference_parts(const struct reference *ref, char *buf, size_t size)
-{
-	size_t n = 0;
-	buf[0] = 0;
-	for (int i = 0; i < REFERENCE_PARTS; i++) {
-		const struct reference_part *p = &ref->part[i];
-		if (!isfinite(p->change) || n >= size)
-			continue;
-		n += (size_t)snprintf(buf + n, size - n, "%s%s %+.1f%%", n ? ", " : "",
-				      result_reference_part_name((enum reference_part_id)i),
-				      100 * p->change);
-	}
-}
-
 int format_reference(const struct run_result *r, char *buf, size_t size)
 {
 	const struct reference *ref = &r->reference;
@@ -426,7 +411,7 @@ int format_reference(const struct run_result *r, char *buf, size_t size)
 	buf[0] = 0;
 	if (r->comparison)   /* gate ab: paired, no machine's move to read */
 		return 0;
-	reference_parts(ref, parts, sizeof parts);
+	result_reference_parts(ref, parts, sizeof parts);
 	switch (ref->state) {
 	case REFERENCE_HOLDS:
 		snprintf(buf, size, "the reference workload held since the baseline (%s): a "
@@ -441,6 +426,11 @@ int format_reference(const struct run_result *r, char *buf, size_t size)
 			 100 * (p->ci_low - 1), 100 * (p->ci_high - 1), parts);
 		return 1;
 	}
+	case REFERENCE_UNSURE:
+		snprintf(buf, size, "the reference workload neither held nor moved beyond doubt "
+			 "since the baseline (%s), so the kernels' median move stands for the "
+			 "machine's", parts);
+		return 1;
 	case REFERENCE_NO_BASELINE:
 		snprintf(buf, size, "the baseline has no reference workload (an older version "
 			 "wrote it), so the kernels' median move stands for the machine's; "
@@ -449,6 +439,13 @@ int format_reference(const struct run_result *r, char *buf, size_t size)
 	default:
 		return 0;
 	}
+}
+
+const char *format_held_cause(const struct run_result *r)
+{
+	return r->reference.state == REFERENCE_HOLDS
+	       ? "the reference workload held, so the code is the cause, not the machine"
+	       : NULL;
 }
 
 void format_interference(const struct run_result *r, size_t *disturbed, size_t *samples)

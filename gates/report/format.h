@@ -115,6 +115,10 @@ size_t format_timing_shift(const struct run_result *r, double *median);
  * when there is nothing to say (no baseline, another hardware, gate ab). */
 int format_reference(const struct run_result *r, char *buf, size_t size);
 
+/* When R's kernels moved together: the cause when its reference workload
+ * held (the code), or NULL, when the machine is the likelier one. */
+const char *format_held_cause(const struct run_result *r);
+
 /* How many of R's timing samples other tasks disturbed (decide/
  * interference.h), counted over its wall_ns series, into *DISTURBED, of
  * *SAMPLES in all. */

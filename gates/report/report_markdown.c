@@ -95,12 +95,12 @@ static void print_summary(FILE *f, const struct run_result *r)
 	if (shifted && fabs(shift) >= FORMAT_SHIFT_NOTABLE)
 		fprintf(f, "\n> The %zu compared timing series moved by a median of %+.1f%% since "
 			"the baseline: %s.\n", shifted, 100 * shift,
-			r->reference.state == REFERENCE_HOLDS
-			? "the reference workload held, so the code is the cause, not the machine"
+			format_held_cause(r) ? format_held_cause(r)
 			: "when every kernel moves at once, the machine's state is the likelier "
 			  "cause");
 	char reference[400];
-	if (r->reference.state == REFERENCE_MOVED || r->reference.state == REFERENCE_NO_BASELINE)
+	if (r->reference.state == REFERENCE_MOVED || r->reference.state == REFERENCE_NO_BASELINE ||
+	    r->reference.state == REFERENCE_UNSURE)
 		if (format_reference(r, reference, sizeof reference))
 			fprintf(f, "\n> Machine: %s.\n", reference);
 	size_t disturbed, samples;

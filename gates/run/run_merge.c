@@ -189,13 +189,14 @@ static int platform_count(const struct run_result *in, size_t n)
 }
 
 /* The reference workload of the merge: every input's samples, one after the
- * other, and the state that says most (moved, then no baseline reference,
- * then holds), with its figures. Inputs of several platforms keep none: no
+ * other, and the state that says most (moved, then unsure or no baseline
+ * reference, then holds), with its figures. Inputs of several platforms keep none: no
  * one machine's pace. Returns 0 or -ENOMEM. */
 static int merge_reference(struct reference *out, const struct run_result *in, size_t n)
 {
 	static const int says[] = { [REFERENCE_NOT_COMPARED] = 0, [REFERENCE_HOLDS] = 1,
-				    [REFERENCE_NO_BASELINE] = 2, [REFERENCE_MOVED] = 3 };
+				    [REFERENCE_UNSURE] = 2, [REFERENCE_NO_BASELINE] = 2,
+				    [REFERENCE_MOVED] = 3 };
 	for (size_t i = 0; i < n; i++) {
 		const struct reference *r = &in[i].reference;
 		for (int p = 0; p < REFERENCE_PARTS; p++)

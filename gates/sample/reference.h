@@ -9,14 +9,17 @@
  *
  *   cpu:    multiply-xorshift passes over a 16 KiB table (in L1: the
  *           core's speed, its frequency, a sibling thread);
- *   memory: a pointer chase through a random cycle of 64 MiB (past any
- *           last-level cache: the memory's latency, what a neighbour does
- *           to it);
+ *   memory: a pointer chase through a random cycle of 64 MiB, each pass
+ *           walking on from where the last one stopped (lines no recent
+ *           pass cached: the memory's latency, what a neighbour does to
+ *           it);
  *   faults: a byte written to each page of 512 KiB of fresh pages (the
  *           kernel's page fault path, the hypervisor's part in it).
  *
  * Each pass takes about 1-2 ms on the 2-core VM of docs/noise.md, a
- * sample of all three about 25 ms. The kernels allocate through all three,
+ * sample of all three about 20 ms; the first sample also builds the cycle
+ * (0.2 s there, most of it faulting in 64 MiB), so run/run_gate.c takes
+ * none where nothing would read them (no baseline, no update). The kernels allocate through all three,
  * so a machine that moved shows in at least one of them. How the gate
  * reads them: decide/reference.h. */
 #ifndef GATE_REFERENCE_H
