@@ -207,6 +207,25 @@ Test(windows_gate, child_holding_the_pipes_ends_with_the_sample)
 	cr_expect(!strstr(out, "timed out"), "a sample waited for its time limit:\n%s", out);
 }
 
+/* A kernel CreateProcess refuses is a problem (exit 4) named with the
+ * Windows error, not only the errno it maps to. */
+Test(windows_gate, kernel_that_cannot_start_names_the_windows_error)
+{
+	setup();
+	char path[300], cmd[2 * sizeof wine_build_dir + 600];
+	snprintf(path, sizeof path, "%s/bad.exe", tmpdir);
+	FILE *f = fopen(path, "w");
+	cr_assert(f, "%s: %s", path, strerror(errno));
+	fputs("MZ but not an executable", f);
+	cr_assert_eq(fclose(f), 0);
+	snprintf(cmd, sizeof cmd, "%s/gate.exe run --kernel-dir %s --kernel bad --quick "
+		 "--baseline-dir %s --no-color --best-of 1", wine_build_dir, tmpdir, tmpdir);
+	int code = wine_run(cmd, 1, out, sizeof out);
+	cr_expect_eq(code, 4, "exit %d\n%s", code, out);
+	cr_expect(strstr(out, "bad.exe --list: could not be started: Windows error 193"), "%s",
+		  out);
+}
+
 Test(windows_gate, misbehaving_kernels_exit_4_with_the_reason)
 {
 	setup();

@@ -370,3 +370,9 @@ void spawn_os_describe_signal(int code, char *buf, size_t size)
 {
 	snprintf(buf, size, "killed by signal %d (%s)", code, strsignal(code));
 }
+
+void spawn_os_describe_start_failure(int error, unsigned os_error, char *buf, size_t size)
+{
+	(void)os_error;
+	snprintf(buf, size, "%s", strerror(error));
+}

@@ -238,10 +238,10 @@ static HANDLE kill_on_close_job(void)
 	return job;
 }
 
-/* An errno for the last Windows error of a failed CreateProcess. */
-static int start_errno(void)
+/* An errno for CODE, the Windows error of a failed CreateProcess. */
+static int start_errno(DWORD code)
 {
-	switch (GetLastError()) {
+	switch (code) {
 	case ERROR_FILE_NOT_FOUND:
 	case ERROR_PATH_NOT_FOUND:
 		return ENOENT;
@@ -256,6 +256,21 @@ static int start_errno(void)
 		return EINVAL;
 	}
 }
+
+/* Whether a CreateProcess that failed with CODE may start when tried
+ * again: every error but the ones about the file itself (missing, not
+ * allowed, not an executable), which the next try would meet again. */
+static int start_may_succeed_later(DWORD code)
+{
+	return code != ERROR_FILE_NOT_FOUND && code != ERROR_PATH_NOT_FOUND &&
+	       code != ERROR_ACCESS_DENIED && code != ERROR_BAD_EXE_FORMAT;
+}
+
+/* How many times a start that may succeed later is tried, and the pause
+ * between tries (ms): under wine on a loaded machine one start of a
+ * kernel that had started four times before failed (docs/robustness.md). */
+#define START_TRIES 3
+#define START_RETRY_PAUSE_MS 100
 
 /* Pipes for the child's stdout and stderr: READ[i] for us, WRITE[i]
  * inheritable. Returns 0 or -EMFILE. */
@@ -296,7 +311,7 @@ static void pin_child(HANDLE process)
 /* Starts ARGV suspended with the pipes' write ends as stdout/stderr, puts
  * it in JOB, pins it and lets it run. Returns 0 or an errno (start failed). */
 static int start_child(char *const argv[], char *const env[], HANDLE job, HANDLE write[2],
-		       PROCESS_INFORMATION *pi)
+		       PROCESS_INFORMATION *pi, unsigned *os_error)
 {
 	STARTUPINFOA si;
 	SECURITY_ATTRIBUTES sa = { sizeof sa, NULL, TRUE };
@@ -313,9 +328,18 @@ static int start_child(char *const argv[], char *const env[], HANDLE job, HANDLE
 	si.hStdError = write[1];
 	if (!cmd || failed)
 		error = ENOMEM;
-	else if (!CreateProcessA(argv[0], cmd, NULL, NULL, TRUE,
-				 CREATE_SUSPENDED | CREATE_NO_WINDOW, block, NULL, &si, pi))
-		error = start_errno();
+	for (int try = 1; !error; try++) {
+		if (CreateProcessA(argv[0], cmd, NULL, NULL, TRUE,
+				   CREATE_SUSPENDED | CREATE_NO_WINDOW, block, NULL, &si, pi))
+			break;
+		DWORD code = GetLastError();
+		if (try < START_TRIES && start_may_succeed_later(code)) {
+			Sleep(START_RETRY_PAUSE_MS);
+			continue;
+		}
+		*os_error = (unsigned)code;
+		error = start_errno(code);
+	}
 	if (!error && !AssignProcessToJobObject(job, pi->hProcess)) {
 		TerminateProcess(pi->hProcess, 127);
 		CloseHandle(pi->hThread);
@@ -411,7 +435,7 @@ int spawn_run(char *const argv[], char *const env[], double timeout_seconds,
 		goto fail;
 	}
 	double start = now_seconds();
-	error = start_child(argv, env, job, wr, &pi);
+	error = start_child(argv, env, job, wr, &pi, &o->os_error);
 	CloseHandle(wr[0]);
 	CloseHandle(wr[1]);
 	wr[0] = wr[1] = NULL;
@@ -486,4 +510,25 @@ void spawn_os_describe_signal(int code, char *buf, size_t size)
 {
 	snprintf(buf, size, "crashed with exception 0x%08X (%s)", (unsigned)code,
 		 exception_name((unsigned)code));
+}
+
+void spawn_os_describe_start_failure(int error, unsigned os_error, char *buf, size_t size)
+{
+	char text[160] = "";
+	if (!os_error) {
+		snprintf(buf, size, "%s", strerror(error));
+		return;
+	}
+	/* the messages of CreateProcess's errors name the program as %1 */
+	const char *program[] = { "the program" };
+	DWORD n = FormatMessageA(FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_ARGUMENT_ARRAY, NULL,
+				 os_error, 0, text, sizeof text, (va_list *)program);
+	while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' ' ||
+			 text[n - 1] == '.'))
+		text[--n] = '\0';
+	if (start_may_succeed_later(os_error))
+		snprintf(buf, size, "Windows error %u%s%s (tried %d times, %d ms apart)", os_error,
+			 n ? ": " : "", text, START_TRIES, START_RETRY_PAUSE_MS);
+	else
+		snprintf(buf, size, "Windows error %u%s%s", os_error, n ? ": " : "", text);
 }

@@ -138,7 +138,11 @@ void spawn_describe(const struct spawn_output *o, char *buf, size_t size)
 		snprintf(buf, size, "timed out after %.1f s and was killed", o->seconds);
 		break;
 	case SPAWN_FAILED:
-		snprintf(buf, size, "could not be started: %s", strerror(o->error));
+	{
+		char why[256];
+		spawn_os_describe_start_failure(o->error, o->os_error, why, sizeof why);
+		snprintf(buf, size, "could not be started: %s", why);
 		break;
+	}
 	}
 }

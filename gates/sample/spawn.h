@@ -32,6 +32,8 @@ struct spawn_output {
 	int exit_code;
 	int signal;
 	int error;          /* errno when SPAWN_FAILED */
+	unsigned os_error;  /* and the OS's own code where errno is too coarse
+			     * (Windows: CreateProcess's GetLastError), else 0 */
 	char *out;          /* stdout, NUL-terminated, at most SPAWN_OUTPUT_MAX bytes */
 	size_t out_len;
 	int out_truncated;  /* stdout was longer than SPAWN_OUTPUT_MAX */
@@ -118,6 +120,11 @@ int spawn_no_thp(void);
  * fault)" on POSIX; "crashed with exception 0xC0000005 (access
  * violation)" on Windows, where CODE holds the NTSTATUS it died of. */
 void spawn_os_describe_signal(int code, char *buf, size_t size);
+
+/* OS part: why a SPAWN_FAILED process could not be started, into BUF:
+ * strerror(ERROR) on POSIX; on Windows also OS_ERROR, the system error
+ * code ("Windows error 1450: Insufficient system resources exist ..."). */
+void spawn_os_describe_start_failure(int error, unsigned os_error, char *buf, size_t size);
 
 /* Frees the buffers of OUT. */
 void spawn_output_free(struct spawn_output *out);
