@@ -181,7 +181,7 @@ Test(reference, without_one_in_the_baseline_the_kernels_median_stands_in)
 	const struct series *s = result_find_series(&cur, "k", "v0", "p", "wall_ns");
 	cr_expect_eq(s->verdict, VERDICT_INCONCLUSIVE);
 	cr_expect(strstr(s->note, "slowed by a median of +35.0% since the baseline (which has no "
-				  "reference workload)"), "%s", s->note);
+				  "reference workload of this version)"), "%s", s->note);
 	cr_expect_eq(verdict_of("v12"), VERDICT_FAIL);
 	char line[400];
 	cr_assert(format_reference(&cur, line, sizeof line));
@@ -249,6 +249,32 @@ Test(reference, the_baseline_file_keeps_the_samples)
 	cr_expect_eq(load_with("null", err, sizeof err), 0, "%s", err);
 }
 
+/* Samples of another pass (a baseline written before the workload
+ * changed) are never compared with this one's: read as absent, and the
+ * run says the baseline has no reference of this version. */
+Test(reference, samples_of_another_workload_version_are_left_out)
+{
+	char err[512] = "", text[512];
+	snprintf(text, sizeof text, "[{\"part\": \"cpu\", \"version\": %d, \"samples\": [5]}, "
+		 "{\"part\": \"memory\", \"samples\": [7]}]", REFERENCE_WORKLOAD_VERSION + 1);
+	cr_assert_eq(load_with(text, err, sizeof err), 0, "%s", err);
+	cr_expect_eq(base.reference.part[REFERENCE_CPU].count, 0);
+	/* no version: the first, which this gate's is */
+	cr_expect_eq(base.reference.part[REFERENCE_MEMORY].count, REFERENCE_WORKLOAD_VERSION == 1);
+	snprintf(text, sizeof text, "[{\"part\": \"cpu\", \"version\": %d, \"samples\": [5]}]",
+		 REFERENCE_WORKLOAD_VERSION + 1);
+	cr_assert_eq(load_with(text, err, sizeof err), 0, "%s", err);
+	fill(&cur.reference, 1, 1, 1);
+	reference_compare(&cur.reference, &base.reference, true);
+	cr_expect_eq(cur.reference.state, REFERENCE_NO_BASELINE);
+	/* and the file written now says its version */
+	json_t *arr = reference_json(&cur.reference, false);
+	cr_assert_not_null(arr);
+	cr_expect_eq(json_integer_value(json_object_get(json_array_get(arr, 0), "version")),
+		     REFERENCE_WORKLOAD_VERSION);
+	json_decref(arr);
+}
+
 Test(reference, a_malformed_reference_is_named)
 {
 	char err[512] = "";
@@ -266,6 +292,13 @@ Test(reference, a_malformed_reference_is_named)
 		  "%s", err);
 	cr_expect_neq(load_with("[{\"part\": \"memory\", \"samples\": []}]", err, sizeof err), 0);
 	cr_expect(strstr(err, "reference[0].samples: expected a non-empty array"), "%s", err);
+	cr_expect_neq(load_with("[{\"part\": \"cpu\", \"version\": \"2\", \"samples\": [1]}]",
+				err, sizeof err), 0);
+	cr_expect(strstr(err, "reference[0].version: expected a positive integer"), "%s", err);
+	cr_expect_neq(load_with("[{\"part\": \"cpu\", \"version\": 9, \"samples\": [1]}, "
+				"{\"part\": \"cpu\", \"version\": 9, \"samples\": [2]}]",
+				err, sizeof err), 0);
+	cr_expect(strstr(err, "reference[1].part: \"cpu\" given twice"), "%s", err);
 }
 
 /* Twelve timing series as compare and confirmation left them, three in

@@ -227,6 +227,12 @@ struct ab_schedule {
  * (decide/reference.h), not from the code under test. */
 enum reference_part_id { REFERENCE_CPU, REFERENCE_MEMORY, REFERENCE_FAULTS, REFERENCE_PARTS };
 
+/* The version of what a pass of the reference workload does, stored with
+ * its samples: raised whenever sample/reference.c changes a pass, so that
+ * a baseline's samples of another pass are never compared with this one's
+ * (store/reference_json.h reads them as absent). */
+#define REFERENCE_WORKLOAD_VERSION 1
+
 struct reference_part {
 	double *samples;          /* ns of one pass of the part, in the order taken */
 	size_t count;

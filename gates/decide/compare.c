@@ -331,7 +331,7 @@ static void discount_machine_shift(struct run_result *cur)
 				 "decide; `gate ab` measures both builds in the same rounds)", n,
 				 100 * shift, ref->state == REFERENCE_UNSURE
 				 ? "the reference workload neither held nor moved beyond doubt"
-				 : "which has no reference workload", 100 * s->change,
+				 : "which has no reference workload of this version", 100 * s->change,
 				 100 * s->tolerance);
 		}
 		s->verdict = VERDICT_INCONCLUSIVE;

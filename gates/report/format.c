@@ -432,8 +432,8 @@ int format_reference(const struct run_result *r, char *buf, size_t size)
 			 "machine's", parts);
 		return 1;
 	case REFERENCE_NO_BASELINE:
-		snprintf(buf, size, "the baseline has no reference workload (an older version "
-			 "wrote it), so the kernels' median move stands for the machine's; "
+		snprintf(buf, size, "the baseline has no reference workload of this version (an "
+			 "older gate wrote it), so the kernels' median move stands for the machine's; "
 			 "`./gate --update-baseline` records one");
 		return 1;
 	default:

@@ -16,6 +16,7 @@ static json_t *part_json(const struct reference *ref, enum reference_part_id id,
 	if (bad)
 		return NULL;
 	bad |= json_object_set_new(o, "part", json_string(result_reference_part_name(id)));
+	bad |= json_object_set_new(o, "version", json_integer(REFERENCE_WORKLOAD_VERSION));
 	bad |= json_object_set_new(o, "unit", json_string("ns"));
 	bad |= json_object_set_new(o, "median", jsonout_number(p->median));
 	if (comparison) {
@@ -59,7 +60,8 @@ static double optional_number(const json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-static int load_part(const json_t *o, size_t i, struct reference *out, char *err, size_t size)
+static int load_part(const json_t *o, size_t i, struct reference *out, unsigned *seen, char *err,
+		     size_t size)
 {
 	const json_t *name = json_object_get(o, "part"), *samples = json_object_get(o, "samples");
 	const json_t *v;
@@ -74,9 +76,14 @@ static int load_part(const json_t *o, size_t i, struct reference *out, char *err
 	if (id < 0)
 		return fail(err, size, "reference[%zu].part: expected %s", i,
 			    "\"cpu\", \"memory\" or \"faults\"");
-	if (out->part[id].count)
+	if (*seen & 1u << id)
 		return fail(err, size, "reference[%zu].part: \"%s\" given twice", i,
 			    result_reference_part_name((enum reference_part_id)id));
+	*seen |= 1u << id;
+	const json_t *version = json_object_get(o, "version");
+	if (version && (!json_is_integer(version) || json_integer_value(version) < 1))
+		return fail(err, size, "reference[%zu].version: expected %s", i,
+			    "a positive integer");
 	if (!json_is_array(samples) || !json_array_size(samples))
 		return fail(err, size, "reference[%zu].samples: expected %s", i,
 			    "a non-empty array of nanoseconds");
@@ -85,9 +92,14 @@ static int load_part(const json_t *o, size_t i, struct reference *out, char *err
 		if (!(ns > 0) || !isfinite(ns))
 			return fail(err, size, "reference[%zu].samples: %s", i,
 				    "expected positive, finite nanoseconds");
-		if (result_reference_append(out, (enum reference_part_id)id, ns))
-			return -ENOMEM;
 	}
+	/* the samples of another pass (version absent: the first) are not this
+	 * one's: read as absent */
+	if ((version ? json_integer_value(version) : 1) != REFERENCE_WORKLOAD_VERSION)
+		return 0;
+	json_array_foreach(samples, j, v)
+		if (result_reference_append(out, (enum reference_part_id)id, json_number_value(v)))
+			return -ENOMEM;
 	/* a --json result's comparison: numbers, or NaN (null, absent) */
 	struct reference_part *p = &out->part[id];
 	p->median = optional_number(o, "median");
@@ -113,6 +125,7 @@ int reference_json_load(const json_t *arr, struct reference *out, char *err,
 {
 	const json_t *o;
 	size_t i;
+	unsigned seen = 0;
 	if (!arr || json_is_null(arr))
 		return 0;
 	if (!json_is_array(arr)) {
@@ -120,7 +133,7 @@ int reference_json_load(const json_t *arr, struct reference *out, char *err,
 		return -1;
 	}
 	json_array_foreach(arr, i, o) {
-		int rc = load_part(o, i, out, err, err_size);
+		int rc = load_part(o, i, out, &seen, err, err_size);
 		if (rc)
 			return rc;
 	}
