@@ -43,6 +43,8 @@ import sys
 import tempfile
 import time
 
+import gate_result
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GATE = os.path.join(ROOT, "build", "gate")
 
@@ -98,15 +100,7 @@ def run_gate(args, bdir, extra, pin=None, keep=None):
     start = time.time()
     code = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
     took = time.time() - start
-    try:
-        with open(path) as f:
-            result = json.load(f)
-    except (OSError, ValueError):
-        result = None
-    if keep and os.path.exists(path):
-        shutil.move(path, keep)
-    else:
-        os.unlink(path)
+    result = gate_result.take(path, keep)
     return code, result, took
 
 

@@ -50,12 +50,13 @@ build in DIR instead of build/. Prints a table and the runtime.
 """
 
 import argparse
-import json
 import os
 import subprocess
 import sys
 import tempfile
 import time
+
+import gate_result
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # GATE_BUILD_DIR: a build to measure other than build/ (e.g. a copy that
@@ -89,15 +90,7 @@ def gate(args, keep=None):
         path = out.name
     cmd = [GATE] + args + ["--no-color", "--json", path]
     proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        with open(path) as f:
-            result = json.load(f)
-    except (OSError, ValueError):
-        result = None
-    if keep and os.path.exists(path):
-        os.replace(path, keep)
-    else:
-        os.unlink(path)
+    result = gate_result.take(path, keep)
     return proc.returncode, result
 
 

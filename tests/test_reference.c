@@ -135,28 +135,39 @@ static enum verdict verdict_of(const char *variant)
 	return s->verdict;
 }
 
-Test(reference, a_slowdown_of_every_kernel_while_the_reference_holds_is_the_code)
+/* thirteen_kernels compared with a baseline whose reference (when
+ * BASE_HAS_ONE) is base_ns, this run's base_ns times each part's factor. */
+static void compared_with(bool base_has_one, double cpu, double memory, double faults)
 {
 	thirteen_kernels();
-	fill(&base.reference, 1, 1, 1);
-	fill(&cur.reference, 1.0, 0.99, 0.98);
+	if (base_has_one)
+		fill(&base.reference, 1, 1, 1);
+	fill(&cur.reference, cpu, memory, faults);
 	compare_run(&cur, &base, &pol, true);
+}
+
+/* The report's machine line says WANT. */
+static void expect_machine_line(const char *want)
+{
+	char line[400];
+	cr_assert(format_reference(&cur, line, sizeof line));
+	cr_expect(strstr(line, want), "want '%s' in: %s", want, line);
+}
+
+Test(reference, a_slowdown_of_every_kernel_while_the_reference_holds_is_the_code)
+{
+	compared_with(true, 1.0, 0.99, 0.98);
 	cr_expect_eq(cur.reference.state, REFERENCE_HOLDS);
 	cr_expect_eq(verdict_of("v0"), VERDICT_FAIL, "+35%% with the machine steady");
 	cr_expect_eq(verdict_of("v11"), VERDICT_FAIL);
 	cr_expect_eq(verdict_of("v12"), VERDICT_FAIL);
-	char line[400];
-	cr_assert(format_reference(&cur, line, sizeof line));
-	cr_expect(strstr(line, "the reference workload held since the baseline (cpu +0.0%, "
-			       "memory -1.0%, faults -2.0%)"), "%s", line);
+	expect_machine_line("the reference workload held since the baseline (cpu +0.0%, "
+			    "memory -1.0%, faults -2.0%)");
 }
 
 Test(reference, a_reference_that_moved_leaves_only_what_is_beyond_it)
 {
-	thirteen_kernels();
-	fill(&base.reference, 1, 1, 1);
-	fill(&cur.reference, 1.02, 1.35, 1.10);
-	compare_run(&cur, &base, &pol, true);
+	compared_with(true, 1.02, 1.35, 1.10);
 	cr_expect_eq(cur.reference.state, REFERENCE_MOVED);
 	const struct series *s = result_find_series(&cur, "k", "v0", "p", "wall_ns");
 	cr_expect_eq(s->verdict, VERDICT_INCONCLUSIVE);
@@ -166,34 +177,25 @@ Test(reference, a_reference_that_moved_leaves_only_what_is_beyond_it)
 	/* 1.6 / 1.35 = 1.19 within the 25% tolerance; 2.0 / 1.35 = 1.48 beyond it */
 	cr_expect_eq(verdict_of("v11"), VERDICT_INCONCLUSIVE);
 	cr_expect_eq(verdict_of("v12"), VERDICT_FAIL);
-	char line[400];
-	cr_assert(format_reference(&cur, line, sizeof line));
-	cr_expect(strstr(line, "the machine moved: the reference workload's memory part slowed by "
-			       "+35.0%"), "%s", line);
+	expect_machine_line("the machine moved: the reference workload's memory part slowed by "
+			    "+35.0%");
 }
 
 Test(reference, without_one_in_the_baseline_the_kernels_median_stands_in)
 {
-	thirteen_kernels();
-	fill(&cur.reference, 1, 1, 1);
-	compare_run(&cur, &base, &pol, true);
+	compared_with(false, 1, 1, 1);
 	cr_expect_eq(cur.reference.state, REFERENCE_NO_BASELINE);
 	const struct series *s = result_find_series(&cur, "k", "v0", "p", "wall_ns");
 	cr_expect_eq(s->verdict, VERDICT_INCONCLUSIVE);
 	cr_expect(strstr(s->note, "slowed by a median of +35.0% since the baseline (which has no "
 				  "reference workload of this version)"), "%s", s->note);
 	cr_expect_eq(verdict_of("v12"), VERDICT_FAIL);
-	char line[400];
-	cr_assert(format_reference(&cur, line, sizeof line));
-	cr_expect(strstr(line, "`./gate --update-baseline` records one"), "%s", line);
+	expect_machine_line("`./gate --update-baseline` records one");
 }
 
 Test(reference, an_unsure_reference_leaves_the_kernels_median_to_stand_in)
 {
-	thirteen_kernels();
-	fill(&base.reference, 1, 1, 1);
-	fill(&cur.reference, 1.03, 0.98, 1.04);
-	compare_run(&cur, &base, &pol, true);
+	compared_with(true, 1.03, 0.98, 1.04);
 	cr_expect_eq(cur.reference.state, REFERENCE_UNSURE);
 	const struct series *s = result_find_series(&cur, "k", "v0", "p", "wall_ns");
 	cr_expect_eq(s->verdict, VERDICT_INCONCLUSIVE);
