@@ -92,10 +92,10 @@ static void print_summary(FILE *f, const struct run_result *r)
 	fprintf(f, "; %zu problems; %.1f s; exit %d.\n", problems, r->wall_seconds, r->exit_code);
 	double shift;
 	size_t shifted = format_timing_shift(r, &shift);
+	const char *cause = format_held_cause(r);
 	if (shifted && fabs(shift) >= FORMAT_SHIFT_NOTABLE)
 		fprintf(f, "\n> The %zu compared timing series moved by a median of %+.1f%% since "
-			"the baseline: %s.\n", shifted, 100 * shift,
-			format_held_cause(r) ? format_held_cause(r)
+			"the baseline: %s.\n", shifted, 100 * shift, cause ? cause
 			: "when every kernel moves at once, the machine's state is the likelier "
 			  "cause");
 	char reference[400];
