@@ -42,9 +42,11 @@ enum verdict compare_timing_verdict(double ratio, double tolerance, int signific
 
 /* Exact or near-exact series S (median set) against B, whose median is in
  * S->baseline_median, S's sample having run THREADS threads: sets S's
- * test, verdict and note. */
-void compare_counts(struct series *s, const struct series *b, const struct run_policy *pol,
-		    double threads);
+ * test, verdict and note. OTHER is the result B belongs to (the baseline,
+ * or gate ab's side A): a cost estimate is allowed what its region's
+ * misses there are allowed. */
+void compare_counts(struct series *s, const struct series *b, const struct run_result *other,
+		    const struct run_policy *pol, double threads);
 
 /* Threads the sample of S ran on (the probe's "threads" metric of the
  * same kernel, variant and params in R); 1 when it reported none. */

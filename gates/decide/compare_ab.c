@@ -192,8 +192,8 @@ static int group_ran(const struct run_result *r, const char *kernel, const char 
 	return 0;
 }
 
-static void compare_one(struct series *s, const struct series *x, const struct run_policy *pol,
-			double threads, int *timed, double *p_less)
+static void compare_one(struct series *s, const struct series *x, const struct run_result *a,
+			const struct run_policy *pol, double threads, int *timed, double *p_less)
 {
 	s->has_baseline = true;
 	s->baseline_median = stats_median(x->samples, x->sample_count);
@@ -204,7 +204,7 @@ static void compare_one(struct series *s, const struct series *x, const struct r
 		s->verdict = VERDICT_ERROR;
 		set_note(s, isnan(s->median) ? "no sample of B succeeded" : "no sample of A succeeded");
 	} else if (s->cls != METRIC_TIMING) {
-		compare_counts(s, x, pol, threads);
+		compare_counts(s, x, a, pol, threads);
 	} else {
 		*timed = compare_timing(s, x, pol, p_less);
 	}
@@ -231,7 +231,7 @@ void compare_ab_run(struct run_result *b, const struct run_result *a, const stru
 			set_note(s, "measured for B only (A's kernel has no such variant or metric)");
 			continue;
 		}
-		compare_one(s, x, pol, compare_threads(b, s), &timed[i], &p_less[i]);
+		compare_one(s, x, a, pol, compare_threads(b, s), &timed[i], &p_less[i]);
 	}
 	decide_timing(b, pol, timed, p_less);
 	counted_mark(b);
