@@ -685,10 +685,11 @@ Test(compare, cost_misses_have_a_floor)
 }
 
 /* resize realloc_grow 256KB_512B on a 16-core Intel Xeon against a baseline
- * of a 2-core AMD EPYC: the same 27,455 instructions, 53 simulated misses
- * against 50 (each an LL miss too), cost_est_cycles 37,282 against 37,180
- * (+0.27%, over the 0.2% of counts). The misses pass, so the estimate made
- * of them passes: 0.2% x 37,180 + (4 + 30) x (64 + 10% x 50) = 2,420. */
+ * that an earlier allocgate recorded on a 2-core AMD EPYC: the same 27,455
+ * instructions, 53 simulated misses against 50 (each an LL miss too),
+ * cost_est_cycles 37,282 against 37,180 (+0.27%, over the 0.2% of counts).
+ * The misses pass, so the estimate made of them passes:
+ * 0.2% x 37,180 + (4 + 30) x (64 + 10% x 50) = 2,420. */
 static struct series *est_cycles_with_misses(const char *region, double est_now,
 					     double misses_now)
 {
