@@ -613,3 +613,94 @@ Test(compare_ab, claim_decision_table)
 	cr_expect_eq(compare_ab_claim(VERDICT_ERROR, VERDICT_FAIL), VERDICT_FAIL);
 	cr_expect_eq(compare_ab_claim(VERDICT_SKIPPED, VERDICT_PASS), VERDICT_PASS);
 }
+
+/* ---- the looks (decide/sequential.h): whether a group may stop ---- */
+
+/* B's and A's wall_ns of variant "single", B at FACTOR times A's rounds. */
+static void timed_pair(struct run_result *b, struct run_result *a, const char *variant,
+		       const double *bf)
+{
+	double av[N], bv[N];
+	with_jitter(av, 1);
+	for (size_t i = 0; i < N; i++)
+		bv[i] = av[i] * bf[i];
+	add(a, variant, "wall_ns", METRIC_TIMING, av, N, 1);
+	add(b, variant, "wall_ns", METRIC_TIMING, bv, N, 1);
+}
+
+static const double steady[N] = { 1.004, 0.998, 1.002, 1.001, 0.999, 1.003, 1.000, 0.997,
+				   1.002, 1.001, 0.999, 1.000 };
+static const double loose[N] = { 1.05, 0.96, 1.04, 1.00, 0.97, 1.06, 1.01, 0.95, 1.03, 1.00,
+				 0.98, 1.05 };
+
+Test(compare_ab, a_group_whose_timing_is_within_the_minimum_effect_is_settled)
+{
+	struct run_result b = { 0 }, a = { 0 };
+	struct run_policy o = options();   /* minimum effect 3% */
+	timed_pair(&b, &a, "single", steady);
+	cr_expect(compare_ab_group_settled(&b, &a, "toy", "small", 0, N, N, &o));
+	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", 0, 8, N, &o),
+		  "8 rounds: fewer than SEQ_MIN_ROUNDS");
+	o.min_effect = 0.002;
+	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", 0, N, N, &o),
+		  "+0.4% still possible against 0.2%");
+	result_free(&b);
+	result_free(&a);
+}
+
+Test(compare_ab, one_series_that_could_still_move_holds_its_group)
+{
+	struct run_result b = { 0 }, a = { 0 };
+	struct run_policy o = options();
+	timed_pair(&b, &a, "single", steady);
+	timed_pair(&b, &a, "twice", loose);   /* -5% .. +6% a round */
+	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", 0, N, N, &o));
+	/* another group's series do not count */
+	cr_expect(compare_ab_group_settled(&b, &a, "toy", "other", 0, N, N, &o));
+	result_free(&b);
+	result_free(&a);
+}
+
+Test(compare_ab, series_that_are_never_tested_do_not_hold_a_group)
+{
+	struct run_result b = { 0 }, a = { 0 };
+	struct run_policy o = options();
+	double calls[N];
+	for (size_t i = 0; i < N; i++)
+		calls[i] = 1000 * (double)(1 + i % 4);
+	timed_pair(&b, &a, "single", steady);
+	/* sys_* and heap_* come from the counted pass (one sample a side,
+	 * shown, not tested): B's twice A's holds nothing back */
+	add(&b, "single", "sys_futex", METRIC_TIMING, calls, N, 2);
+	add(&a, "single", "sys_futex", METRIC_TIMING, calls, N, 1);
+	add(&b, "single", "heap_allocs", METRIC_TIMING, calls, N, 2);
+	add(&a, "single", "heap_allocs", METRIC_TIMING, calls, N, 1);
+	cr_expect(compare_ab_group_settled(&b, &a, "toy", "small", 0, N, N, &o));
+	/* and a tested series of the same ratios would */
+	add(&b, "single", "task_clock_ns", METRIC_TIMING, calls, N, 2);
+	add(&a, "single", "task_clock_ns", METRIC_TIMING, calls, N, 1);
+	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", 0, N, N, &o));
+	result_free(&b);
+	result_free(&a);
+}
+
+Test(compare_ab, a_series_too_disturbed_to_be_decided_does_not_hold_a_group)
+{
+	struct run_result b = { 0 }, a = { 0 };
+	struct run_policy o = options();
+	double wait[N];
+	timed_pair(&b, &a, "single", loose);   /* could still move: holds the group */
+	for (size_t i = 0; i < N; i++)
+		wait[i] = i < 10 ? 1e9 : 0;   /* B waited to run in 10 of 12 rounds */
+	add(&b, "single", "sched_wait_ns", METRIC_TIMING, wait, N, 1);
+	for (size_t i = 0; i < N; i++)
+		wait[i] = 0;
+	add(&a, "single", "sched_wait_ns", METRIC_TIMING, wait, N, 1);
+	/* 2 rounds left of 14: at most 4 undisturbed against 10 disturbed, so
+	 * the verdict will be "disturbed" whatever they bring */
+	cr_expect(compare_ab_group_settled(&b, &a, "toy", "small", 0, N, N + 2, &o));
+	/* 28 left: they could make it decidable */
+	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", 0, N, 40, &o));
+	result_free(&b);
+	result_free(&a);
+}

@@ -305,6 +305,12 @@ static void expect_free(struct expect_result *e)
 	free(e->note);
 }
 
+void result_drop_expects(struct run_result *r, size_t keep)
+{
+	while (r->expect_count > keep)
+		expect_free(&r->expects[--r->expect_count]);
+}
+
 void result_free(struct run_result *r)
 {
 	size_t i;

@@ -219,6 +219,11 @@ struct ab_schedule {
 	size_t alone;           /* measured samples taken alone in duet groups */
 	size_t interleaved_groups; /* groups whose threads did not fit twice */
 	double skew_median_us, skew_max_us; /* how far apart a pair's processes started */
+	/* early stops (decide/sequential.h): groups measured on both sides,
+	 * those that stopped at a look, and the rounds taken of the budget */
+	size_t groups_compared, groups_settled;
+	size_t rounds_taken, rounds_budget;
+	double settle_level;    /* the interval a settled series lies in, 0..1 */
 };
 
 /* The reference workload (sample/reference.h): work the gate carries, the
@@ -349,6 +354,9 @@ struct series *result_find_series(const struct run_result *r, const char *kernel
 
 /* Appends sample VALUE to S; 0 or -1 on no memory. */
 int result_series_append(struct series *s, double value);
+
+/* Frees the expectation results of R after the first KEEP. */
+void result_drop_expects(struct run_result *r, size_t keep);
 
 /* Adds an expectation result / a problem (strings copied); NULL or -1 on no memory. */
 struct expect_result *result_add_expect(struct run_result *r);

@@ -8,6 +8,7 @@
 #include "decide/counted.h"
 #include "decide/interference.h"
 #include "decide/compare.h"
+#include "decide/sequential.h"
 #include "decide/stats.h"
 
 static const char *const ab_test_holm =
@@ -61,22 +62,34 @@ static void set_note(struct series *s, const char *text)
 	s->note = strdup(text);
 }
 
+/* Why timing series S, whose A median is A_MEDIAN, is never tested,
+ * however many rounds it has, into WHY; NULL when it is tested. */
+static const char *never_tested(const struct series *s, double a_median,
+				const struct run_policy *pol, char *why, size_t size)
+{
+	if (result_metric_is_counted(s->metric))
+		snprintf(why, size, "one sample per side (the counted pass) that varies "
+			 "between runs: shown, not tested");
+	else if (result_metric_is_machine_load(s->metric))
+		snprintf(why, size, "the machine's load during each round, the same figure "
+			 "for both sides: shown, not tested");
+	else if (!strcmp(s->unit, "count") && a_median < pol->min_events)
+		snprintf(why, size, "too few events to compare as a ratio (A's median %.0f "
+			 "< %.0f)", a_median, pol->min_events);
+	else
+		return NULL;
+	return why;
+}
+
 /* Why timing series S (against A's X) is not compared; NULL when it is. */
 static const char *not_comparable(const struct series *s, const struct series *x,
 				  const struct run_policy *pol, const struct ab_paired *pr,
 				  int paired_ok)
 {
 	static char why[160];
-	if (result_metric_is_counted(s->metric))
-		snprintf(why, sizeof why, "one sample per side (the counted pass) that varies "
-			 "between runs: shown, not tested");
-	else if (result_metric_is_machine_load(s->metric))
-		snprintf(why, sizeof why, "the machine's load during each round, the same figure "
-			 "for both sides: shown, not tested");
-	else if (!strcmp(s->unit, "count") && s->baseline_median < pol->min_events)
-		snprintf(why, sizeof why, "too few events to compare as a ratio (A's median %.0f "
-			 "< %.0f)", s->baseline_median, pol->min_events);
-	else if (!paired_ok)
+	if (never_tested(s, s->baseline_median, pol, why, sizeof why))
+		return why;
+	if (!paired_ok)
 		snprintf(why, sizeof why, "too few rounds with a positive value on both sides "
 			 "(%zu of %zu; at least %d)", pr->pairs, x->sample_count,
 			 COMPARE_AB_MIN_PAIRS);
@@ -306,6 +319,49 @@ void compare_ab_settle(struct run_result *b, const struct run_result *a,
 		if (!s->confirmed)
 			s->verdict = VERDICT_INCONCLUSIVE;
 	}
+}
+
+bool compare_ab_group_settled(struct run_result *b, struct run_result *a, const char *kernel,
+			      const char *params, size_t first_round, size_t rounds, size_t budget,
+			      const struct run_policy *pol)
+{
+	if (interference_mark_group_as(b, kernel, params, false) ||
+	    interference_mark_group_as(a, kernel, params, false))
+		return false;
+	double *bv = calloc(rounds + 1, sizeof *bv), *av = calloc(rounds + 1, sizeof *av);
+	bool settled = bv && av;
+	for (size_t i = 0; settled && i < b->series_count; i++) {
+		const struct series *s = &b->series[i];
+		if (s->cls != METRIC_TIMING || strcmp(s->kernel, kernel) || strcmp(s->params, params))
+			continue;
+		const struct series *x = result_find_series(a, kernel, s->variant, params, s->metric);
+		char why[160];
+		if (!x || s->sample_count < first_round + rounds ||
+		    x->sample_count < first_round + rounds)
+			continue;   /* B alone, or a variant that stopped failing: no verdict to wait for */
+		if (never_tested(s, stats_median(x->samples + first_round, rounds), pol, why,
+				 sizeof why))
+			continue;
+		size_t disturbed = 0, usable = 0;
+		for (size_t r = 0; r < rounds; r++) {
+			size_t k = first_round + r;
+			int out = interference_sample_disturbed(s, k) ||
+				  interference_sample_disturbed(x, k);
+			bv[r] = out ? NAN : s->samples[k];
+			av[r] = out ? NAN : x->samples[k];
+			disturbed += (size_t)out;
+			usable += !out && isfinite(bv[r]) && isfinite(av[r]) && bv[r] > 0 && av[r] > 0;
+		}
+		/* too many rounds disturbed already for the rest to make up:
+		 * the verdict will be "disturbed", inconclusive, whatever comes */
+		if (budget > rounds && interference_too_few(usable + (budget - rounds), disturbed))
+			continue;
+		settled = !interference_too_few(usable, disturbed) &&
+			  seq_within_min_effect(bv, av, rounds, pol->min_effect);
+	}
+	free(bv);
+	free(av);
+	return settled;
 }
 
 enum verdict compare_ab_claim(enum verdict a, enum verdict b)

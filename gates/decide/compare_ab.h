@@ -15,6 +15,7 @@
 #ifndef GATE_COMPARE_AB_H
 #define GATE_COMPARE_AB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/policy.h"
@@ -52,6 +53,19 @@ struct ab_paired {
 /* Fills OUT from the N rounds of B and A; returns 0, or -1 when fewer than
  * COMPARE_AB_MIN_PAIRS rounds are usable or memory ran out. */
 int compare_ab_paired(const double *b, const double *a, size_t n, struct ab_paired *out);
+
+/* Whether group (KERNEL, PARAMS) may stop after ROUNDS of its BUDGET
+ * rounds from FIRST_ROUND (decide/sequential.h): every timing series of B
+ * that the final test would decide against A's, over its undisturbed
+ * rounds (marked here, as compare_ab_mark_interference would), has its
+ * SEQ_LEVEL interval within the minimum effect both ways. Series that are
+ * never tested (counted, the machine's load, too few events) do not hold
+ * it back, nor one with so many rounds disturbed that the rest of the
+ * budget, undisturbed, could not make them few enough (it will read
+ * inconclusive, never failing). */
+bool compare_ab_group_settled(struct run_result *b, struct run_result *a, const char *kernel,
+			      const char *params, size_t first_round, size_t rounds, size_t budget,
+			      const struct run_policy *pol);
 
 /* Compares every series of B with the same series of A and sets B's
  * comparison fields and verdicts (the A median goes to baseline_median).

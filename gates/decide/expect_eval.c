@@ -354,3 +354,24 @@ void expect_check_kernels(const struct kernel_info *kernels, size_t count, unsig
 		}
 	}
 }
+
+bool expect_group_decided(const struct kernel_info *k, const char *params,
+			  const struct condition_target *t, double level, struct run_result *r)
+{
+	/* the rounds left out as expect_check_kernels leaves them out */
+	bool decided = interference_mark_group_as(r, k->name, params, true) == 0;
+	for (size_t e = 0; decided && e < k->expect_count; e++) {
+		const struct kernel_expect *ex = &k->expects[e];
+		char why[256];
+		if (!kernel_info_list_has(ex->params, params) ||
+		    conditions_evaluate(ex->conditions, t, why, sizeof why) != CONDITION_APPLIES)
+			continue;
+		size_t before = r->expect_count;
+		if (expect_evaluate(k, ex, params, level, r))
+			decided = false;
+		else if (r->expect_count > before && !r->expects[before].unknown_metric)
+			decided = r->expects[before].verdict != VERDICT_INCONCLUSIVE;
+		result_drop_expects(r, before);
+	}
+	return decided;
+}

@@ -2,6 +2,8 @@
 #ifndef GATE_EXPECT_EVAL_H
 #define GATE_EXPECT_EVAL_H
 
+#include <stdbool.h>
+
 #include "core/result.h"
 #include "core/conditions.h"
 #include "sample/kernel_info.h"
@@ -28,5 +30,12 @@ int expect_eval_skip(const struct kernel_info *k, const struct kernel_expect *e,
  * another allocator. */
 void expect_check_kernels(const struct kernel_info *kernels, size_t count, unsigned tier,
 			  const struct condition_target *t, struct run_result *r);
+
+/* Whether every expectation of K on PARAMS that a run of target T gates
+ * is decided on R's rounds so far at LEVEL (pass or fail; one naming a
+ * metric R holds none of yet, a count taken after the rounds, waits for
+ * nothing): `gate ab`'s looks (decide/sequential.h). R is left as it was. */
+bool expect_group_decided(const struct kernel_info *k, const char *params,
+			  const struct condition_target *t, double level, struct run_result *r);
 
 #endif

@@ -113,6 +113,18 @@ int interference_mark_as(struct run_result *r, bool machine_share)
 	return 0;
 }
 
+int interference_mark_group_as(struct run_result *r, const char *kernel, const char *params,
+			       bool machine_share)
+{
+	for (size_t i = 0; i < r->series_count; i++) {
+		struct series *s = &r->series[i];
+		if (s->cls == METRIC_TIMING && !strcmp(s->unit, "ns") && !strcmp(s->kernel, kernel) &&
+		    !strcmp(s->params, params) && mark(r, s, machine_share))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 bool interference_sample_disturbed(const struct series *s, size_t i)
 {
 	return s->disturbed && i < s->disturbed_len && s->disturbed[i];

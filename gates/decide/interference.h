@@ -56,6 +56,12 @@ int interference_mark(struct run_result *r);
  * out (docs/noise.md, "Duet against interleaved, measured"). */
 int interference_mark_as(struct run_result *r, bool machine_share);
 
+/* interference_mark_as for the series of one group (KERNEL, PARAMS) of R:
+ * what `gate ab` reads at a look (decide/sequential.h) before the run's
+ * marking. Returns 0 or -ENOMEM. */
+int interference_mark_group_as(struct run_result *r, const char *kernel, const char *params,
+			       bool machine_share);
+
 /* Whether sample I of S was disturbed. */
 bool interference_sample_disturbed(const struct series *s, size_t i);
 

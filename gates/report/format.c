@@ -485,6 +485,26 @@ void format_ab_schedule(const struct ab_schedule *sc, char *buf, size_t size)
 			 sc->interleaved_groups == 1 ? "" : "s");
 }
 
+void format_ab_rounds(const struct ab_schedule *sc, double min_effect, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (!sc->groups_compared)
+		return;
+	int n = snprintf(buf, size, "rounds: %zu of %zu taken", sc->rounds_taken,
+			 sc->rounds_budget);
+	if (n <= 0 || (size_t)n >= size)
+		return;
+	if (sc->groups_settled)
+		snprintf(buf + n, size - (size_t)n, "; %zu of %zu group%s stopped early, every "
+			 "timing series within %g%% either way (%g%% interval) and every claim "
+			 "decided", sc->groups_settled, sc->groups_compared,
+			 sc->groups_compared == 1 ? "" : "s", 100 * min_effect, 100 * sc->settle_level);
+	else
+		snprintf(buf + n, size - (size_t)n, "; no group settled before its last round (a "
+			 "timing series that could still move by %g%%, or a claim undecided)",
+			 100 * min_effect);
+}
+
 /* "realloc 11 + free 3" of the kinds with calls in BY into BUF; "" none. */
 static void kinds_text(const uint64_t *by, char *buf, size_t size)
 {

@@ -154,6 +154,12 @@ void format_gates(const struct run_policy *p, char *buf, size_t size);
  * in the same shuffled rounds (not duet: WHY)"; "" when not gate ab. */
 void format_ab_schedule(const struct ab_schedule *sc, char *buf, size_t size);
 
+/* How many rounds gate ab took and why groups stopped (decide/sequential.h),
+ * as a sentence into BUF: "rounds: 254 of 610 taken; 8 of 10 groups stopped
+ * early, every timing series within 2% either way (90% interval) and every
+ * claim decided"; "" when no group was compared on both sides. */
+void format_ab_rounds(const struct ab_schedule *sc, double min_effect, char *buf, size_t size);
+
 /* Claim E as its inequality with both sides' values, "7 < 16" (the medians
  * over its rounds of the left and right side, with E's operator), into BUF;
  * empty when E has no values. */

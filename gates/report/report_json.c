@@ -139,6 +139,11 @@ static json_t *schedule_json(const struct ab_schedule *sc)
 		bad |= json_object_set_new(o, "start_skew_max_us", jsonout_number(sc->skew_max_us));
 	}
 	json_decref(cpus);
+	bad |= json_object_set_new(o, "groups_compared", json_integer((json_int_t)sc->groups_compared));
+	bad |= json_object_set_new(o, "groups_settled", json_integer((json_int_t)sc->groups_settled));
+	bad |= json_object_set_new(o, "rounds_taken", json_integer((json_int_t)sc->rounds_taken));
+	bad |= json_object_set_new(o, "rounds_budget", json_integer((json_int_t)sc->rounds_budget));
+	bad |= json_object_set_new(o, "settle_level", jsonout_number(sc->settle_level));
 	if (bad) {
 		json_decref(o);
 		return NULL;

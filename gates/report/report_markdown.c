@@ -71,6 +71,12 @@ static void print_summary(FILE *f, const struct run_result *r)
 		md(f, how);
 		fputs(".\n", f);
 	}
+	char rounds[300];
+	format_ab_rounds(&r->schedule, r->policy.min_effect, rounds, sizeof rounds);
+	if (*rounds) {
+		md(f, rounds);
+		fputs(".\n", f);
+	}
 	size_t moved = format_series_information(r);
 	fprintf(f, "%zu series: %zu regressed, %zu improved, %zu inconclusive, %zu new, %zu not "
 		"compared", r->series_count, sv[VERDICT_FAIL], sv[VERDICT_IMPROVED],

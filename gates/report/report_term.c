@@ -620,8 +620,11 @@ static void print_method(FILE *f, const struct style *st, const struct run_resul
 	char numbers[200];
 	policy_numbers(r, timed, numbers, sizeof numbers);
 	if (r->comparison) {
-		char how[600];
+		char how[600], rounds[300];
 		format_ab_schedule(&r->schedule, how, sizeof how);
+		format_ab_rounds(&r->schedule, p->min_effect, rounds, sizeof rounds);
+		if (*rounds)
+			fprintf(f, "\n%s%s.%s\n", st->dim, rounds, st->off);
 		fprintf(f, "\n%stiming: per-round ratio B/A (%s), "
 			"median with binomial 95%% interval, one-sided Wilcoxon signed-rank, "
 			"%s correction %s; %zu "

@@ -14,6 +14,7 @@
 #include "decide/compare_ab.h"
 #include "decide/confirm.h"
 #include "decide/expect_eval.h"
+#include "decide/sequential.h"
 #include "decide/sites.h"
 #include "sample/allocator.h"
 #include "sample/groups.h"
@@ -37,6 +38,9 @@ struct ab_state {
 	size_t same_count;
 	struct run_result a;           /* side A's samples */
 	struct runner_duet *duet;      /* duet sampling's CPUs and figures; NULL: interleaved */
+	struct runner_looks looks;     /* when a group may stop early (decide/sequential.h) */
+	struct condition_target a_target; /* A's claims are A's allocator's */
+	char *a_allocator;
 };
 
 static const struct kernel_info *find_kernel(const struct kernel_info *k, size_t n,
@@ -140,11 +144,54 @@ static int setup(struct ab_state *st, const char *self_dir)
 	return GATE_EXIT_OK;
 }
 
-/* Runs group (K, P) of B together with the same group of A, if A has it. */
+/* gate ab's looks (decide/sequential.h): the group of SIDES (A, B) stops
+ * once every timing series it would test is settled and every claim it
+ * gates is decided on both sides at SEQ_CLAIM_LEVEL. */
+static bool group_settled(void *ctx, const struct runner_side *sides, size_t side_count,
+			  size_t first_round, size_t rounds)
+{
+	struct ab_state *st = ctx;
+	const struct context *c = &st->s.result.ctx;
+	struct condition_target tb = { c->os, c->allocator, c->cpu_count };
+	if (side_count != 2)
+		return false;
+	return compare_ab_group_settled(sides[1].r, sides[0].r, sides[1].k->name, sides[1].p->name,
+					first_round, rounds, (size_t)st->s.plan.rounds,
+					&st->s.result.policy) &&
+	       expect_group_decided(sides[1].k, sides[1].p->name, &tb, SEQ_CLAIM_LEVEL,
+				    sides[1].r) &&
+	       expect_group_decided(sides[0].k, sides[0].p->name, &st->a_target, SEQ_CLAIM_LEVEL,
+				    sides[0].r);
+}
+
+/* Sets the looks on both sides' plans, and A's claims' target (A's
+ * allocator). Returns 0, or -1 when memory ran out. */
+static int set_looks(struct ab_state *st)
+{
+	struct context a_ctx;
+	memset(&a_ctx, 0, sizeof a_ctx);
+	a_ctx.libc = st->s.result.ctx.libc;   /* borrowed: allocator_context names the default by it */
+	if (allocator_context(&a_ctx, st->a_options.allocator))
+		return -1;
+	st->a_allocator = a_ctx.allocator;
+	free(a_ctx.platform_key);
+	st->a_target = (struct condition_target){ st->s.result.ctx.os, st->a_allocator,
+						  st->s.result.ctx.cpu_count };
+	st->looks.count = seq_looks((size_t)st->s.plan.rounds, st->looks.at);
+	st->s.result.schedule.settle_level = SEQ_LEVEL;
+	st->looks.settled = group_settled;
+	st->looks.ctx = st;
+	st->s.plan.looks = st->a_plan.looks = &st->looks;
+	return 0;
+}
+
+/* Runs group (K, P) of B together with the same group of A, if A has it;
+ * the rounds it took go to *TAKEN (0 when A has no such group). */
 static int run_group(struct ab_state *st, const struct kernel_info *k,
 		     const struct kernel_paramset *p, struct rng *rng,
-		     struct run_result *b, struct run_result *a)
+		     struct run_result *b, struct run_result *a, size_t *taken)
 {
+	*taken = 0;
 	const struct kernel_info *ka = find_kernel(st->a_kernels, st->a_count, k->name);
 	const struct kernel_paramset *pa = find_params(ka, p->name);
 	struct runner_side sides[2] = { { ka, pa, &st->a_plan, a }, { k, p, &st->s.plan, b } };
@@ -156,7 +203,7 @@ static int run_group(struct ab_state *st, const struct kernel_info *k,
 			snprintf(st->b_alone + used, sizeof st->b_alone - used, "%s%s/%s",
 				 used ? ", " : "", k->name, p->name);
 		st->b_alone_count++;
-		return runner_run_sides(&sides[1], 1, rng, 0);
+		return runner_run_sides(&sides[1], 1, rng, 0, NULL);
 	}
 	const char *va = pa->values ? pa->values : "", *vb = p->values ? p->values : "";
 	if (strcmp(va, vb)) {
@@ -167,7 +214,7 @@ static int run_group(struct ab_state *st, const struct kernel_info *k,
 			 "timing compares different work", va, vb);
 		result_add_problem(b, k->name, NULL, p->name, "A/B", why);
 	}
-	return runner_run_sides(sides, 2, rng, 0);
+	return runner_run_sides(sides, 2, rng, 0, taken);
 }
 
 /* Whether the two sides run with the same environment and allocator: what
@@ -238,7 +285,16 @@ static void take_samples(struct ab_state *st)
 	while (groups_next(&it, &g)) {
 		message_progress("[%zu/%zu] %s %s", ++done, total, g.kernel->name,
 			g.params->name);
-		s->sample_failures += run_group(st, g.kernel, g.params, &rng, &s->result, &st->a);
+		size_t taken;
+		s->sample_failures += run_group(st, g.kernel, g.params, &rng, &s->result, &st->a,
+						&taken);
+		if (!taken)
+			continue;
+		struct ab_schedule *sc = &s->result.schedule;
+		sc->groups_compared++;
+		sc->groups_settled += taken < (size_t)s->plan.rounds;
+		sc->rounds_taken += taken;
+		sc->rounds_budget += (size_t)s->plan.rounds;
 	}
 }
 
@@ -262,17 +318,8 @@ static void take_problems_of_a(struct run_result *b, const struct run_result *a)
 static void check_expectations(struct ab_state *st)
 {
 	struct session *s = &st->s;
-	struct context a_ctx;
-	memset(&a_ctx, 0, sizeof a_ctx);
-	a_ctx.libc = s->result.ctx.libc;   /* borrowed: allocator_context names the default by it */
 	session_check_expectations(s);
-	if (allocator_context(&a_ctx, st->a_options.allocator)) {
-		message_error("side A's expectations: out of memory");
-		return;
-	}
-	struct condition_target t = { s->result.ctx.os, a_ctx.allocator, s->result.ctx.cpu_count };
-	expect_check_kernels(st->a_kernels, st->a_count, s->options.tier, &t, &st->a);
-	free(a_ctx.allocator);
+	expect_check_kernels(st->a_kernels, st->a_count, s->options.tier, &st->a_target, &st->a);
 	compare_ab_expectations(&s->result, &st->a);
 }
 
@@ -285,7 +332,8 @@ static int confirm_group(const struct group *g, struct rng *rng, void *ctx)
 	memset(&b2, 0, sizeof b2);
 	memset(&a2, 0, sizeof a2);
 	message_progress("confirming %s %s in a fresh batch", g->kernel->name, g->params->name);
-	int failures = run_group(st, g->kernel, g->params, rng, &b2, &a2);
+	size_t taken;
+	int failures = run_group(st, g->kernel, g->params, rng, &b2, &a2, &taken);
 	/* the fresh batch leaves out rounds by the first batch's rule */
 	compare_ab_mark_interference(&b2, &a2);
 	compare_ab_settle(&st->s.result, &st->a, &b2, &a2, g->kernel->name, g->params->name,
@@ -319,6 +367,11 @@ int run_ab(struct ab_plan *p, const char *self_dir)
 	shard_apply(s->kernels, s->kernel_count, s->options.tier, s->options.shard_index,
 		    s->options.shard_count);
 	leave_out_same_code(&st);
+	if (set_looks(&st)) {
+		message_error("out of memory");
+		ret = GATE_EXIT_USAGE;
+		goto out;
+	}
 	take_samples(&st);
 	note_sides(&st);
 	take_problems_of_a(&s->result, &st.a);
@@ -344,5 +397,6 @@ out:
 	ab_options_free(&p->a);
 	ab_options_free(&p->b);
 	free(st.duet);
+	free(st.a_allocator);
 	return ret;
 }

@@ -228,11 +228,48 @@ static int group_runs_duet(const struct runner_side *sides, size_t side_count)
 	return 0;
 }
 
+/* Whether the group of SIDES stops after measured round ROUND (0-based):
+ * at one of the plan's looks that its SETTLED accepts. */
+static bool stops_after(const struct runner_side *sides, size_t side_count, size_t first_round,
+			long round)
+{
+	const struct runner_looks *l = sides[0].o->looks;
+	for (size_t i = 0; l && l->settled && i < l->count; i++)
+		if (l->at[i] == (size_t)round + 1)
+			return l->settled(l->ctx, sides, side_count, first_round, l->at[i]);
+	return false;
+}
+
+/* SIDES with plans that say ROUNDS rounds (those taken), for what files
+ * samples into every round: the counted and cost passes, the padding.
+ * NULL on no memory; free *PLANS and the return. */
+static struct runner_side *taken_sides(const struct runner_side *sides, size_t side_count,
+				       size_t rounds, struct runner_plan **plans)
+{
+	struct runner_side *t = calloc(side_count + 1, sizeof *t);
+	*plans = calloc(side_count + 1, sizeof **plans);
+	if (!t || !*plans) {
+		free(t);
+		free(*plans);
+		*plans = NULL;
+		return NULL;
+	}
+	for (size_t s = 0; s < side_count; s++) {
+		t[s] = sides[s];
+		(*plans)[s] = *sides[s].o;
+		(*plans)[s].rounds = (int)rounds;
+		t[s].o = &(*plans)[s];
+	}
+	return t;
+}
+
 int runner_run_sides(const struct runner_side *sides, size_t side_count,
-		     struct rng *rng, size_t first_round)
+		     struct rng *rng, size_t first_round, size_t *rounds_taken)
 {
 	const struct runner_plan *o = sides[0].o;
-	size_t n = 0;
+	size_t n = 0, taken = o->rounds > 0 ? (size_t)o->rounds : 0;
+	struct runner_side *done = NULL;
+	struct runner_plan *done_plans = NULL;
 	for (size_t s = 0; s < side_count; s++)
 		n += sides[s].k->variant_count;
 	struct runner_items g = { sides, n, NULL, NULL, NULL, NULL, first_round, 0, 0 };
@@ -288,17 +325,30 @@ int runner_run_sides(const struct runner_side *sides, size_t side_count,
 		    runner_warmup_stable(prev_wall, g.wall, n))
 			round = -1;
 		memcpy(prev_wall, g.wall, n * sizeof *g.wall);
+		if (round >= 0 && stops_after(sides, side_count, first_round, round)) {
+			taken = (size_t)round + 1;
+			break;
+		}
+	}
+	done = taken_sides(sides, side_count, taken, &done_plans);
+	if (!done) {
+		g.failed++;
+		goto out;
 	}
 	if (group_load_ok)
-		runner_put_group_load(sides, g.item_side, g.item_variant, n, &group_before, first_round,
-			       (size_t)o->rounds);
-	runner_counted_pass(sides, side_count, g.item_side, g.item_variant, g.failures, n,
+		runner_put_group_load(done, g.item_side, g.item_variant, n, &group_before, first_round,
+			       taken);
+	runner_counted_pass(done, side_count, g.item_side, g.item_variant, g.failures, n,
 			    first_round);
 	if (o->cost && !cost_pass_unavailable() && !runner_deadline_passed(o))
-		runner_cost_pass(sides, g.item_side, g.item_variant, g.failures, n, first_round);
+		runner_cost_pass(done, g.item_side, g.item_variant, g.failures, n, first_round);
 	for (size_t s = 0; s < side_count; s++)
-		pad_group(&sides[s], first_round);
+		pad_group(&done[s], first_round);
 out:
+	if (rounds_taken)
+		*rounds_taken = taken;
+	free(done);
+	free(done_plans);
 	free(order);
 	free(g.item_side);
 	free(g.item_variant);
@@ -313,5 +363,5 @@ int runner_run_params(const struct kernel_info *k, const struct kernel_paramset 
 		      struct run_result *r, size_t first_round)
 {
 	struct runner_side side = { k, p, o, r };
-	return runner_run_sides(&side, 1, rng, first_round);
+	return runner_run_sides(&side, 1, rng, first_round, NULL);
 }

@@ -31,6 +31,20 @@ struct runner_duet {
 	size_t interleaved_count;
 };
 
+struct runner_side;
+
+/* `gate ab`: the measured rounds after which a group may stop before its
+ * budget (decide/sequential.h), and whether it may: SETTLED(CTX, SIDES,
+ * SIDE_COUNT, FIRST_ROUND, ROUNDS) after ROUNDS rounds from FIRST_ROUND. */
+#define RUNNER_LOOKS_MAX 8
+struct runner_looks {
+	size_t at[RUNNER_LOOKS_MAX];
+	size_t count;
+	bool (*settled)(void *ctx, const struct runner_side *sides, size_t side_count,
+			size_t first_round, size_t rounds);
+	void *ctx;
+};
+
 /* How the runner takes the samples of every group: what the CLI's options
  * say about sampling (run/run_options.c, run_options_plan), and nothing else. */
 struct runner_plan {
@@ -50,6 +64,8 @@ struct runner_plan {
 				    * counted pass (proc_* counts); NULL: none */
 	struct runner_duet *duet;  /* gate ab --duet: the sides' samples in simultaneous
 				    * pairs (runner_run_sides); NULL: interleaved */
+	const struct runner_looks *looks; /* gate ab: may a group stop early; NULL:
+					   * every round */
 };
 
 /* --warmup auto: warm-up rounds until two in a row agree. */
@@ -102,9 +118,12 @@ struct runner_side {
  * and round i of B are taken within the same seconds and the machine's
  * drift hits both. With SIDES[0].o->duet and two sides, each round's
  * sample of a variant of A and the same variant of B start together, one
- * per CPU set (duet.h), where the variants' threads fit. Rounds and
- * warm-up come from SIDES[0].o. Returns the number of samples that failed. */
+ * per CPU set (duet.h), where the variants' threads fit. Rounds, warm-up
+ * and looks come from SIDES[0].o: at a look that SETTLED accepts, the
+ * group's rounds end there (its series hold the rounds taken, the counted
+ * and cost samples copied into as many). Writes the rounds taken to
+ * *ROUNDS_TAKEN when not NULL. Returns the number of samples that failed. */
 int runner_run_sides(const struct runner_side *sides, size_t side_count,
-		     struct rng *rng, size_t first_round);
+		     struct rng *rng, size_t first_round, size_t *rounds_taken);
 
 #endif

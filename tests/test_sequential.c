@@ -1,0 +1,189 @@
+/* test_sequential.c: gate ab's looks and futility rule (decide/sequential.h):
+ * the schedule of looks, hand cases of the rule, and a seeded simulation of
+ * 10,000 null series and 10,000 with a real change, decided as gate ab
+ * decides one timing series (compare_ab.h: a median ratio of at least
+ * 1 + minimum effect and a one-sided signed-rank p below alpha). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdint.h>
+
+#include "core/rng.h"
+#include "decide/compare_ab.h"
+#include "decide/sequential.h"
+
+Test(sequential, looks_at_11_21_41_of_61)
+{
+	size_t at[SEQ_LOOKS];
+	cr_assert_eq(seq_looks(61, at), 3);
+	cr_expect_eq(at[0], 11);
+	cr_expect_eq(at[1], 21);
+	cr_expect_eq(at[2], 41);
+}
+
+Test(sequential, fewer_rounds_keep_the_looks_that_have_enough)
+{
+	size_t at[SEQ_LOOKS];
+	/* 19 rounds (the other tiers): 3 and 7 are too few, 13 is kept */
+	cr_assert_eq(seq_looks(19, at), 1);
+	cr_expect_eq(at[0], 13);
+	cr_expect_eq(seq_looks(9, at), 0, "no look below SEQ_MIN_ROUNDS or at the last round");
+	cr_expect_eq(seq_looks(0, at), 0);
+}
+
+static const double ones[21] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+
+Test(sequential, a_tight_series_inside_the_minimum_effect_is_settled)
+{
+	double b[21];
+	for (int i = 0; i < 21; i++)
+		b[i] = 1 + 0.005 * ((i % 5) - 2) / 2;   /* within +-0.5% */
+	cr_expect(seq_within_min_effect(b, ones, 21, 0.02));
+	cr_expect(!seq_within_min_effect(b, ones, 21, 0.002), "the interval reaches 0.25%");
+}
+
+Test(sequential, a_series_that_could_still_move_by_the_minimum_effect_is_not)
+{
+	double b[21];
+	for (int i = 0; i < 21; i++)
+		b[i] = i < 8 ? 1.03 : 1.0;   /* 8 of 21 rounds +3%: the 90% interval reaches it */
+	cr_expect(!seq_within_min_effect(b, ones, 21, 0.02));
+	for (int i = 0; i < 21; i++)
+		b[i] = i < 8 ? 0.97 : 1.0;   /* and the other way: an improvement still possible */
+	cr_expect(!seq_within_min_effect(b, ones, 21, 0.02));
+}
+
+Test(sequential, rounds_left_out_do_not_count)
+{
+	double b[21];
+	for (int i = 0; i < 21; i++)
+		b[i] = i < 13 ? NAN : 1.0;   /* 8 usable: fewer than SEQ_MIN_ROUNDS */
+	cr_expect(!seq_within_min_effect(b, ones, 21, 0.02));
+	b[0] = 1.0;   /* 9 usable, all 1: settled */
+	cr_expect(seq_within_min_effect(b, ones, 21, 0.02));
+}
+
+/* ---- simulation ---- */
+
+#define SERIES 10000
+#define ROUNDS 61
+#define ALPHA 0.05
+
+static double uniform(struct rng *r)
+{
+	return ((double)(rng_next(r) >> 11) + 0.5) / 9007199254740992.0;   /* (0, 1) */
+}
+
+static double normal(struct rng *r)
+{
+	return sqrt(-2 * log(uniform(r))) * cos(2 * M_PI * uniform(r));
+}
+
+/* One series' rounds: B = A x exp(shift + noise), the noise normal with
+ * SIGMA and, in one round of 12, a disturbance of 5 SIGMA on either side. */
+static void series(struct rng *r, double shift, double sigma, double *b, double *a)
+{
+	for (int i = 0; i < ROUNDS; i++) {
+		double e = sigma * normal(r);
+		if (rng_below(r, 12) == 0)
+			e += (rng_below(r, 2) ? 5 : -5) * sigma;
+		a[i] = 1e6;
+		b[i] = 1e6 * exp(shift + e);
+	}
+}
+
+/* gate ab's verdict on the first N rounds: regressed or not. */
+static bool regressed(const double *b, const double *a, size_t n, double min_effect)
+{
+	struct ab_paired pr;
+	return compare_ab_paired(b, a, n, &pr) == 0 && pr.ratio >= 1 + min_effect &&
+	       pr.p_greater < ALPHA;
+}
+
+struct tally {
+	int fixed, sequential, stopped, stopped_then_fixed_only;
+	long rounds;
+};
+
+/* SERIES series of true shift SHIFT, half with noise SIGMA_LOW (they can
+ * settle early), half SIGMA_HIGH, each decided after every round (fixed)
+ * and with the looks (sequential). */
+static struct tally simulate(uint64_t seed, double shift, double sigma_low, double sigma_high,
+			     double min_effect)
+{
+	struct rng r;
+	struct tally t = { 0 };
+	double b[ROUNDS], a[ROUNDS];
+	size_t at[SEQ_LOOKS], looks = seq_looks(ROUNDS, at);
+	rng_seed(&r, seed);
+	for (int s = 0; s < SERIES; s++) {
+		series(&r, shift, s % 2 ? sigma_high : sigma_low, b, a);
+		size_t taken = ROUNDS;
+		for (size_t k = 0; k < looks; k++)
+			if (seq_within_min_effect(b, a, at[k], min_effect)) {
+				taken = at[k];
+				break;
+			}
+		bool fixed = regressed(b, a, ROUNDS, min_effect);
+		bool seq = regressed(b, a, taken, min_effect);
+		t.fixed += fixed;
+		t.sequential += seq;
+		t.stopped += taken < ROUNDS;
+		t.stopped_then_fixed_only += fixed && !seq && taken < ROUNDS;
+		t.rounds += (long)taken;
+		/* a stopped series can never be a regression: the interval that
+		 * stopped it lies below 1 + minimum effect, and so does its median */
+		cr_assert(!(seq && taken < ROUNDS), "series %d regressed after stopping at %zu",
+			  s, taken);
+	}
+	cr_log_info("shift %g, noise %g and %g, minimum effect %g: fixed %d, sequential %d, "
+		    "stopped %d, %.1f rounds a series", shift, sigma_low, sigma_high, min_effect,
+		    t.fixed, t.sequential, t.stopped, (double)t.rounds / SERIES);
+	return t;
+}
+
+Test(sequential, null_series_keep_the_false_alarm_rate, .timeout = 120)
+{
+	/* minimum effect 0.5%: the noisy half (3%) reaches it by chance, so
+	 * its false-alarm rate is near alpha and the bound below is not
+	 * vacuous; the quiet half (0.3%) settles early */
+	struct tally t = simulate(20261205, 0, 0.003, 0.03, 0.005);
+	double bound = ALPHA + 3 * sqrt(ALPHA * (1 - ALPHA) / SERIES);
+	cr_expect_leq(t.sequential, t.fixed, "stopping added false alarms: %d > %d", t.sequential,
+		      t.fixed);
+	cr_expect_leq(t.sequential, bound * SERIES, "%d of %d false alarms, bound %.0f",
+		      t.sequential, SERIES, bound * SERIES);
+	/* the noisy half alone, at alpha: between a tenth of it and the bound */
+	cr_expect_geq(t.sequential, (int)(0.1 * ALPHA * SERIES / 2), "only %d false alarms: the "
+		      "simulation does not reach the test's level", t.sequential);
+	cr_expect_geq(t.stopped, SERIES / 2 * 9 / 10, "%d of %d stopped early", t.stopped, SERIES);
+	cr_expect_lt(t.rounds, (long)SERIES * ROUNDS * 3 / 4, "%ld rounds of %ld", t.rounds,
+		     (long)SERIES * ROUNDS);
+}
+
+Test(sequential, a_real_change_is_found_as_often_as_with_every_round, .timeout = 120)
+{
+	/* +3% against a 2% minimum effect, noise 1% and 3%: at most 0.5% of
+	 * the series the fixed test finds are given up */
+	struct tally t = simulate(7, log(1.03), 0.01, 0.03, 0.02);
+	cr_expect_geq(t.fixed, SERIES * 9 / 10, "the fixed test found %d of %d", t.fixed, SERIES);
+	cr_expect_leq(t.stopped_then_fixed_only, SERIES / 200, "%d of %d found by the fixed "
+		      "test only", t.stopped_then_fixed_only, SERIES);
+	/* a change of exactly the minimum effect, the futility rule's worst
+	 * case: the 90% interval misses it on the low side in at most 5% of the
+	 * series at each of the 3 looks; far fewer in fact, as a series that
+	 * stops must also be within the effect the other way */
+	t = simulate(8, log(1.02), 0.01, 0.03, 0.02);
+	cr_expect_leq(t.stopped_then_fixed_only, SERIES * 2 / 100, "%d of %d found by the fixed "
+		      "test only", t.stopped_then_fixed_only, SERIES);
+	cr_expect_geq(t.sequential, SERIES / 4, "%d of %d found", t.sequential, SERIES);
+}
+
+Test(sequential, no_change_far_below_the_minimum_effect_settles_at_the_first_looks,
+     .timeout = 120)
+{
+	/* the common pull request: nothing moved, noise 1% and 2% against 2% */
+	struct tally t = simulate(11, 0, 0.01, 0.02, 0.02);
+	cr_expect_eq(t.sequential, 0);
+	cr_expect_lt(t.rounds, (long)SERIES * ROUNDS / 2, "%ld rounds of %ld: %.1f a series",
+		     t.rounds, (long)SERIES * ROUNDS, (double)t.rounds / SERIES);
+}
