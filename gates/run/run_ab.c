@@ -165,9 +165,16 @@ static bool group_settled(void *ctx, const struct runner_side *sides, size_t sid
 }
 
 /* Sets the looks on both sides' plans, and A's claims' target (A's
- * allocator). Returns 0, or -1 when memory ran out. */
+ * allocator). A's samples ran on B's machine, so A's result gets the CPUs
+ * and pinning that decide which of its samples were disturbed
+ * (interference.h: a region's threads against the cores). Returns 0, or
+ * -1 when memory ran out. */
 static int set_looks(struct ab_state *st)
 {
+	const struct context *c = &st->s.result.ctx;
+	st->a.ctx.cpu_count = c->cpu_count;
+	if (c->pinning && !(st->a.ctx.pinning = strdup(c->pinning)))
+		return -1;
 	struct context a_ctx;
 	memset(&a_ctx, 0, sizeof a_ctx);
 	a_ctx.libc = st->s.result.ctx.libc;   /* borrowed: allocator_context names the default by it */
