@@ -217,6 +217,9 @@ Test(report_json, ab_schedule_round_trips)
 	r.schedule.cpu_count = 3;
 	r.schedule.pairs = 62, r.schedule.alone = 3, r.schedule.interleaved_groups = 1;
 	r.schedule.skew_median_us = 41.5, r.schedule.skew_max_us = 310;
+	r.schedule.groups_compared = 10, r.schedule.groups_settled = 4;
+	r.schedule.rounds_taken = 400, r.schedule.rounds_budget = 610;
+	r.schedule.settle_level = 0.9;
 	cr_assert_eq(report_json_write(path, &r, err, sizeof(err)), 0, "%s", err);
 	json_t *root = json_load_file(path, 0, &jerr);
 	cr_assert_not_null(root, "%s", jerr.text);
@@ -237,6 +240,11 @@ Test(report_json, ab_schedule_round_trips)
 	cr_expect_eq(back.schedule.interleaved_groups, 1);
 	cr_expect_eq(back.schedule.skew_median_us, 41.5);
 	cr_expect_eq(back.schedule.skew_max_us, 310);
+	cr_expect_eq(back.schedule.groups_compared, 10);
+	cr_expect_eq(back.schedule.groups_settled, 4);
+	cr_expect_eq(back.schedule.rounds_taken, 400);
+	cr_expect_eq(back.schedule.rounds_budget, 610);
+	cr_expect_eq(back.schedule.settle_level, 0.9);
 	result_free(&back);
 	/* interleaved, with the reason, and no duet figures */
 	memset(&r.schedule, 0, sizeof r.schedule);

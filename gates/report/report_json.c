@@ -143,7 +143,8 @@ static json_t *schedule_json(const struct ab_schedule *sc)
 	bad |= json_object_set_new(o, "groups_settled", json_integer((json_int_t)sc->groups_settled));
 	bad |= json_object_set_new(o, "rounds_taken", json_integer((json_int_t)sc->rounds_taken));
 	bad |= json_object_set_new(o, "rounds_budget", json_integer((json_int_t)sc->rounds_budget));
-	bad |= json_object_set_new(o, "settle_level", jsonout_number(sc->settle_level));
+	bad |= json_object_set_new(o, "settle_level", sc->settle_level > 0
+						? jsonout_number(sc->settle_level) : json_null());
 	if (bad) {
 		json_decref(o);
 		return NULL;
