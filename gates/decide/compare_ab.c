@@ -98,20 +98,28 @@ static const char *not_comparable(const struct series *s, const struct series *x
 	return why;
 }
 
-/* Rounds 0..N-1 of S (B) and X (A) into BV and AV, NAN where either side's
- * sample was disturbed (decide/interference.h); returns the rounds left
- * out. */
-static size_t undisturbed(const struct series *s, const struct series *x, size_t n, double *bv,
-			  double *av)
+/* Rounds FIRST..FIRST+N-1 of S (B) and X (A) into BV and AV, NAN where
+ * either side's sample was disturbed (decide/interference.h); returns the
+ * rounds left out. */
+static size_t undisturbed_from(const struct series *s, const struct series *x, size_t first,
+			       size_t n, double *bv, double *av)
 {
 	size_t disturbed = 0;
 	for (size_t i = 0; i < n; i++) {
-		int out = interference_sample_disturbed(s, i) || interference_sample_disturbed(x, i);
-		bv[i] = out ? NAN : s->samples[i];
-		av[i] = out ? NAN : x->samples[i];
+		size_t k = first + i;
+		int out = interference_sample_disturbed(s, k) || interference_sample_disturbed(x, k);
+		bv[i] = out ? NAN : s->samples[k];
+		av[i] = out ? NAN : x->samples[k];
 		disturbed += (size_t)out;
 	}
 	return disturbed;
+}
+
+/* Rounds 0..N-1 of S and X: undisturbed_from the first round. */
+static size_t undisturbed(const struct series *s, const struct series *x, size_t n, double *bv,
+			  double *av)
+{
+	return undisturbed_from(s, x, 0, n, bv, av);
 }
 
 /* The paired estimate of S against X over their undisturbed rounds, the
@@ -338,20 +346,13 @@ bool compare_ab_group_settled(struct run_result *b, struct run_result *a, const 
 		char why[160];
 		if (!x || s->sample_count < first_round + rounds ||
 		    x->sample_count < first_round + rounds)
-			continue;   /* B alone, or a variant that stopped failing: no verdict to wait for */
+			continue;   /* B alone, or a variant no longer sampled after it failed */
 		if (never_tested(s, stats_median(x->samples + first_round, rounds), pol, why,
 				 sizeof why))
 			continue;
-		size_t disturbed = 0, usable = 0;
-		for (size_t r = 0; r < rounds; r++) {
-			size_t k = first_round + r;
-			int out = interference_sample_disturbed(s, k) ||
-				  interference_sample_disturbed(x, k);
-			bv[r] = out ? NAN : s->samples[k];
-			av[r] = out ? NAN : x->samples[k];
-			disturbed += (size_t)out;
-			usable += !out && isfinite(bv[r]) && isfinite(av[r]) && bv[r] > 0 && av[r] > 0;
-		}
+		size_t disturbed = undisturbed_from(s, x, first_round, rounds, bv, av), usable = 0;
+		for (size_t r = 0; r < rounds; r++)
+			usable += isfinite(bv[r]) && isfinite(av[r]) && bv[r] > 0 && av[r] > 0;
 		/* too many rounds disturbed already for the rest to make up:
 		 * the verdict will be "disturbed", inconclusive, whatever comes */
 		if (budget > rounds && interference_too_few(usable + (budget - rounds), disturbed))

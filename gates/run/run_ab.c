@@ -164,12 +164,12 @@ static bool group_settled(void *ctx, const struct runner_side *sides, size_t sid
 				    sides[0].r);
 }
 
-/* Sets the looks on both sides' plans, and A's claims' target (A's
- * allocator). A's samples ran on B's machine, so A's result gets the CPUs
- * and pinning that decide which of its samples were disturbed
- * (interference.h: a region's threads against the cores). Returns 0, or
- * -1 when memory ran out. */
-static int set_looks(struct ab_state *st)
+/* What side A shares with B: A's samples ran on B's machine, so A's
+ * result gets the CPUs and pinning that decide which of its samples were
+ * disturbed (interference.h: a region's threads against the cores); and
+ * the target A's claims are decided for (A's allocator). Returns 0, or -1
+ * when memory ran out. */
+static int share_machine_with_a(struct ab_state *st)
 {
 	const struct context *c = &st->s.result.ctx;
 	st->a.ctx.cpu_count = c->cpu_count;
@@ -177,19 +177,23 @@ static int set_looks(struct ab_state *st)
 		return -1;
 	struct context a_ctx;
 	memset(&a_ctx, 0, sizeof a_ctx);
-	a_ctx.libc = st->s.result.ctx.libc;   /* borrowed: allocator_context names the default by it */
+	a_ctx.libc = c->libc;   /* borrowed: allocator_context names the default by it */
 	if (allocator_context(&a_ctx, st->a_options.allocator))
 		return -1;
 	st->a_allocator = a_ctx.allocator;
 	free(a_ctx.platform_key);
-	st->a_target = (struct condition_target){ st->s.result.ctx.os, st->a_allocator,
-						  st->s.result.ctx.cpu_count };
+	st->a_target = (struct condition_target){ c->os, st->a_allocator, c->cpu_count };
+	return 0;
+}
+
+/* The looks (decide/sequential.h) on both sides' plans. */
+static void set_looks(struct ab_state *st)
+{
 	st->looks.count = seq_looks((size_t)st->s.plan.rounds, st->looks.at);
 	st->s.result.schedule.settle_level = SEQ_LEVEL;
 	st->looks.settled = group_settled;
 	st->looks.ctx = st;
 	st->s.plan.looks = st->a_plan.looks = &st->looks;
-	return 0;
 }
 
 /* Runs group (K, P) of B together with the same group of A, if A has it;
@@ -374,11 +378,12 @@ int run_ab(struct ab_plan *p, const char *self_dir)
 	shard_apply(s->kernels, s->kernel_count, s->options.tier, s->options.shard_index,
 		    s->options.shard_count);
 	leave_out_same_code(&st);
-	if (set_looks(&st)) {
+	if (share_machine_with_a(&st)) {
 		message_error("out of memory");
 		ret = GATE_EXIT_USAGE;
 		goto out;
 	}
+	set_looks(&st);
 	take_samples(&st);
 	note_sides(&st);
 	take_problems_of_a(&s->result, &st.a);
