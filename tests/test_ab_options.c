@@ -156,3 +156,22 @@ Test(ab_options, sampling_flags_are_taken_out)
 	n = 2;
 	cr_expect_eq(ab_options_take_mode(unknown, &n, &choice), -1);
 }
+
+Test(ab_options, all_rounds_is_taken_out)
+{
+	char *rest[] = { "--quick", "--all-rounds", "--kernel", "toy", NULL };
+	int n = 4;
+	bool all = false;
+	cr_assert_eq(ab_options_take_all_rounds(rest, &n, &all), 0);
+	cr_expect(all);
+	cr_expect_eq(n, 3);
+	cr_expect_str_eq(rest[0], "--quick");
+	cr_expect_str_eq(rest[1], "--kernel");
+	cr_expect_str_eq(rest[2], "toy");
+	cr_expect_null(rest[3]);
+	char *none[] = { "--quick", NULL };
+	n = 1;
+	cr_assert_eq(ab_options_take_all_rounds(none, &n, &all), 0);
+	cr_expect(!all, "without the flag the looks stay");
+	cr_expect_eq(n, 1);
+}

@@ -458,6 +458,30 @@ Test(e2e_ab, duet_falls_back_to_interleaved_with_the_reason)
 	spawn_output_free(&out);
 }
 
+/* --all-rounds: no look is planned, the group takes its whole budget and
+ * the report says why (decide/sequential.h). */
+Test(e2e_ab, all_rounds_takes_every_round)
+{
+	struct spawn_output out;
+	char json[300];
+	json_error_t err;
+	snprintf(json, sizeof json, "%s/all-rounds.json", tmpdir);
+	int code = gate_ab(&out, "--no-cost", "--gate", "counts", "--b-env", "ALLOCGATE_AA=1",
+			   "--all-rounds", "--json", json, NULL);
+	cr_expect_eq(code, 0, "exit %d\n%s\n%s", code, out.out, out.err);
+	cr_expect(strstr(out.out, "rounds: 19 of 19 taken; no look planned (--all-rounds, or too "
+			 "few rounds): every group took its rounds"), "%s", out.out);
+	json_t *root = json_load_file(json, 0, &err);
+	cr_assert(root, "%s: %s", json, err.text);
+	json_t *sc = json_object_get(root, "ab_schedule");
+	cr_expect_eq(json_integer_value(json_object_get(sc, "rounds_taken")), 19);
+	cr_expect_eq(json_integer_value(json_object_get(sc, "rounds_budget")), 19);
+	cr_expect_eq(json_integer_value(json_object_get(sc, "groups_settled")), 0);
+	cr_expect(json_is_null(json_object_get(sc, "settle_level")), "settle_level not null");
+	json_decref(root);
+	spawn_output_free(&out);
+}
+
 /* Neither flag: the default of core/policy.h. */
 Test(e2e_ab, the_default_sampling_follows_the_policy)
 {

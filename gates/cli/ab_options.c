@@ -93,6 +93,8 @@ static const struct ab_flag {
 	  "the same rounds, so timing gates too)", .mode = false },
 	{ "--rounds", "N", "measured rounds (default 61; 19 with --quick\nand --full)",
 	  .mode = false },
+	{ "--all-rounds", NULL, "no look: every group takes all its rounds (by\n"
+	  "default a group stops once its verdict is settled,\ndocs/noise.md)", .mode = false },
 };
 
 #define AB_FLAGS (sizeof ab_flags / sizeof ab_flags[0])
@@ -201,6 +203,21 @@ int ab_options_take_mode(char **rest, int *rest_count, enum ab_mode_choice *choi
 	rest[kept] = NULL;
 	*rest_count = kept;
 	return bad ? -1 : 0;
+}
+
+int ab_options_take_all_rounds(char **rest, int *rest_count, bool *all_rounds)
+{
+	int kept = 0;
+	*all_rounds = false;
+	for (int i = 0; i < *rest_count; i++) {
+		if (!strcmp(rest[i], "--all-rounds"))
+			*all_rounds = true;
+		else
+			rest[kept++] = rest[i];
+	}
+	rest[kept] = NULL;
+	*rest_count = kept;
+	return 0;
 }
 
 int ab_options_check(const struct run_options *o)

@@ -4,6 +4,7 @@
 #ifndef GATE_AB_OPTIONS_H
 #define GATE_AB_OPTIONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "run/ab_plan.h"
@@ -20,6 +21,10 @@ int ab_options_split(int argc, char **argv, struct ab_side_options *a,
  * out of REST (*REST_COUNT entries, NULL-terminated) into *CHOICE. Returns
  * 0, or -1 after a message when two disagree or MODE is unknown. */
 int ab_options_take_mode(char **rest, int *rest_count, enum ab_mode_choice *choice);
+
+/* Takes --all-rounds out of REST (*REST_COUNT entries, NULL-terminated)
+ * into *ALL_ROUNDS (false without it). Returns 0. */
+int ab_options_take_all_rounds(char **rest, int *rest_count, bool *all_rounds);
 
 /* Checks the shared options O for what `gate ab` cannot do (a baseline,
  * --runs); returns 0, or -1 after a message. */

@@ -494,7 +494,10 @@ void format_ab_rounds(const struct ab_schedule *sc, double min_effect, char *buf
 			 sc->rounds_budget);
 	if (n <= 0 || (size_t)n >= size)
 		return;
-	if (sc->groups_settled)
+	if (!(sc->settle_level > 0))   /* 0, or NaN read back from null */
+		snprintf(buf + n, size - (size_t)n, "; no look planned (--all-rounds, or too few "
+			 "rounds): every group took its rounds");
+	else if (sc->groups_settled)
 		snprintf(buf + n, size - (size_t)n, "; %zu of %zu group%s stopped early, every "
 			 "timing series within %g%% either way (%g%% interval) and every claim "
 			 "decided", sc->groups_settled, sc->groups_compared,

@@ -23,6 +23,8 @@ struct ab_plan {
 	struct run_options shared;
 	struct ab_side_options a, b;
 	enum ab_mode_choice choice;    /* --duet, --interleaved or neither */
+	bool all_rounds;               /* --all-rounds: no look, every group takes its
+					* rounds (decide/sequential.h) */
 };
 
 /* `gate ab`: side B against side A, measured in the same rounds. Takes

@@ -190,7 +190,8 @@ static int share_machine_with_a(struct ab_state *st)
 static void set_looks(struct ab_state *st)
 {
 	st->looks.count = seq_looks((size_t)st->s.plan.rounds, st->looks.at);
-	st->s.result.schedule.settle_level = SEQ_LEVEL;
+	if (st->looks.count)
+		st->s.result.schedule.settle_level = SEQ_LEVEL;
 	st->looks.settled = group_settled;
 	st->looks.ctx = st;
 	st->s.plan.looks = st->a_plan.looks = &st->looks;
@@ -383,7 +384,8 @@ int run_ab(struct ab_plan *p, const char *self_dir)
 		ret = GATE_EXIT_USAGE;
 		goto out;
 	}
-	set_looks(&st);
+	if (!p->all_rounds)
+		set_looks(&st);
 	take_samples(&st);
 	note_sides(&st);
 	take_problems_of_a(&s->result, &st.a);
