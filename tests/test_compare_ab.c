@@ -14,6 +14,7 @@
 #include "core/policy.h"
 #include "core/result.h"
 #include "decide/compare_ab.h"
+#include "decide/sequential.h"
 #include "decide/expect_eval.h"
 #include "allocgate/probe.h"
 
@@ -469,6 +470,37 @@ Test(compare_ab, the_machine_load_is_shown_not_tested)
 	result_free(&b);
 }
 
+/* Scheduler events (the run-queue wait, context switches, migrations)
+ * follow the host's load: shown, not tested, as against a baseline (here
+ * B's are 3x A's in every round), and outside Holm's family. */
+Test(compare_ab, scheduler_events_are_shown_not_tested)
+{
+	struct run_result a = { 0 }, b = { 0 };
+	struct run_policy o = options();
+	static const char *metrics[] = { "sched_wait_ns", "alloc.sched_wait_ns", "ctx_switches",
+					 "cpu_migrations" };
+	double events[N];
+	for (size_t i = 0; i < N; i++)
+		events[i] = 1000 + 100 * (double)i;
+	add(&a, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.0);
+	add(&b, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.0);
+	for (size_t m = 0; m < sizeof metrics / sizeof metrics[0]; m++) {
+		add(&a, "single", metrics[m], METRIC_TIMING, events, N, 1.0);
+		add(&b, "single", metrics[m], METRIC_TIMING, events, N, 3.0);
+	}
+	compare_ab_run(&b, &a, &o);
+	for (size_t m = 0; m < sizeof metrics / sizeof metrics[0]; m++) {
+		const struct series *x = result_find_series(&b, "toy", "single", "small", metrics[m]);
+		cr_expect_eq(x->verdict, VERDICT_SKIPPED, "%s", metrics[m]);
+		cr_expect(x->note && strstr(x->note, "scheduler events"), "%s: %s", metrics[m],
+			  x->note ? x->note : "no note");
+	}
+	/* and at a look they hold nothing back */
+	cr_expect(compare_ab_group_settled(&b, &a, "toy", "small", 0, N, N, &o));
+	result_free(&a);
+	result_free(&b);
+}
+
 /* ---- declared expectations (claims) on both sides ---- */
 
 /* Per-round ratios fast / slow: "fast.wall_ns < slow.wall_ns" holds on
@@ -638,11 +670,11 @@ Test(compare_ab, a_group_whose_timing_is_within_the_minimum_effect_is_settled)
 	struct run_result b = { 0 }, a = { 0 };
 	struct run_policy o = options();   /* minimum effect 3% */
 	timed_pair(&b, &a, "single", steady);
-	cr_expect(compare_ab_group_settled(&b, &a, "toy", "small", 0, N, N, &o));
-	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", 0, 8, N, &o),
+	cr_expect(compare_ab_group_settled(&b, &a, "toy", "small", 0, N, 61, &o));
+	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", 0, 8, 61, &o),
 		  "8 rounds: fewer than SEQ_MIN_ROUNDS");
 	o.min_effect = 0.002;
-	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", 0, N, N, &o),
+	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", 0, N, 61, &o),
 		  "+0.4% still possible against 0.2%");
 	result_free(&b);
 	result_free(&a);
@@ -654,9 +686,29 @@ Test(compare_ab, one_series_that_could_still_move_holds_its_group)
 	struct run_policy o = options();
 	timed_pair(&b, &a, "single", steady);
 	timed_pair(&b, &a, "twice", loose);   /* -5% .. +6% a round */
-	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", 0, N, N, &o));
+	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", 0, N, 61, &o));
 	/* another group's series do not count */
-	cr_expect(compare_ab_group_settled(&b, &a, "toy", "other", 0, N, N, &o));
+	cr_expect(compare_ab_group_settled(&b, &a, "toy", "other", 0, N, 61, &o));
+	result_free(&b);
+	result_free(&a);
+}
+
+/* A series too noisy for its interval ever to get inside the minimum
+ * effect settles once the rounds left could not make it a regression (its
+ * conditional power, sequential.h), and not before. */
+Test(compare_ab, a_noisy_series_settles_when_the_rounds_left_cannot_make_a_regression)
+{
+	static const double noisy[N] = { 1.12, 0.88, 1.10, 0.99, 0.90, 1.13, 1.01, 0.87,
+					 1.08, 1.00, 0.91, 1.11 };
+	struct run_result b = { 0 }, a = { 0 };
+	struct run_policy o = options();   /* minimum effect 3% */
+	timed_pair(&b, &a, "single", noisy);
+	cr_expect(!seq_within_min_effect(b.series[0].samples, a.series[0].samples, N,
+					 o.min_effect), "the interval reaches 3%");
+	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", 0, N, 61, &o),
+		  "49 rounds left at +3% could still make it one");
+	cr_expect(compare_ab_group_settled(&b, &a, "toy", "small", 0, N, N + 3, &o),
+		  "3 rounds left could not");
 	result_free(&b);
 	result_free(&a);
 }
@@ -675,11 +727,11 @@ Test(compare_ab, series_that_are_never_tested_do_not_hold_a_group)
 	add(&a, "single", "sys_futex", METRIC_TIMING, calls, N, 1);
 	add(&b, "single", "heap_allocs", METRIC_TIMING, calls, N, 2);
 	add(&a, "single", "heap_allocs", METRIC_TIMING, calls, N, 1);
-	cr_expect(compare_ab_group_settled(&b, &a, "toy", "small", 0, N, N, &o));
+	cr_expect(compare_ab_group_settled(&b, &a, "toy", "small", 0, N, 61, &o));
 	/* and a tested series of the same ratios would */
 	add(&b, "single", "task_clock_ns", METRIC_TIMING, calls, N, 2);
 	add(&a, "single", "task_clock_ns", METRIC_TIMING, calls, N, 1);
-	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", 0, N, N, &o));
+	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", 0, N, 61, &o));
 	result_free(&b);
 	result_free(&a);
 }

@@ -140,6 +140,37 @@ Test(interference, a_claim_on_disturbed_rounds_is_inconclusive)
 	cr_expect(strstr(x->note, "disturbed: 5 of 9 rounds had a timing sample"), "%s", x->note);
 }
 
+Test(interference, beyond_reach_of_the_rounds_left)
+{
+	cr_expect(!interference_beyond_reach(10, 2, 0), "decidable now");
+	cr_expect(interference_beyond_reach(2, 10, 2), "4 usable against 10 at best");
+	cr_expect(!interference_beyond_reach(2, 10, 28), "17% usable: 28 quiet rounds decide it");
+	cr_expect(interference_beyond_reach(1, 10, 50), "91% disturbed in 11 rounds");
+	cr_expect(interference_beyond_reach(0, 11, 50));
+	cr_expect(!interference_beyond_reach(0, 8, 50), "fewer than 9 rounds seen");
+	cr_expect(!interference_beyond_reach(2, 17, 42), "89% disturbed: the rounds left may");
+}
+
+/* gate ab's looks: a claim undecided for its disturbed rounds holds the
+ * group only while the rounds left could still make it decidable. */
+Test(interference, a_claim_too_disturbed_for_the_rounds_left_does_not_hold_a_look)
+{
+	const double busy[ROUNDS] = { 0, 3e6, 3e6, 3e6, 3e6, 3e6, 0, 0, 0 };
+	struct kernel_expect e = { .file = "kernels/k.c", .line = 7,
+				   .expr = "a.wall_ns < 0.5 * b.wall_ns", .params = "p" };
+	const char *variants[] = { "a", "b" };
+	struct kernel_info k = { .name = "k", .expects = &e, .expect_count = 1,
+				 .variants = (char **)variants, .variant_count = 2 };
+	struct condition_target t = { "linux", "glibc", 2 };
+	variant(&cur, "a", 1, busy);
+	variant(&cur, "b", 1, NULL);
+	/* 4 usable rounds against 5 disturbed: 0 more rounds leave it
+	 * "disturbed", 1 more (5 against 5) could decide it */
+	cr_expect(expect_group_decided(&k, "p", &t, 0.95, 0, &cur));
+	cr_expect(!expect_group_decided(&k, "p", &t, 0.95, 1, &cur));
+	cr_expect_eq(cur.expect_count, 0, "the looks leave no verdict behind");
+}
+
 Test(interference, a_baseline_forgets_disturbed_samples)
 {
 	const double some[ROUNDS] = { 3e6, 0, 0, 0, 0, 0, 0, 3e6, 0 };

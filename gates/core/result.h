@@ -103,6 +103,7 @@ struct expect_result {
 				   * measured and reported as information, never failing */
 	int line;
 	size_t rounds;            /* rounds with a usable value */
+	size_t disturbed;         /* rounds left out as disturbed (decide/interference.h) */
 	bool ratio;               /* estimate is lhs / rhs, else lhs - rhs */
 	double estimate;          /* median over rounds */
 	double lhs_median, rhs_median; /* medians over the rounds of each side's value,

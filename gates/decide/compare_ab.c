@@ -73,6 +73,10 @@ static const char *never_tested(const struct series *s, double a_median,
 	else if (result_metric_is_machine_load(s->metric))
 		snprintf(why, size, "the machine's load during each round, the same figure "
 			 "for both sides: shown, not tested");
+	else if (result_metric_is_scheduling(s->metric))
+		snprintf(why, size, "scheduler events: they follow the host's load and the "
+			 "threads' overlap, so shown, not tested (the samples they disturbed are "
+			 "left out of the others)");
 	else if (!strcmp(s->unit, "count") && a_median < pol->min_events)
 		snprintf(why, size, "too few events to compare as a ratio (A's median %.0f "
 			 "< %.0f)", a_median, pol->min_events);
@@ -354,11 +358,12 @@ bool compare_ab_group_settled(struct run_result *b, struct run_result *a, const 
 		for (size_t r = 0; r < rounds; r++)
 			usable += isfinite(bv[r]) && isfinite(av[r]) && bv[r] > 0 && av[r] > 0;
 		/* too many rounds disturbed already for the rest to make up:
-		 * the verdict will be "disturbed", inconclusive, whatever comes */
-		if (budget > rounds && interference_too_few(usable + (budget - rounds), disturbed))
+		 * the verdict will be "disturbed", inconclusive */
+		if (budget > rounds &&
+		    interference_beyond_reach(usable, disturbed, budget - rounds))
 			continue;
 		settled = !interference_too_few(usable, disturbed) &&
-			  seq_within_min_effect(bv, av, rounds, pol->min_effect);
+			  seq_settled(bv, av, rounds, budget, pol->min_effect, pol->alpha);
 	}
 	free(bv);
 	free(av);

@@ -57,12 +57,14 @@ int compare_ab_paired(const double *b, const double *a, size_t n, struct ab_pair
 /* Whether group (KERNEL, PARAMS) may stop after ROUNDS of its BUDGET
  * rounds from FIRST_ROUND (decide/sequential.h): every timing series of B
  * that the final test would decide against A's, over its undisturbed
- * rounds (marked here, as compare_ab_mark_interference would), has its
- * SEQ_LEVEL interval within the minimum effect both ways. Series that are
- * never tested (counted, the machine's load, too few events) do not hold
- * it back, nor one with so many rounds disturbed that the rest of the
- * budget, undisturbed, could not make them few enough (it will read
- * inconclusive, never failing). */
+ * rounds (marked here, as compare_ab_mark_interference would), is settled
+ * (seq_settled: its median within the minimum effect both ways, and its
+ * SEQ_LEVEL interval too or its conditional power at the minimum effect
+ * below SEQ_FUTILITY_POWER). Series that are
+ * never tested (counted, the machine's load, scheduler events, too few
+ * events) do not hold it back, nor one with so many rounds disturbed that
+ * the rest of the budget is not expected to make them few enough
+ * (interference_beyond_reach: it will read inconclusive, never failing). */
 bool compare_ab_group_settled(struct run_result *b, struct run_result *a, const char *kernel,
 			      const char *params, size_t first_round, size_t rounds, size_t budget,
 			      const struct run_policy *pol);

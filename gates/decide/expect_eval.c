@@ -290,7 +290,7 @@ int expect_evaluate(const struct kernel_info *k, const struct kernel_expect *e,
 		out->verdict = VERDICT_ERROR;
 		out->note = strdup(c.missing);
 	} else if ((out->rounds = collect(&x, &c, rounds, lhs, rhs, &disturbed)),
-		   interference_too_few(out->rounds, disturbed)) {
+		   (out->disturbed = disturbed), interference_too_few(out->rounds, disturbed)) {
 		snprintf(msg, sizeof msg, "disturbed: %zu of %zu rounds had a timing sample that "
 			 "waited to run or shared the machine (docs/counters.md, \"Interference\"): "
 			 "not decided", disturbed,
@@ -355,8 +355,18 @@ void expect_check_kernels(const struct kernel_info *kernels, size_t count, unsig
 	}
 }
 
+/* Whether claim E, undecided, has so many rounds disturbed that ROUNDS_LEFT
+ * more are not expected to make it decidable (interference_beyond_reach):
+ * its verdict will be "disturbed", inconclusive (as a timing series's,
+ * compare_ab.h). */
+static bool beyond_the_rounds_left(const struct expect_result *e, size_t rounds_left)
+{
+	return interference_beyond_reach(e->rounds, e->disturbed, rounds_left);
+}
+
 bool expect_group_decided(const struct kernel_info *k, const char *params,
-			  const struct condition_target *t, double level, struct run_result *r)
+			  const struct condition_target *t, double level, size_t rounds_left,
+			  struct run_result *r)
 {
 	/* the rounds left out as expect_check_kernels leaves them out */
 	bool decided = interference_mark_group_as(r, k->name, params, true) == 0;
@@ -370,7 +380,8 @@ bool expect_group_decided(const struct kernel_info *k, const char *params,
 		if (expect_evaluate(k, ex, params, level, r))
 			decided = false;
 		else if (r->expect_count > before && !r->expects[before].unknown_metric)
-			decided = r->expects[before].verdict != VERDICT_INCONCLUSIVE;
+			decided = r->expects[before].verdict != VERDICT_INCONCLUSIVE ||
+				  beyond_the_rounds_left(&r->expects[before], rounds_left);
 		result_drop_expects(r, before);
 	}
 	return decided;

@@ -21,6 +21,14 @@ bool interference_too_few(size_t usable, size_t disturbed)
 	return disturbed > 0 && (usable < 3 || usable < disturbed);
 }
 
+bool interference_beyond_reach(size_t usable, size_t disturbed, size_t left)
+{
+	if (!interference_too_few(usable, disturbed))
+		return false;
+	return interference_too_few(usable + left, disturbed) ||
+	       (usable + disturbed >= 9 && disturbed >= 9 * usable);
+}
+
 /* The series of R like S but for METRIC in the same region ("free.wall_ns"
  * -> "free.METRIC"); NULL when there is none. */
 static const struct series *sibling(const struct run_result *r, const struct series *s,

@@ -70,6 +70,15 @@ bool interference_sample_disturbed(const struct series *s, size_t i);
  * or fewer than 3. */
 bool interference_too_few(size_t usable, size_t disturbed);
 
+/* Whether a verdict too few of whose USABLE rounds are left (DISTURBED out)
+ * will stay so however the LEFT rounds still to come turn out: even were
+ * they all usable, or when at least 9 rounds were seen and 90% of them or
+ * more were disturbed (a machine that disturbs nine rounds in ten, as
+ * threads that need every core do, is not expected to stop): gate ab's
+ * looks (decide/sequential.h) stop waiting for it, and it reads
+ * "disturbed", inconclusive. */
+bool interference_beyond_reach(size_t usable, size_t disturbed, size_t left);
+
 /* Sets the disturbed samples of R's timing series to NaN (a baseline
  * records the machine's quiet speed), except in a series that would keep
  * fewer than 3. Returns how many samples it left out. */

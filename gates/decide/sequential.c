@@ -34,3 +34,101 @@ bool seq_within_min_effect(const double *b, const double *a, size_t n, double mi
 	free(ratio);
 	return within;
 }
+
+/* The one-sided normal quantile z with P(Z > z) = P, by bisection (0 < P < 1). */
+static double upper_quantile(double p)
+{
+	double lo = -10, hi = 10;
+	for (int i = 0; i < 100; i++) {
+		double mid = (lo + hi) / 2;
+		if (0.5 * erfc(mid / sqrt(2.0)) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+static int by_value(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+double seq_conditional_power(const double *logs, size_t m, size_t future, double min_effect,
+			     double alpha)
+{
+	double *d = malloc((m + 1) * sizeof *d);
+	if (!d || m == 0) {
+		free(d);
+		return 1;
+	}
+	double theta = stats_median(logs, m), effect = log1p(min_effect);
+	for (size_t i = 0; i < m; i++)
+		d[i] = fabs(logs[i] - theta);
+	qsort(d, m, sizeof *d, by_value);
+	double s = 1.4826 * stats_median(d, m);
+	free(d);
+	double n_final = (double)(m + future);
+	/* the median the final test needs: the minimum effect, and far enough
+	 * above 0 for its one-sided test at ALPHA (the test's own spread taken
+	 * as s / sqrt(n), smaller than the median's: the bar is set low, so the
+	 * power estimated is high and the rule stops less) */
+	double bar = fmax(effect, upper_quantile(alpha) * s / sqrt(n_final));
+	if (future == 0)
+		return theta >= bar ? 1 : 0;
+	/* the final median taken as the rounds' weighted mean: these rounds'
+	 * median and the rounds to come at the minimum effect, their median's
+	 * spread 1.2533 s / sqrt(future) */
+	double mean = ((double)m * theta + (double)future * effect) / n_final;
+	double spread = 1.2533 * s * sqrt((double)future) / n_final;
+	if (!(spread > 0))
+		return mean >= bar ? 1 : 0;
+	return 0.5 * erfc((bar - mean) / (spread * sqrt(2.0)));
+}
+
+/* Whether gate ab's final test (compare_timing_verdict) could read the M
+ * rounds' RATIO (and their LOGS) regressed or improved: the median beyond
+ * the minimum effect and the signed-rank test below ALPHA that way, before
+ * any adjustment over the run (which only raises p). LOGS is negated and
+ * restored. */
+static bool decided_now(const double *ratio, double *logs, size_t m, double min_effect,
+			double alpha)
+{
+	double median = stats_median(ratio, m), low, high, coverage;
+	if (median >= 1 + min_effect)
+		return stats_signed_rank_p_greater(logs, m) < alpha;
+	if (median > 1 / (1 + min_effect) ||
+	    stats_median_ci(ratio, m, 0.95, &low, &high, &coverage) || !(high < 1))
+		return false;
+	for (size_t i = 0; i < m; i++)
+		logs[i] = -logs[i];
+	bool improved = stats_signed_rank_p_greater(logs, m) < alpha;
+	for (size_t i = 0; i < m; i++)
+		logs[i] = -logs[i];
+	return improved;
+}
+
+bool seq_settled(const double *b, const double *a, size_t n, size_t budget, double min_effect,
+		 double alpha)
+{
+	double *logs = malloc((n + 1) * sizeof *logs), *ratio = malloc((n + 1) * sizeof *ratio);
+	size_t m = 0;
+	if (!logs || !ratio) {
+		free(logs);
+		free(ratio);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(b[i]) && isfinite(a[i]) && b[i] > 0 && a[i] > 0) {
+			ratio[m] = b[i] / a[i];
+			logs[m++] = log(b[i] / a[i]);
+		}
+	bool settled = m >= SEQ_MIN_ROUNDS && !decided_now(ratio, logs, m, min_effect, alpha) &&
+		       (seq_within_min_effect(b, a, n, min_effect) ||
+			seq_conditional_power(logs, m, budget > n ? budget - n : 0, min_effect,
+					      alpha) < SEQ_FUTILITY_POWER);
+	free(logs);
+	free(ratio);
+	return settled;
+}

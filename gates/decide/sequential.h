@@ -3,15 +3,19 @@
  *
  * The group is looked at after SEQ_LOOK_FRACTIONS of its rounds (11, 21
  * and 41 of 61). It stops when every timing series that the final test
- * would decide is settled: the 90% binomial interval of its median per-round
- * ratio B/A lies inside (1 / (1 + minimum effect), 1 + minimum effect), so
- * that neither a regression nor an improvement of the minimum effect is
- * possible any more. That is a non-binding futility rule with no alpha
- * spent at the interim looks (a series is rejected only by the final test,
- * on the rounds taken): a stopped series can never read "regressed", since
- * a regression needs a median ratio of at least 1 + minimum effect, above
- * the interval that stopped it, so the run's false-alarm rate is at most
- * that of the fixed-round test (Jennison & Turnbull, Group Sequential
+ * would decide is settled: the final test on the rounds so far would read
+ * it neither regressed nor improved, and either the 90% binomial interval
+ * of its median per-round ratio B/A lies inside (1 / (1 + minimum effect),
+ * 1 + minimum effect) (neither a regression nor an improvement of the
+ * minimum effect is possible any more) or, for a series too noisy for
+ * that, its conditional power is below 10% (the rounds left, were the
+ * change from now on the minimum effect, would make it a regression less
+ * than one time in ten: seq_conditional_power). That is a non-binding
+ * futility rule with no alpha spent at the interim looks (a series is
+ * rejected only by the final test, on the rounds taken): a stopped series
+ * can never read "regressed", since its signed-rank p was at least alpha
+ * before the adjustment over the run, or its median below 1 + minimum
+ * effect, so the run's false-alarm rate is at most that of the fixed-round test (Jennison & Turnbull, Group Sequential
  * Methods with Applications to Clinical Trials, 2000, sec. 4.2 and 7.2 on
  * non-binding futility). tests/test_sequential.c checks it on a seeded
  * null of 10,000 series. The level is the rule's price in power: a change
@@ -34,6 +38,14 @@
  * final decision (Bonferroni), so that a claim's chance of a wrong verdict
  * stays within the fixed-round 5% whichever look decides it. */
 #define SEQ_CLAIM_LEVEL 0.9875
+/* A series whose conditional power (seq_conditional_power) is below this
+ * is futile: stopping it there multiplies the chance of missing a change
+ * of the minimum effect by at most 1 / (1 - SEQ_FUTILITY_POWER) (Lan, Simon
+ * & Halperin, Stochastically curtailed tests in long-term
+ * clinical trials, Sequential Analysis 1, 1982: the type II error becomes
+ * at most beta / gamma when a trial stops for acceptance once the
+ * conditional chance of accepting under the alternative reaches gamma). */
+#define SEQ_FUTILITY_POWER 0.10
 /* No look before this many rounds (with fewer, an interval of the median
  * is little narrower than the sample's range). */
 #define SEQ_MIN_ROUNDS 9
@@ -49,5 +61,28 @@ size_t seq_looks(size_t rounds, size_t *looks);
  * median of b_i / a_i inside (1 / (1 + MIN_EFFECT), 1 + MIN_EFFECT). False
  * when memory ran out. */
 bool seq_within_min_effect(const double *b, const double *a, size_t n, double min_effect);
+
+/* The conditional power of a series at a look: the chance that the final
+ * test, after FUTURE more rounds, reads a regression, were the change from
+ * now on exactly MIN_EFFECT, given these M rounds' log ratios LOGS (their
+ * median and their spread, 1.4826 x the median absolute deviation).
+ * Normal approximation, made generous (the final test's bar is set at
+ * most as high as its own, so the power read is at least its own): the
+ * final median must reach both log(1 + MIN_EFFECT) and the one-sided
+ * ALPHA quantile of s / sqrt(M + FUTURE). 1 when LOGS is empty. */
+double seq_conditional_power(const double *logs, size_t m, size_t future, double min_effect,
+			     double alpha);
+
+/* Whether a series of N rounds taken of BUDGET is settled at a look: at
+ * least SEQ_MIN_ROUNDS usable rounds; the final test on the rounds taken
+ * could not read it regressed or improved (its median beyond the minimum
+ * effect with the signed-rank p below ALPHA, unadjusted); and either its
+ * SEQ_LEVEL interval inside (1 / (1 + MIN_EFFECT), 1 + MIN_EFFECT)
+ * (seq_within_min_effect) or its conditional power at the minimum effect
+ * below SEQ_FUTILITY_POWER (stochastic curtailment: the rounds left could
+ * not make it a regression; its median may then be beyond the effect, and
+ * it reads inconclusive). False when memory ran out. */
+bool seq_settled(const double *b, const double *a, size_t n, size_t budget, double min_effect,
+		 double alpha);
 
 #endif

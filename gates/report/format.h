@@ -156,8 +156,9 @@ void format_ab_schedule(const struct ab_schedule *sc, char *buf, size_t size);
 
 /* How many rounds gate ab took and why groups stopped (decide/sequential.h),
  * as a sentence into BUF: "rounds: 254 of 610 taken; 8 of 10 groups stopped
- * early, every timing series within 2% either way (90% interval) and every
- * claim decided"; "" when no group was compared on both sides. */
+ * early, every timing series settled (within 2% either way at 90%, or out
+ * of reach of a 2% regression in the rounds left) and every claim
+ * decided"; "" when no group was compared on both sides. */
 void format_ab_rounds(const struct ab_schedule *sc, double min_effect, char *buf, size_t size);
 
 /* Claim E as its inequality with both sides' values, "7 < 16" (the medians

@@ -155,13 +155,13 @@ static bool group_settled(void *ctx, const struct runner_side *sides, size_t sid
 	struct condition_target tb = { c->os, c->allocator, c->cpu_count };
 	if (side_count != 2)
 		return false;
+	size_t budget = (size_t)st->s.plan.rounds, left = budget > rounds ? budget - rounds : 0;
 	return compare_ab_group_settled(sides[1].r, sides[0].r, sides[1].k->name, sides[1].p->name,
-					first_round, rounds, (size_t)st->s.plan.rounds,
-					&st->s.result.policy) &&
-	       expect_group_decided(sides[1].k, sides[1].p->name, &tb, SEQ_CLAIM_LEVEL,
+					first_round, rounds, budget, &st->s.result.policy) &&
+	       expect_group_decided(sides[1].k, sides[1].p->name, &tb, SEQ_CLAIM_LEVEL, left,
 				    sides[1].r) &&
 	       expect_group_decided(sides[0].k, sides[0].p->name, &st->a_target, SEQ_CLAIM_LEVEL,
-				    sides[0].r);
+				    left, sides[0].r);
 }
 
 /* What side A shares with B: A's samples ran on B's machine, so A's
