@@ -35,6 +35,9 @@
 #     targets, libFuzzer with ASan and UBSan (ci/test.sh's smoke run, ci/fuzz.sh)
 #   mingw-w64, wine, wine64, dpkg-dev: the Windows tests under wine
 #     (tests/test_windows_*.c, ci/mingw-jansson.sh); skipped without them
+#   npm: the workflow lint (ci/lint-workflows.sh fetches
+#     @action-validator/cli from the npm registry); skipped without it or
+#     without a network
 #   ci/test.sh installs both groups as root (gate_tests_optional_ensure)
 
 # gate_has_pc NAME HEADER: 0 when library NAME is installed: pkg-config
@@ -268,8 +271,9 @@ gate_build() {
 # and 13), and on x86_64 mingw-w64, wine, wine64 and dpkg-dev for the
 # Windows tests under wine (wine64: `wine` alone pulls no loader with
 # --no-install-recommends; dpkg-dev: ci/mingw-jansson.sh's apt-get
-# source). One apt-get per group; as another user one line names the
-# command. Never fails: the tests say what is missing when they skip. (A
+# source), and npm for the workflow lint (tests/test_workflow.c, which
+# fetches @action-validator/cli with it). One apt-get per group; as
+# another user one line names the command. Never fails: the tests say what is missing when they skip. (A
 # build configured before needs nothing: build.ninja depends on the dpkg
 # database and configures again.)
 gate_tests_optional_ensure() {
@@ -289,7 +293,11 @@ gate_tests_optional_ensure() {
 		fi
 		command -v dpkg-source >/dev/null 2>&1 || win="$win dpkg-dev"
 	fi
-	for group in "BPF tests:$bpf" "Windows tests:$win"; do
+	# the workflow lint fetches @action-validator/cli with npm
+	# (ci/lint-workflows.sh): without a network it skips, saying so
+	lint=""
+	command -v npm >/dev/null 2>&1 || lint=" npm"
+	for group in "BPF tests:$bpf" "Windows tests:$win" "workflow lint:$lint"; do
 		pkgs=${group#*:}
 		[ -n "$pkgs" ] || continue
 		if gate_may_install; then

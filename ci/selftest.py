@@ -142,12 +142,15 @@ def tally_case(tally, name, cls, code, result):
 
 def ab_case_args(i, args, knob, mode=None):
     """The gate ab command line of trial I's case KNOB (B's setting), in MODE
-    ("duet", or "duet@61": with 61 measured rounds)."""
+    ("duet", or "duet@61": with 61 measured rounds; a ":all" suffix adds
+    --all-rounds, every round taken: "interleaved:all")."""
     common = ["ab", "--kernel-dir", KERNELS, "--kernel", "toy"] + tier_flags(args.tier) + [
               "--seed", str(args.seed + i)] + tuning_flags(args)
     if mode:
+        mode, _, all_rounds = mode.partition(":")
         sampling, _, rounds = mode.partition("@")
         common += ["--sampling", sampling] + (["--rounds", rounds] if rounds else [])
+        common += ["--all-rounds"] if all_rounds == "all" else []
     # A runs with the knob at zero, so both sides carry the same variables
     a_knob = "TOY_EXTRA_ALLOC=0" if knob.startswith("TOY_EXTRA") else "TOY_SLOWDOWN_PERCENT=0"
     return common + ["--a-env", a_knob, "--b-env", knob]
@@ -180,7 +183,7 @@ def compare_modes(args):
                     code, result = gate(ab_case_args(i, args, knob, mode) + extra)
                     seconds[mode].append(time.time() - t0)
                     ran = ((result or {}).get("ab_schedule") or {}).get("mode")
-                    if ran != mode.partition("@")[0]:   # duet where it cannot run
+                    if ran != mode.partition(":")[0].partition("@")[0]:   # duet where it cannot
                         what = "ran %s" % ran
                         tally[mode][what] = tally[mode].get(what, 0) + 1
                     if code not in (0, 1):
@@ -300,7 +303,8 @@ def main():
     p.add_argument("--suite-runs", type=int, default=0)
     p.add_argument("--ab-modes", default="",
                    help="comma-separated gate ab sampling modes to compare side by side "
-                        "(interleaved,duet)")
+                        "(interleaved,duet; MODE@N with N rounds, MODE:all with "
+                        "--all-rounds: interleaved,interleaved:all)")
     p.add_argument("--null-runs", type=int, default=0,
                    help="--ab-modes: A/A runs per mode (default: one per trial)")
     p.add_argument("--load", choices=["none", "loop", "gate"], default="none",

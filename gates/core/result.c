@@ -198,6 +198,21 @@ struct series *result_find_series(const struct run_result *r, const char *kernel
 	return NULL;
 }
 
+struct series *result_find_series_near(const struct run_result *r, size_t *hint,
+				       const char *kernel, const char *variant,
+				       const char *params, const char *metric)
+{
+	for (size_t i = *hint; i < *hint + 2 && i < r->series_count; i++)
+		if (series_matches(&r->series[i], kernel, variant, params, metric)) {
+			*hint = i;
+			return &r->series[i];
+		}
+	struct series *s = result_find_series(r, kernel, variant, params, metric);
+	if (s)
+		*hint = (size_t)(s - r->series);
+	return s;
+}
+
 int result_series_append(struct series *s, double value)
 {
 	if (grow((void **)&s->samples, s->sample_count, sizeof(double)) < 0)

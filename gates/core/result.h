@@ -353,6 +353,15 @@ struct series *result_find_series(const struct run_result *r, const char *kernel
 				  const char *variant, const char *params,
 				  const char *metric);
 
+/* result_find_series, trying the series at *HINT and the one after it
+ * first; *HINT becomes the index of the series found (unchanged when none
+ * is). Who files a record's metrics in the order their series were added
+ * finds each after the first in one step, where a search costs the run's
+ * series (16,000 at 40 kernels). */
+struct series *result_find_series_near(const struct run_result *r, size_t *hint,
+				       const char *kernel, const char *variant,
+				       const char *params, const char *metric);
+
 /* Appends sample VALUE to S; 0 or -1 on no memory. */
 int result_series_append(struct series *s, double value);
 

@@ -49,12 +49,6 @@ static double upper_quantile(double p)
 	return (lo + hi) / 2;
 }
 
-static int by_value(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return (a > b) - (a < b);
-}
-
 double seq_conditional_power(const double *logs, size_t m, size_t future, double min_effect,
 			     double alpha)
 {
@@ -66,7 +60,6 @@ double seq_conditional_power(const double *logs, size_t m, size_t future, double
 	double theta = stats_median(logs, m), effect = log1p(min_effect);
 	for (size_t i = 0; i < m; i++)
 		d[i] = fabs(logs[i] - theta);
-	qsort(d, m, sizeof *d, by_value);
 	double s = 1.4826 * stats_median(d, m);
 	free(d);
 	double n_final = (double)(m + future);

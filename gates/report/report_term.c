@@ -233,6 +233,18 @@ static int in_row(const struct series *s, const char *kernel, const char *params
 	       (!variant || !strcmp(s->variant, variant));
 }
 
+/* Whether NAME is one of the *N names of SEEN; if not it is added (SEEN
+ * has room for every name the caller may add). Linear in *N, a group's
+ * variants, never the run's series. */
+static int seen_before(const char **seen, size_t *n, const char *name)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(seen[i], name))
+			return 1;
+	seen[(*n)++] = name;
+	return 0;
+}
+
 /* A timing series left undecided only because other processes disturbed
  * its samples: counted in its group's line with the group's one note, not
  * listed (beside a busy neighbour every timing series is such). */
@@ -322,13 +334,13 @@ static void print_rows(FILE *f, const struct style *st, const struct run_result 
 		       const char *kernel, const char *params, struct columns *w)
 {
 	const char *said = NULL;   /* the group's last note */
-	for (size_t i = 0; i < r->series_count; i++) {
+	const char **seen = calloc(r->series_count + 1, sizeof *seen);
+	size_t seen_count = 0;
+	for (size_t i = 0; seen && i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
 		const char *variant = s->variant;
-		int seen = 0;   /* each variant's row once, at its first series */
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = in_row(&r->series[j], kernel, params, variant);
-		if (!in_row(s, kernel, params, NULL) || seen)
+		/* each variant's row once, at its first series */
+		if (!in_row(s, kernel, params, NULL) || seen_before(seen, &seen_count, variant))
 			continue;
 		const struct series *worst = NULL;
 		for (size_t j = i; j < r->series_count; j++)
@@ -349,6 +361,7 @@ static void print_rows(FILE *f, const struct style *st, const struct run_result 
 			if (in_row(&r->series[j], kernel, params, variant) && notable(&r->series[j]))
 				print_series(f, st, w, &r->series[j], &said);
 	}
+	free(seen);
 }
 
 /* The folded rest of a group: how many series passed unchanged, are new,
@@ -505,7 +518,10 @@ static void print_kernels(FILE *f, const struct style *st, const struct run_resu
 			  int details)
 {
 	const char *kernel = NULL;
-	for (size_t i = 0; i < r->series_count; i++) {
+	/* the first series of each group printed so far */
+	const struct series **groups = calloc(r->series_count + 1, sizeof *groups);
+	size_t group_count = 0;
+	for (size_t i = 0; groups && i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
 		if (!kernel || strcmp(kernel, s->kernel)) {
 			kernel = s->kernel;
@@ -513,12 +529,15 @@ static void print_kernels(FILE *f, const struct style *st, const struct run_resu
 		}
 		/* series are sorted by kernel, variant, params: each group once, at
 		 * its first series */
-		int seen = 0;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = in_row(&r->series[j], s->kernel, s->params, NULL);
-		if (!seen)
-			(details ? print_group : print_compact_group)(f, st, r, kernel, s->params);
+		size_t g = 0;
+		while (g < group_count && !in_row(groups[g], s->kernel, s->params, NULL))
+			g++;
+		if (g < group_count)
+			continue;
+		groups[group_count++] = s;
+		(details ? print_group : print_compact_group)(f, st, r, kernel, s->params);
 	}
+	free(groups);
 }
 
 static void print_header(FILE *f, const struct style *st, const struct run_result *r,

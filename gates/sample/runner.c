@@ -142,8 +142,9 @@ void runner_item_file(struct runner_items *g, size_t it, long round, int taken,
 			round + 1, rec->metric_count);
 	for (size_t i = 0; i < rec->unavailable_count; i++)
 		runner_note_unavailable(sd->r, &rec->unavailable[i]);
+	size_t hint = 0;
 	for (size_t i = 0; round >= 0 && i < rec->metric_count; i++)
-		runner_put_sample(sd->r, k, v, params, &rec->metrics[i],
+		runner_put_sample(sd->r, &hint, k, v, params, &rec->metrics[i],
 				  g->first_round + (size_t)round);
 	record_free(rec);
 }

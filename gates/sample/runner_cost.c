@@ -148,11 +148,12 @@ void runner_cost_pass(const struct runner_side *sides, const size_t *item_side,
 					       &mine[0].rec))
 			result_add_problem(sd->r, sd->k->name, sd->k->variants[item_variant[i]],
 					   sd->p->name, "allocation sites", "out of memory");
+		size_t hint = 0;
 		for (int round = 0; !failed && round < o->rounds; round++) {
 			const struct record *rec = &mine[round % runs].rec;
 			for (size_t m = 0; m < rec->metric_count; m++)
-				runner_put_sample(sd->r, sd->k, item_variant[i], sd->p->name, &rec->metrics[m],
-					   first_round + (size_t)round);
+				runner_put_sample(sd->r, &hint, sd->k, item_variant[i], sd->p->name,
+						  &rec->metrics[m], first_round + (size_t)round);
 		}
 	}
 out:

@@ -142,6 +142,7 @@ static int counted_sample(const struct kernel_info *k, size_t v, const struct ke
 		result_add_problem(r, k->name, k->variants[v], p->name, "counted sample", why);
 		return 0;
 	}
+	size_t hint = 0;
 	for (size_t i = 0; i < rec.metric_count; i++) {
 		const char *name = rec.metrics[i].name, *base = strrchr(name, '.');
 		if (!result_metric_is_counted(name))
@@ -154,7 +155,8 @@ static int counted_sample(const struct kernel_info *k, size_t v, const struct ke
 		    (!strncmp(base, "proc_", 5) && strstr(base, "_calls")))
 			*calls += rec.metrics[i].value;
 		for (int round = 0; round < o->rounds; round++)
-			runner_put_sample(r, k, v, p->name, &rec.metrics[i], first_round + (size_t)round);
+			runner_put_sample(r, &hint, k, v, p->name, &rec.metrics[i],
+					  first_round + (size_t)round);
 	}
 	take_sites(k, v, p, &rec, r);
 	record_free(&rec);

@@ -77,8 +77,10 @@ void runner_note_once(struct run_result *r, const char *what, const char *reason
 void runner_note_unavailable(struct run_result *r, const struct record_unavailable *u);
 
 /* Appends metric M of variant V of K on PARAMS as sample ROUND of its
- * series, padding skipped rounds with NaN; 0 or -1 on no memory. */
-int runner_put_sample(struct run_result *r, const struct kernel_info *k, size_t v,
+ * series, padding skipped rounds with NaN; 0 or -1 on no memory. HINT
+ * (result_find_series_near) is the caller's, 0 before a record's first
+ * metric. */
+int runner_put_sample(struct run_result *r, size_t *hint, const struct kernel_info *k, size_t v,
 		      const char *params, const struct record_metric *m, size_t round);
 
 
