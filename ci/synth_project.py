@@ -114,12 +114,7 @@ static const struct gate_variant variants[] = {{
 	{{ 0 }},
 }};
 
-static const struct gate_paramset paramsets[] = {{
-	{{ "n_{small}", GATE_TIER_QUICK | GATE_TIER_DEFAULT | GATE_TIER_FULL, "n={small}" }},
-	{{ "n_{large}", GATE_TIER_DEFAULT | GATE_TIER_FULL, "n={large}" }},
-	{{ 0 }},
-}};
-
+{paramsets}
 static const struct gate_expect expects[] = {{
 	/* the free list allocates once and keeps the block */
 	GATE_EXPECT("free_list.heap_blocks_allocated < 0.01 * small_blocks.heap_blocks_allocated"),
@@ -228,12 +223,7 @@ static const struct gate_variant variants[] = {{
 	{{ 0 }},
 }};
 
-static const struct gate_paramset paramsets[] = {{
-	{{ "n_{small}", GATE_TIER_QUICK | GATE_TIER_DEFAULT | GATE_TIER_FULL, "n={small}" }},
-	{{ "n_{large}", GATE_TIER_DEFAULT | GATE_TIER_FULL, "n={large}" }},
-	{{ 0 }},
-}};
-
+{paramsets}
 static const struct gate_expect expects[] = {{
 	/* twice the rounds: about twice the time, 1.5x with room */
 	GATE_EXPECT("mix_twice.wall_ns > 1.5 * mix.wall_ns"),
@@ -244,6 +234,15 @@ static const struct gate_expect expects[] = {{
 }};
 
 GATE_KERNEL("synth_{i:03d}", "synthetic compute-bound kernel {i}", variants, paramsets, expects)
+'''
+
+# Both kinds' parameter sets: the small one in every tier, the large one
+# in the default and full tiers.
+PARAMSETS = r'''static const struct gate_paramset paramsets[] = {{
+	{{ "n_{small}", GATE_TIER_QUICK | GATE_TIER_DEFAULT | GATE_TIER_FULL, "n={small}" }},
+	{{ "n_{large}", GATE_TIER_DEFAULT | GATE_TIER_FULL, "n={large}" }},
+	{{ 0 }},
+}};
 '''
 
 MAKEFILE = r'''# The synthetic project's build (ci/synth_project.py wrote it): each kernel
@@ -287,7 +286,8 @@ def main(argv):
         alloc = i % 2 == 0
         small, large = ALLOC_SIZES if alloc else COMPUTE_SIZES
         text = (ALLOC_KERNEL if alloc else COMPUTE_KERNEL).format(
-            i=i, salt=2654435761 % (1000 + 7 * i) | 1, small=small, large=large)
+            i=i, salt=2654435761 % (1000 + 7 * i) | 1,
+            paramsets=PARAMSETS.format(small=small, large=large))
         with open(os.path.join(root, "kernels", "synth_%03d.c" % i), "w") as f:
             f.write(text)
     with open(os.path.join(root, "Makefile"), "w") as f:
