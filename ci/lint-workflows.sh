@@ -18,9 +18,14 @@ if [ ! -x "$bin" ]; then
 		echo "ci/lint-workflows.sh: skipped: npm is not installed (needed for @action-validator/cli)"
 		exit 77
 	fi
-	npm install --silent --prefix build/npm @action-validator/cli >build/npm-install.log 2>&1 || {
+	npm install --loglevel=error --prefix build/npm @action-validator/cli \
+		>build/npm-install.log 2>&1 || {
+		# npm's reason: ENOTFOUND (no network), SELF_SIGNED_CERT_IN_CHAIN
+		# (a proxy whose certificate the system does not trust), ...
+		code=$(sed -n -e 's/^npm ERR! code \([A-Za-z0-9_]*\).*/\1/p' \
+			-e 's/^npm error code \([A-Za-z0-9_]*\).*/\1/p' build/npm-install.log | head -n 1)
 		echo "ci/lint-workflows.sh: skipped: npm install @action-validator/cli failed" \
-			"(offline?), see build/npm-install.log"
+			"(${code:-no network?}), see build/npm-install.log"
 		exit 77
 	}
 fi
