@@ -693,6 +693,29 @@ Test(compare_ab, one_series_that_could_still_move_holds_its_group)
 	result_free(&a);
 }
 
+/* What the final test would read on the rounds so far, on the raw p: a
+ * look must not stop a series it would call regressed or improved. */
+Test(compare_ab, decided_now_is_the_final_tests_reading)
+{
+	struct run_policy o = options();   /* minimum effect 3% */
+	double a[N], b[N];
+	with_jitter(a, 1);
+	for (size_t i = 0; i < N; i++)
+		b[i] = a[i] * 1.05 * steady[i];
+	cr_expect(compare_ab_decided_now(b, a, N, &o), "+5% in every round: regressed");
+	for (size_t i = 0; i < N; i++)
+		b[i] = a[i] * 0.94 * steady[i];
+	cr_expect(compare_ab_decided_now(b, a, N, &o), "-6% in every round: improved");
+	for (size_t i = 0; i < N; i++)
+		b[i] = a[i] * steady[i];
+	cr_expect(!compare_ab_decided_now(b, a, N, &o), "unchanged");
+	for (size_t i = 0; i < N; i++)
+		b[i] = a[i] * (i % 2 ? 1.30 : 0.80);
+	cr_expect(!compare_ab_decided_now(b, a, N, &o), "+30% and -20% in turn: median past "
+		  "the effect, the signed-rank test not below 0.05");
+	cr_expect(!compare_ab_decided_now(b, a, 4, &o), "too few rounds to test");
+}
+
 /* A series too noisy for its interval ever to get inside the minimum
  * effect settles once the rounds left could not make it a regression (its
  * conditional power, sequential.h), and not before. */

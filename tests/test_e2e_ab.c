@@ -34,6 +34,15 @@ static int gate_ab(struct spawn_output *out, ...)
 	return code;
 }
 
+/* The --json result at PATH, loaded (the test stops when it cannot be). */
+static json_t *load_result(const char *path)
+{
+	json_error_t err;
+	json_t *root = json_load_file(path, 0, &err);
+	cr_assert(root, "%s: %s", path, err.text);
+	return root;
+}
+
 static json_t *series_of(json_t *root, const char *variant, const char *metric)
 {
 	size_t i;
@@ -59,9 +68,7 @@ Test(e2e_ab, extra_allocation_in_b_fails_exactly)
 		  "%s", out.out);
 	cr_expect(strstr(out.out, "A/B: B (kernels "), "no comparison line: %s", out.out);
 	cr_expect(strstr(out.out, "env TOY_EXTRA_ALLOC=1) against A"), "%s", out.out);
-	json_error_t err;
-	json_t *root = json_load_file(json, 0, &err);
-	cr_assert(root, "%s: %s", json, err.text);
+	json_t *root = load_result(json);
 	cr_expect(strstr(json_string_value(json_object_get(root, "comparison")), "A/B"));
 	json_t *s = series_of(root, "single", "allocs");
 	cr_assert(s);
@@ -104,9 +111,7 @@ Test(e2e_ab, a_a_run_agrees_on_every_count)
 	/* a variable nothing reads: the sides differ, so the same code is measured */
 	int code = gate_ab(&out, "--b-env", "ALLOCGATE_AA=1", "--json", json, NULL);
 	cr_expect(code == 0 || code == 1, "exit %d\n%s\n%s", code, out.out, out.err);
-	json_error_t err;
-	json_t *root = json_load_file(json, 0, &err), *s;
-	cr_assert(root, "%s: %s", json, err.text);
+	json_t *root = load_result(json), *s;
 	size_t i, timed = 0, busy = 0;
 	json_array_foreach(json_object_get(root, "series"), i, s) {
 		const char *cls = json_string_value(json_object_get(s, "class"));
@@ -206,9 +211,7 @@ Test(e2e_ab, ci_ab_script_compares_with_a_worktree_build, .timeout = 600)
 	int code = WEXITSTATUS(status);
 	cr_expect(code == 0 || code == 1, "ci/ab.sh exit %d (see %s/ab.out)", code, tmpdir);
 	snprintf(json, sizeof json, "%s/result-ab.json", tmpdir);
-	json_error_t err;
-	json_t *root = json_load_file(json, 0, &err), *s;
-	cr_assert(root, "%s: %s", json, err.text);
+	json_t *root = load_result(json), *s;
 	cr_expect(strstr(json_string_value(json_object_get(root, "comparison")), "build/ab-base"));
 	size_t i, counts = 0;
 	json_array_foreach(json_object_get(root, "series"), i, s) {
@@ -364,9 +367,7 @@ Test(e2e_ab, a_base_without_kernels_measures_b_alone)
 	cr_expect(code == 0 || code == 1, "exit %d\n%s\n%s", code, out.out, out.err);
 	cr_expect(strstr(out.out, "alone: A (kernels "), "%s", out.out);
 	cr_expect(strstr(out.out, "has no kernel (no such directory)"), "%s", out.out);
-	json_error_t err;
-	json_t *root = json_load_file(json, 0, &err);
-	cr_assert(root, "%s: %s", json, err.text);
+	json_t *root = load_result(json);
 	json_t *s = series_of(root, "single", "allocs");
 	cr_assert(s);
 	cr_expect_str_eq(json_string_value(json_object_get(s, "verdict")), "new");
@@ -387,15 +388,13 @@ Test(e2e_ab, duet_pairs_the_samples_and_says_so)
 {
 	struct spawn_output out;
 	char json[300];
-	json_error_t err;
 	snprintf(json, sizeof json, "%s/duet.json", tmpdir);
 	int code = gate_ab(&out, "--duet", "--no-cost", "--b-env", "TOY_EXTRA_ALLOC=1", "--json",
 			   json, NULL);
 	cr_expect_eq(code, 1, "exit %d\n%s\n%s", code, out.out, out.err);
 	cr_expect(strstr(out.out, "regression toy/single/small: ") &&
 		  strstr(out.out, " A 100000 -> B 200000 (+100.0%)"), "%s", out.out);
-	json_t *root = json_load_file(json, 0, &err);
-	cr_assert(root, "%s: %s", json, err.text);
+	json_t *root = load_result(json);
 	json_t *sc = json_object_get(root, "ab_schedule");
 	cr_assert(json_is_object(sc), "no ab_schedule");
 	cr_expect(json_is_true(json_object_get(sc, "duet_asked")));
@@ -441,15 +440,13 @@ Test(e2e_ab, duet_falls_back_to_interleaved_with_the_reason)
 {
 	struct spawn_output out;
 	char json[300];
-	json_error_t err;
 	snprintf(json, sizeof json, "%s/pinned.json", tmpdir);
 	int code = gate_ab(&out, "--duet", "--no-cost", "--pin-cpu", "0", "--json", json, NULL);
 	cr_expect(code == 0 || code == 1, "exit %d\n%s", code, out.err);
 	cr_expect(strstr(out.err, "gate ab: note: interleaved (not duet): --pin-cpu 0 puts every "
 			 "sample on one CPU"), "%s", out.err);
 	cr_expect(strstr(out.out, "; interleaved (not duet: --pin-cpu 0"), "%s", out.out);
-	json_t *root = json_load_file(json, 0, &err);
-	cr_assert(root, "%s: %s", json, err.text);
+	json_t *root = load_result(json);
 	json_t *sc = json_object_get(root, "ab_schedule");
 	cr_expect_str_eq(json_string_value(json_object_get(sc, "mode")), "interleaved");
 	cr_expect(strstr(json_string_value(json_object_get(sc, "why_not_duet")), "--pin-cpu 0"));
@@ -464,15 +461,13 @@ Test(e2e_ab, all_rounds_takes_every_round)
 {
 	struct spawn_output out;
 	char json[300];
-	json_error_t err;
 	snprintf(json, sizeof json, "%s/all-rounds.json", tmpdir);
 	int code = gate_ab(&out, "--no-cost", "--gate", "counts", "--b-env", "ALLOCGATE_AA=1",
 			   "--all-rounds", "--json", json, NULL);
 	cr_expect_eq(code, 0, "exit %d\n%s\n%s", code, out.out, out.err);
 	cr_expect(strstr(out.out, "rounds: 19 of 19 taken; no look planned (--all-rounds, or too "
 			 "few rounds): every group took its rounds"), "%s", out.out);
-	json_t *root = json_load_file(json, 0, &err);
-	cr_assert(root, "%s: %s", json, err.text);
+	json_t *root = load_result(json);
 	json_t *sc = json_object_get(root, "ab_schedule");
 	cr_expect_eq(json_integer_value(json_object_get(sc, "rounds_taken")), 19);
 	cr_expect_eq(json_integer_value(json_object_get(sc, "rounds_budget")), 19);
@@ -487,12 +482,10 @@ Test(e2e_ab, the_default_sampling_follows_the_policy)
 {
 	struct spawn_output out;
 	char json[300];
-	json_error_t err;
 	snprintf(json, sizeof json, "%s/default.json", tmpdir);
 	int code = gate_ab(&out, "--no-cost", "--json", json, NULL);
 	cr_expect(code == 0 || code == 1, "exit %d\n%s", code, out.err);
-	json_t *root = json_load_file(json, 0, &err);
-	cr_assert(root, "%s: %s", json, err.text);
+	json_t *root = load_result(json);
 	json_t *sc = json_object_get(root, "ab_schedule");
 	const char *mode = json_string_value(json_object_get(sc, "mode"));
 	cr_assert(mode);
@@ -514,15 +507,13 @@ static void expect_default_rounds(const char *tier, int rounds)
 {
 	struct spawn_output out;
 	char json[300];
-	json_error_t err;
 	snprintf(json, sizeof json, "%s/rounds-%s.json", tmpdir, tier ? tier : "default");
 	char *argv[] = { gate_path, "ab", "--kernel-dir", kernel_dir, "--kernel", "toy",
 			 "--no-color", "--best-of", "1", "--no-cost", "--gate", "counts",
 			 "--b-env", "ALLOCGATE_AA=1", "--json", json, (char *)tier, NULL };
 	cr_assert(spawn_run(argv, NULL, 300, &out) == 0);
 	cr_expect_eq(out.exit_code, 0, "exit %d\n%s\n%s", out.exit_code, out.out, out.err);
-	json_t *root = json_load_file(json, 0, &err), *e;
-	cr_assert(root, "%s: %s", json, err.text);
+	json_t *root = load_result(json), *e;
 	/* the budget is the policy's; the toy's one group may have stopped at
 	 * a look (docs/noise.md, "Stopping early"), and the claim counts the
 	 * rounds taken */
@@ -571,9 +562,7 @@ Test(e2e_ab, the_same_code_is_not_measured)
 	cr_expect(strstr(out.out, "1 kernel is the same code on both sides (executable, counted "
 			 "twin and the project's libraries they load), not measured: toy"),
 		  "%s", out.out);
-	json_error_t err;
-	json_t *root = json_load_file(json, 0, &err);
-	cr_assert(root, "%s: %s", json, err.text);
+	json_t *root = load_result(json);
 	cr_expect_eq(json_array_size(json_object_get(root, "series")), 0);
 	cr_expect_eq(json_integer_value(json_object_get(root, "same_code_kernels")), 1);
 	json_decref(root);
@@ -582,8 +571,7 @@ Test(e2e_ab, the_same_code_is_not_measured)
 		       "--json", json, NULL);
 	cr_expect_eq(code, 0, "exit %d\n%s\n%s", code, out.out, out.err);
 	cr_expect_null(strstr(out.out, "same code"), "%s", out.out);
-	root = json_load_file(json, 0, &err);
-	cr_assert(root, "%s: %s", json, err.text);
+	root = load_result(json);
 	cr_expect_gt(json_array_size(json_object_get(root, "series")), 0);
 	json_decref(root);
 	spawn_output_free(&out);

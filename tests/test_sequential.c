@@ -114,12 +114,17 @@ static struct tally simulate(uint64_t seed, double shift, double sigma_low, doub
 	struct tally t = { 0 };
 	double b[ROUNDS], a[ROUNDS];
 	size_t at[SEQ_LOOKS], looks = seq_looks(ROUNDS, at);
+	struct run_policy pol;
+	policy_defaults(&pol);
+	pol.min_effect = min_effect;
+	pol.alpha = ALPHA;
 	rng_seed(&r, seed);
 	for (int s = 0; s < SERIES; s++) {
 		series(&r, shift, s % 2 ? sigma_high : sigma_low, b, a);
 		size_t taken = ROUNDS;
 		for (size_t k = 0; k < looks; k++)
-			if (seq_settled(b, a, at[k], ROUNDS, min_effect, ALPHA)) {
+			if (!compare_ab_decided_now(b, a, at[k], &pol) &&
+			    seq_settled(b, a, at[k], ROUNDS, min_effect, ALPHA)) {
 				taken = at[k];
 				break;
 			}

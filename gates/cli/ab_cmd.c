@@ -27,9 +27,9 @@ static enum cli_parse parse(struct ab_plan *p, int argc, char **argv, char **res
 	p->shared.min_effect = POLICY_MIN_EFFECT_AB;
 	p->shared.gates = POLICY_GATE_AB_DEFAULT;
 	if (!rest || ab_options_split(argc, argv, &p->a, &p->b, rest, &rest_count) ||
-	    ab_options_take_mode(rest, &rest_count, &p->choice) ||
-	    ab_options_take_all_rounds(rest, &rest_count, &p->all_rounds))
+	    ab_options_take_mode(rest, &rest_count, &p->choice))
 		return CLI_BAD_USAGE;
+	ab_options_take_all_rounds(rest, &rest_count, &p->all_rounds);
 	if (run_options_parse(&p->shared, rest_count, rest) || ab_options_check(&p->shared))
 		return CLI_BAD_USAGE;
 	return CLI_PARSED;

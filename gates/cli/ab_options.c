@@ -205,7 +205,7 @@ int ab_options_take_mode(char **rest, int *rest_count, enum ab_mode_choice *choi
 	return bad ? -1 : 0;
 }
 
-int ab_options_take_all_rounds(char **rest, int *rest_count, bool *all_rounds)
+void ab_options_take_all_rounds(char **rest, int *rest_count, bool *all_rounds)
 {
 	int kept = 0;
 	*all_rounds = false;
@@ -217,7 +217,6 @@ int ab_options_take_all_rounds(char **rest, int *rest_count, bool *all_rounds)
 	}
 	rest[kept] = NULL;
 	*rest_count = kept;
-	return 0;
 }
 
 int ab_options_check(const struct run_options *o)

@@ -23,8 +23,8 @@ int ab_options_split(int argc, char **argv, struct ab_side_options *a,
 int ab_options_take_mode(char **rest, int *rest_count, enum ab_mode_choice *choice);
 
 /* Takes --all-rounds out of REST (*REST_COUNT entries, NULL-terminated)
- * into *ALL_ROUNDS (false without it). Returns 0. */
-int ab_options_take_all_rounds(char **rest, int *rest_count, bool *all_rounds);
+ * into *ALL_ROUNDS (false without it). */
+void ab_options_take_all_rounds(char **rest, int *rest_count, bool *all_rounds);
 
 /* Checks the shared options O for what `gate ab` cannot do (a baseline,
  * --runs); returns 0, or -1 after a message. */

@@ -333,6 +333,19 @@ void compare_ab_settle(struct run_result *b, const struct run_result *a,
 	}
 }
 
+bool compare_ab_decided_now(const double *b, const double *a, size_t n,
+			    const struct run_policy *pol)
+{
+	struct ab_paired pr;
+	if (compare_ab_paired(b, a, n, &pr))
+		return false;
+	/* decide_timing's rule, on the raw p: the adjustment over the run only
+	 * raises it */
+	enum verdict v = compare_timing_verdict(pr.ratio, pol->min_effect,
+						pr.p_greater < pol->alpha, pr.high);
+	return v == VERDICT_FAIL || (v == VERDICT_IMPROVED && pr.p_less < pol->alpha);
+}
+
 bool compare_ab_group_settled(struct run_result *b, struct run_result *a, const char *kernel,
 			      const char *params, size_t first_round, size_t rounds, size_t budget,
 			      const struct run_policy *pol)
@@ -363,6 +376,7 @@ bool compare_ab_group_settled(struct run_result *b, struct run_result *a, const 
 		    interference_beyond_reach(usable, disturbed, budget - rounds))
 			continue;
 		settled = !interference_too_few(usable, disturbed) &&
+			  !compare_ab_decided_now(bv, av, rounds, pol) &&
 			  seq_settled(bv, av, rounds, budget, pol->min_effect, pol->alpha);
 	}
 	free(bv);

@@ -54,13 +54,20 @@ struct ab_paired {
  * COMPARE_AB_MIN_PAIRS rounds are usable or memory ran out. */
 int compare_ab_paired(const double *b, const double *a, size_t n, struct ab_paired *out);
 
+/* Whether gate ab's final test would read the N rounds of B and A (NaN
+ * where left out) regressed or improved, on the raw signed-rank p under
+ * POL's alpha (the adjustment over the run only raises it): a series the
+ * looks stop must not, so that stopping never adds a failure. */
+bool compare_ab_decided_now(const double *b, const double *a, size_t n,
+			    const struct run_policy *pol);
+
 /* Whether group (KERNEL, PARAMS) may stop after ROUNDS of its BUDGET
  * rounds from FIRST_ROUND (decide/sequential.h): every timing series of B
  * that the final test would decide against A's, over its undisturbed
  * rounds (marked here, as compare_ab_mark_interference would), is settled
- * (seq_settled: its median within the minimum effect both ways, and its
- * SEQ_LEVEL interval too or its conditional power at the minimum effect
- * below SEQ_FUTILITY_POWER). Series that are
+ * (seq_settled: its SEQ_LEVEL interval within the minimum effect both ways
+ * or its conditional power at the minimum effect below SEQ_FUTILITY_POWER)
+ * and not decided now (compare_ab_decided_now). Series that are
  * never tested (counted, the machine's load, scheduler events, too few
  * events) do not hold it back, nor one with so many rounds disturbed that
  * the rest of the budget is not expected to make them few enough

@@ -276,7 +276,6 @@ int expect_evaluate(const struct kernel_info *k, const struct kernel_expect *e,
 		return 0;
 	}
 	struct lookup_ctx c = { r, k->name, params, 0, false, "" };
-	size_t disturbed = 0;
 	size_t rounds = max_rounds(r, k->name, params);
 	double *lhs = calloc(rounds + 1, sizeof *lhs), *rhs = calloc(rounds + 1, sizeof *rhs);
 	if (!lhs || !rhs) {
@@ -289,12 +288,11 @@ int expect_evaluate(const struct kernel_info *k, const struct kernel_expect *e,
 	} else if (expr_each_ref(&x, check_counted, &c)) {
 		out->verdict = VERDICT_ERROR;
 		out->note = strdup(c.missing);
-	} else if ((out->rounds = collect(&x, &c, rounds, lhs, rhs, &disturbed)),
-		   (out->disturbed = disturbed), interference_too_few(out->rounds, disturbed)) {
+	} else if ((out->rounds = collect(&x, &c, rounds, lhs, rhs, &out->disturbed)),
+		   interference_too_few(out->rounds, out->disturbed)) {
 		snprintf(msg, sizeof msg, "disturbed: %zu of %zu rounds had a timing sample that "
 			 "waited to run or shared the machine (docs/counters.md, \"Interference\"): "
-			 "not decided", disturbed,
-			 disturbed + out->rounds);
+			 "not decided", out->disturbed, out->disturbed + out->rounds);
 		out->verdict = VERDICT_INCONCLUSIVE;
 		out->note = strdup(msg);
 		if (out->rounds >= 2)
@@ -355,15 +353,6 @@ void expect_check_kernels(const struct kernel_info *kernels, size_t count, unsig
 	}
 }
 
-/* Whether claim E, undecided, has so many rounds disturbed that ROUNDS_LEFT
- * more are not expected to make it decidable (interference_beyond_reach):
- * its verdict will be "disturbed", inconclusive (as a timing series's,
- * compare_ab.h). */
-static bool beyond_the_rounds_left(const struct expect_result *e, size_t rounds_left)
-{
-	return interference_beyond_reach(e->rounds, e->disturbed, rounds_left);
-}
-
 bool expect_group_decided(const struct kernel_info *k, const char *params,
 			  const struct condition_target *t, double level, size_t rounds_left,
 			  struct run_result *r)
@@ -380,8 +369,12 @@ bool expect_group_decided(const struct kernel_info *k, const char *params,
 		if (expect_evaluate(k, ex, params, level, r))
 			decided = false;
 		else if (r->expect_count > before && !r->expects[before].unknown_metric)
+			/* one too disturbed for the rounds left reads
+			 * "disturbed", inconclusive, as a timing series */
 			decided = r->expects[before].verdict != VERDICT_INCONCLUSIVE ||
-				  beyond_the_rounds_left(&r->expects[before], rounds_left);
+				  interference_beyond_reach(r->expects[before].rounds,
+							    r->expects[before].disturbed,
+							    rounds_left);
 		result_drop_expects(r, before);
 	}
 	return decided;

@@ -80,48 +80,20 @@ double seq_conditional_power(const double *logs, size_t m, size_t future, double
 	return 0.5 * erfc((bar - mean) / (spread * sqrt(2.0)));
 }
 
-/* Whether gate ab's final test (compare_timing_verdict) could read the M
- * rounds' RATIO (and their LOGS) regressed or improved: the median beyond
- * the minimum effect and the signed-rank test below ALPHA that way, before
- * any adjustment over the run (which only raises p). LOGS is negated and
- * restored. */
-static bool decided_now(const double *ratio, double *logs, size_t m, double min_effect,
-			double alpha)
-{
-	double median = stats_median(ratio, m), low, high, coverage;
-	if (median >= 1 + min_effect)
-		return stats_signed_rank_p_greater(logs, m) < alpha;
-	if (median > 1 / (1 + min_effect) ||
-	    stats_median_ci(ratio, m, 0.95, &low, &high, &coverage) || !(high < 1))
-		return false;
-	for (size_t i = 0; i < m; i++)
-		logs[i] = -logs[i];
-	bool improved = stats_signed_rank_p_greater(logs, m) < alpha;
-	for (size_t i = 0; i < m; i++)
-		logs[i] = -logs[i];
-	return improved;
-}
-
 bool seq_settled(const double *b, const double *a, size_t n, size_t budget, double min_effect,
 		 double alpha)
 {
-	double *logs = malloc((n + 1) * sizeof *logs), *ratio = malloc((n + 1) * sizeof *ratio);
+	double *logs = malloc((n + 1) * sizeof *logs);
 	size_t m = 0;
-	if (!logs || !ratio) {
-		free(logs);
-		free(ratio);
+	if (!logs)
 		return false;
-	}
 	for (size_t i = 0; i < n; i++)
-		if (isfinite(b[i]) && isfinite(a[i]) && b[i] > 0 && a[i] > 0) {
-			ratio[m] = b[i] / a[i];
+		if (isfinite(b[i]) && isfinite(a[i]) && b[i] > 0 && a[i] > 0)
 			logs[m++] = log(b[i] / a[i]);
-		}
-	bool settled = m >= SEQ_MIN_ROUNDS && !decided_now(ratio, logs, m, min_effect, alpha) &&
+	bool settled = m >= SEQ_MIN_ROUNDS &&
 		       (seq_within_min_effect(b, a, n, min_effect) ||
 			seq_conditional_power(logs, m, budget > n ? budget - n : 0, min_effect,
 					      alpha) < SEQ_FUTILITY_POWER);
 	free(logs);
-	free(ratio);
 	return settled;
 }

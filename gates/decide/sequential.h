@@ -73,15 +73,16 @@ bool seq_within_min_effect(const double *b, const double *a, size_t n, double mi
 double seq_conditional_power(const double *logs, size_t m, size_t future, double min_effect,
 			     double alpha);
 
-/* Whether a series of N rounds taken of BUDGET is settled at a look: at
- * least SEQ_MIN_ROUNDS usable rounds; the final test on the rounds taken
- * could not read it regressed or improved (its median beyond the minimum
- * effect with the signed-rank p below ALPHA, unadjusted); and either its
- * SEQ_LEVEL interval inside (1 / (1 + MIN_EFFECT), 1 + MIN_EFFECT)
- * (seq_within_min_effect) or its conditional power at the minimum effect
+/* Whether a series of N rounds taken of BUDGET (B's and A's rounds, as
+ * seq_within_min_effect's) is settled at a look: at least SEQ_MIN_ROUNDS
+ * usable rounds, and either its SEQ_LEVEL interval inside (1 / (1 +
+ * MIN_EFFECT), 1 + MIN_EFFECT) (seq_within_min_effect) or its conditional
+ * power at the minimum effect, the final test's one-sided level ALPHA,
  * below SEQ_FUTILITY_POWER (stochastic curtailment: the rounds left could
- * not make it a regression; its median may then be beyond the effect, and
- * it reads inconclusive). False when memory ran out. */
+ * not make it a regression; its median may then be beyond the effect).
+ * The caller also asks that the final test on the rounds taken would not
+ * read it regressed or improved (compare_ab_decided_now), so that a
+ * stopped series never fails. False when memory ran out. */
 bool seq_settled(const double *b, const double *a, size_t n, size_t budget, double min_effect,
 		 double alpha);
 

@@ -20,11 +20,10 @@ void runner_put_round_load(const struct runner_side *sides, const size_t *item_s
 		return;
 	struct record_metric m = { "others_cpu_permille", "permille", METRIC_TIMING,
 				   machine_load_others_permille(before, &after) };
-	size_t hint = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct runner_side *sd = &sides[item_side[i]];
 		if (isfinite(wall[i]))
-			runner_put_sample(sd->r, &hint, sd->k, item_variant[i], sd->p->name, &m, round);
+			runner_put_sample(sd->r, NULL, sd->k, item_variant[i], sd->p->name, &m, round);
 	}
 }
 
