@@ -306,6 +306,9 @@ struct run_result {
 	struct ab_schedule schedule; /* gate ab: duet or interleaved, and where */
 	struct run_policy policy; /* the rules it was decided by (policy.h) */
 	double wall_seconds;
+	int sample_failures;   /* samples that failed (a kernel that crashed, hung, printed
+				* no record, ...): what made the run "unchecked"; -1 when
+				* unknown (a result file that did not record it) */
 	int exit_code;         /* the process's exit status (core/exit_status.h), final
 				 * before any report is rendered */
 };

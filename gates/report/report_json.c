@@ -164,6 +164,9 @@ int report_json_write(const char *path, const struct run_result *r, char *err, s
 					   json_string(gate_exit_verdict(r->exit_code)));
 		bad |= json_object_set_new(root, "exit_code", json_integer(r->exit_code));
 		bad |= json_object_set_new(root, "wall_seconds", jsonout_number(r->wall_seconds));
+		if (r->sample_failures >= 0)
+			bad |= json_object_set_new(root, "sample_failures",
+						   json_integer(r->sample_failures));
 		bad |= json_object_set_new(root, "context", jsonout_context(&r->ctx));
 		if (r->policy.recorded)
 			bad |= json_object_set_new(root, "policy", policy_json(&r->policy));

@@ -21,6 +21,7 @@
 #include "run/run.h"
 #include "core/message.h"
 #include "decide/exit_decide.h"
+#include "decide/readjust.h"
 #include "decide/stats.h"
 #include "report/report_term.h"
 #include "store/results_load.h"
@@ -49,6 +50,7 @@ static int copy_series(struct run_result *out, const char *kernel, const struct 
 		d->history_count = s->history_count;
 	}
 	d->line = s->line;
+	d->gated = s->gated;
 	d->batches = s->batches;
 	d->drift = s->drift;
 	d->tolerance = s->tolerance;
@@ -279,6 +281,48 @@ static int merge_policy(struct run_result *out, const struct run_result *in, siz
 	return 0;
 }
 
+/* The shards' timing comparisons as one family per platform
+ * (decide/readjust.h), under OUT's policy (merge_policy): CODES[i] is decided again for an input that failed
+ * and lost a failure, when it recorded its failed samples. OUT's sample
+ * failures: the inputs' sum, -1 when one did not record them. Returns 0 or
+ * -ENOMEM. */
+static int readjust(struct run_result *out, struct run_result *in, size_t n, int *codes)
+{
+	int *family = calloc(n + 1, sizeof *family);
+	size_t *lost = calloc(n + 1, sizeof *lost);
+	long total = -1;
+	if (family && lost) {
+		for (size_t i = 0; i < n; i++) {
+			family[i] = (int)i;
+			for (size_t j = 0; j < i && family[i] == (int)i; j++)
+				if (!strcmp(in[j].ctx.platform_key ? in[j].ctx.platform_key : "",
+					    in[i].ctx.platform_key ? in[i].ctx.platform_key : ""))
+					family[i] = family[j];
+		}
+		/* files that did not record their policy: their alpha is unknown,
+		 * and each keeps its own verdicts */
+		total = out->policy.recorded ? readjust_timing(in, n, family, &out->policy, lost)
+					     : 0;
+	}
+	out->sample_failures = 0;
+	for (size_t i = 0; total >= 0 && i < n; i++) {
+		if (in[i].sample_failures < 0 || out->sample_failures < 0)
+			out->sample_failures = -1;
+		else
+			out->sample_failures += in[i].sample_failures;
+		if (lost[i] && codes[i] == GATE_EXIT_REGRESSION && in[i].sample_failures >= 0)
+			codes[i] = exit_decide_run(&in[i], in[i].sample_failures);
+	}
+	if (total > 0)
+		message_note("%ld timing %s of the shards %s not significant over the merged "
+			     "run's timing comparisons (%s, as one family): inconclusive", total,
+			     total == 1 ? "failure" : "failures", total == 1 ? "is" : "are",
+			     out->policy.fdr ? "Benjamini-Hochberg" : "Holm");
+	free(family);
+	free(lost);
+	return total < 0 ? -ENOMEM : 0;
+}
+
 /* Loads every input into IN (N of them) and joins them into OUT; returns
  * 0 or an exit status after a message. */
 static int merge(struct run_result *out, struct run_result *in, const struct merge_plan *a)
@@ -304,10 +348,12 @@ static int merge(struct run_result *out, struct run_result *in, const struct mer
 	origin = calloc(total + 1, sizeof *origin);
 	if (!ret && (!codes || !empty || !origin))
 		ret = -ENOMEM;
+	if (!ret)   /* first: the shards' Holm families are one run's only under one policy */
+		ret = merge_policy(out, in, n, a->inputs);
+	if (!ret)
+		ret = readjust(out, in, n, codes);
 	for (size_t i = 0; !ret && i < n; i++)
 		ret = add_result(out, &in[i], multi, origin, a->inputs[i]);
-	if (!ret)
-		ret = merge_policy(out, in, n, a->inputs);
 	if (!ret && merge_header(out, in, n, multi)) /* takes in[0]'s context: last */
 		ret = -ENOMEM;
 	if (ret == -ENOMEM) {

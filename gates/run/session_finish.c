@@ -20,6 +20,7 @@ void session_conclude(struct session *s)
 {
 	result_sort(&s->result);
 	s->result.wall_seconds = runner_now() - s->started;
+	s->result.sample_failures = s->sample_failures;
 	s->result.exit_code = exit_decide_run(&s->result, s->sample_failures);
 	update_counters_note(&s->result);
 }

@@ -374,7 +374,7 @@ out:
 
 static int load_top(const struct rl *l, const json_t *root, struct run_result *out)
 {
-	long long code, same;
+	long long code, same, failed;
 	char *word = NULL;
 	int rc;
 	if ((rc = integer(l, root, "result", "exit_code", 1, 0, 255, &code)) ||
@@ -392,9 +392,12 @@ static int load_top(const struct rl *l, const json_t *root, struct run_result *o
 	    (rc = string(l, root, "result", "comparison", 0, &out->comparison)) ||
 	    (rc = load_schedule(l, root, &out->schedule)) ||
 	    (rc = integer(l, root, "result", "same_code_kernels", 0, 0, 1000000, &same)) ||
+	    (rc = integer(l, root, "result", "sample_failures", 0, 0, 1000000000, &failed)) ||
 	    (rc = load_reference_state(l, root, &out->reference)))
 		return rc;
 	out->same_code_kernels = (size_t)same;
+	/* absent in files written before it was recorded: unknown */
+	out->sample_failures = json_object_get(root, "sample_failures") ? (int)failed : -1;
 	return load_arrays(l, root, out);
 }
 
