@@ -1,6 +1,7 @@
 /* test_spawn.c: the environment control of gates/os/spawn_posix.c, seen from
  * inside the child: --pin-cpu's affinity, --no-aslr's personality and
- * --no-thp's prctl, read back from /proc/self/status by the child itself;
+ * --no-thp's prctl (and THP back once it is off), read back from
+ * /proc/self/status by the child itself;
  * and spawn_describe's lines (gates/sample/spawn.c and its OS part). */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -40,6 +41,11 @@ Test(spawn, no_thp_reaches_the_child)
 	spawn_configure(-1, 0, 1);
 	child_status("^THP_enabled", status, sizeof status);
 	cr_expect(strstr(status, "THP_enabled:\t0"), "--no-thp: %s", status);
+	/* the gate sets the flag on itself for its children (a vfork child
+	 * shares its memory): the next run's children have THP again */
+	spawn_configure(-1, 0, 0);
+	child_status("^THP_enabled", status, sizeof status);
+	cr_expect(strstr(status, "THP_enabled:\t1"), "after --no-thp: %s", status);
 }
 
 Test(spawn, pin_cpu_reaches_the_child)

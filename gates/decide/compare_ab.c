@@ -244,12 +244,15 @@ void compare_ab_run(struct run_result *b, const struct run_result *a, const stru
 		free(p_less);
 		return;
 	}
+	/* both sides file their series in the same order: each lookup starts
+	 * where the last one was found (result_find_series_near) */
+	size_t near = 0;
 	for (size_t i = 0; i < b->series_count; i++) {
 		struct series *s = &b->series[i];
 		s->median = stats_median(s->samples, s->sample_count);
 		s->p_value = s->ci_low = s->ci_high = NAN;
-		const struct series *x = result_find_series(a, s->kernel, s->variant, s->params,
-							    s->metric);
+		const struct series *x = result_find_series_near(a, &near, s->kernel, s->variant,
+								 s->params, s->metric);
 		if (!x) {
 			s->verdict = isnan(s->median) ? VERDICT_ERROR : VERDICT_NEW;
 			s->baseline_median = s->change = NAN;
@@ -261,10 +264,11 @@ void compare_ab_run(struct run_result *b, const struct run_result *a, const stru
 	decide_timing(b, pol, timed, p_less);
 	counted_mark(b);
 	compare_apply_gates(b, pol);
+	near = 0;
 	for (size_t i = 0; i < a->series_count; i++) {
 		const struct series *x = &a->series[i];
-		if (group_ran(b, x->kernel, x->params) &&
-		    !result_find_series(b, x->kernel, x->variant, x->params, x->metric))
+		if (!result_find_series_near(b, &near, x->kernel, x->variant, x->params, x->metric) &&
+		    group_ran(b, x->kernel, x->params))
 			result_add_problem(b, x->kernel, x->variant, x->params, x->metric,
 					   "measured for A but not for B");
 	}

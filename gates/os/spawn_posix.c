@@ -1,6 +1,12 @@
-/* spawn_posix.c: spawn.h on POSIX: fork, exec, poll both pipes until the
- * child exits, SIGKILL at the deadline. The child runs in its own process
- * group; when it has
+/* spawn_posix.c: spawn.h on POSIX: vfork (fork outside Linux), exec, poll
+ * both pipes until the child exits, SIGKILL at the deadline. A fork copies
+ * the gate's page tables and leaves every page of its heap to fault on its
+ * next write, a cost that grows with the run's results: on the 2-core VM
+ * of docs/measurements.md, a fork and exec from a process with 60 MiB of
+ * heap that it writes to took 66 ms, a vfork 3.4 ms. The child of a vfork
+ * shares the gate's memory until its execve: it only makes system calls
+ * on its own stack (its errno writes land in the suspended thread's).
+ * The child runs in its own process group; when it has
  * exited, before it is reaped (so that its pid, the group's id, cannot be
  * reused meanwhile), the rest of its group is killed, and with
  * spawn_contain on Linux every process it left behind elsewhere
@@ -111,9 +117,33 @@ static ssize_t drain(int fd, struct sink *sink)
 	return n;
 }
 
-/* Pinning (spawn_pin_thread, else spawn_configure), ASLR and THP for the
- * child, best effort: a
- * failure is reported on the child's stderr and the sample still runs. */
+#ifdef __linux__
+/* Whether this process has THP turned off for its children (--no-thp).
+ * The flag belongs to the memory, is inherited by a child and kept across
+ * execve (prctl(2)); a vfork child shares the gate's memory, so the gate
+ * sets it on itself, as spawn_no_thp says, before each child (under
+ * live_lock). A refusal is said once on the gate's stderr; the samples
+ * still run. */
+static int thp_off_now, thp_refused;
+
+static void thp_for_children(void)
+{
+	int want = spawn_no_thp() != 0;
+	if (want == thp_off_now || thp_refused)
+		return;
+	if (prctl(PR_SET_THP_DISABLE, want, 0, 0, 0) < 0) {
+		thp_refused = 1;
+		dprintf(STDERR_FILENO, "gate: cannot turn THP %s for the kernels: %s\n",
+			want ? "off" : "on", strerror(errno));
+		return;
+	}
+	thp_off_now = want;
+}
+#endif
+
+/* Pinning (spawn_pin_thread, else spawn_configure) and ASLR for the child,
+ * best effort: a failure is reported on the child's stderr and the sample
+ * still runs. */
 static void child_environment(void)
 {
 #ifdef __linux__
@@ -136,14 +166,12 @@ static void child_environment(void)
 	}
 	if (spawn_no_aslr() && personality(ADDR_NO_RANDOMIZE) < 0)
 		dprintf(STDERR_FILENO, "gate: cannot turn ASLR off: %s\n", strerror(errno));
-	/* Linux 3.15+; the flag survives execve (prctl(2)) */
-	if (spawn_no_thp() && prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) < 0)
-		dprintf(STDERR_FILENO, "gate: cannot turn THP off: %s\n", strerror(errno));
 #endif
 }
 
-/* In the forked child: only async-signal-safe calls (the parent may have
- * other threads), ENVP built before the fork. */
+/* In the child: only system calls and async-signal-safe functions (the
+ * parent may have other threads; on Linux the child shares its memory),
+ * ENVP built before; never returns. */
 static void child_exec(char *const argv[], char *const envp[], int out_fd, int err_fd)
 {
 	sigset_t none;
@@ -306,7 +334,12 @@ int spawn_run(char *const argv[], char *const env[], double timeout_seconds,
 		ret = ending ? -EINTR : -EAGAIN;
 		goto fail;
 	}
+#ifdef __linux__
+	thp_for_children();
+	pid_t pid = vfork();
+#else
 	pid_t pid = fork();
+#endif
 	if (pid == 0)
 		child_exec(argv, envp, out_pipe[1], err_pipe[1]);
 	if (pid > 0) {

@@ -142,10 +142,13 @@ void runner_item_file(struct runner_items *g, size_t it, long round, int taken,
 			round + 1, rec->metric_count);
 	for (size_t i = 0; i < rec->unavailable_count; i++)
 		runner_note_unavailable(sd->r, &rec->unavailable[i]);
-	size_t hint = 0;
-	for (size_t i = 0; round >= 0 && i < rec->metric_count; i++)
+	size_t hint = g->series_hint[it];
+	for (size_t i = 0; round >= 0 && i < rec->metric_count; i++) {
 		runner_put_sample(sd->r, &hint, k, v, params, &rec->metrics[i],
 				  g->first_round + (size_t)round);
+		if (i == 0)
+			g->series_hint[it] = hint;
+	}
 	record_free(rec);
 }
 
@@ -273,15 +276,18 @@ int runner_run_sides(const struct runner_side *sides, size_t side_count,
 	struct runner_plan *done_plans = NULL;
 	for (size_t s = 0; s < side_count; s++)
 		n += sides[s].k->variant_count;
-	struct runner_items g = { sides, n, NULL, NULL, NULL, NULL, first_round, 0, 0 };
+	struct runner_items g = { sides, n, NULL, NULL, NULL, NULL, NULL, NULL, first_round, 0, 0 };
 	/* item i: side item_side[i], variant item_variant[i] */
 	size_t *order = calloc(n + 1, sizeof *order);
 	g.item_side = calloc(n + 1, sizeof(size_t));
 	g.item_variant = calloc(n + 1, sizeof(size_t));
 	g.failures = calloc(n + 1, sizeof *g.failures);
 	g.wall = calloc(n + 1, sizeof *g.wall);
+	g.series_hint = calloc(n + 1, sizeof *g.series_hint);
+	g.load_hint = calloc(n + 1, sizeof *g.load_hint);
 	double *prev_wall = calloc(n + 1, sizeof *prev_wall);
-	if (!order || !g.item_side || !g.item_variant || !g.failures || !g.wall || !prev_wall) {
+	if (!order || !g.item_side || !g.item_variant || !g.failures || !g.wall ||
+	    !g.series_hint || !g.load_hint || !prev_wall) {
 		for (size_t s = 0; s < side_count; s++)
 			result_add_problem(sides[s].r, sides[s].k->name, NULL, sides[s].p->name,
 					   "sample", "runner: out of memory");
@@ -319,8 +325,7 @@ int runner_run_sides(const struct runner_side *sides, size_t side_count,
 					runner_item_run(&g, order[i], round);
 		}
 		if (load_ok)
-			runner_put_round_load(sides, g.item_side, g.item_variant, g.wall, n, &load_before,
-				       first_round + (size_t)round);
+			runner_put_round_load(&g, &load_before, first_round + (size_t)round);
 		/* --warmup auto: measure once two warm-up rounds in a row agree */
 		if (auto_warmup && round < -1 && round > -warmup &&
 		    runner_warmup_stable(prev_wall, g.wall, n))
@@ -355,6 +360,8 @@ out:
 	free(g.item_variant);
 	free(g.failures);
 	free(g.wall);
+	free(g.series_hint);
+	free(g.load_hint);
 	free(prev_wall);
 	return g.failed;
 }

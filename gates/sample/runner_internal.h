@@ -26,6 +26,9 @@ struct runner_items {
 	size_t *item_side, *item_variant;
 	int *failures;             /* failed samples of each item */
 	double *wall;              /* each item's wall time this round, NaN: none */
+	size_t *series_hint;       /* where each item's first metric was filed: the
+				    * next sample's lookups start there */
+	size_t *load_hint;         /* where each item's others_cpu_permille is */
 	size_t first_round;
 	int failed;                /* samples that failed, deadline once */
 	int late;                  /* the deadline passed (counted once) */
@@ -44,11 +47,10 @@ void runner_item_file(struct runner_items *g, size_t it, long round, int taken,
 		      struct record *rec, const char *why);
 
 /* Files the share of the machine's CPU time other processes took since
- * BEFORE as round ROUND's others_cpu_permille of each of the N items whose
- * WALL is finite (runner_load.c). */
-void runner_put_round_load(const struct runner_side *sides, const size_t *item_side,
-			   const size_t *item_variant, const double *wall, size_t n,
-			   const struct machine_load *before, size_t round);
+ * BEFORE as round ROUND's others_cpu_permille of each item of G whose wall
+ * time this round is finite (runner_load.c). */
+void runner_put_round_load(struct runner_items *g, const struct machine_load *before,
+			   size_t round);
 
 /* Raises each item's others_cpu_permille of rounds FIRST_ROUND to
  * FIRST_ROUND + ROUNDS to the share over all of them since BEFORE. */

@@ -11,19 +11,19 @@
  * during the round that began at BEFORE (machine_load.h) as a sample of
  * each item of the round that was measured (its WALL finite): the decision
  * layer leaves the timing of a busy round out (decide/interference.h). */
-void runner_put_round_load(const struct runner_side *sides, const size_t *item_side,
-			   const size_t *item_variant, const double *wall, size_t n,
-			   const struct machine_load *before, size_t round)
+void runner_put_round_load(struct runner_items *g, const struct machine_load *before,
+			   size_t round)
 {
 	struct machine_load after;
 	if (machine_load_read(&after))
 		return;
 	struct record_metric m = { "others_cpu_permille", "permille", METRIC_TIMING,
 				   machine_load_others_permille(before, &after) };
-	for (size_t i = 0; i < n; i++) {
-		const struct runner_side *sd = &sides[item_side[i]];
-		if (isfinite(wall[i]))
-			runner_put_sample(sd->r, NULL, sd->k, item_variant[i], sd->p->name, &m, round);
+	for (size_t i = 0; i < g->n; i++) {
+		const struct runner_side *sd = &g->sides[g->item_side[i]];
+		if (isfinite(g->wall[i]))
+			runner_put_sample(sd->r, &g->load_hint[i], sd->k, g->item_variant[i],
+					  sd->p->name, &m, round);
 	}
 }
 
