@@ -1,9 +1,8 @@
 /* spawn_posix.c: spawn.h on POSIX: vfork (fork outside Linux), exec, poll
  * both pipes until the child exits, SIGKILL at the deadline. A fork copies
  * the gate's page tables and leaves every page of its heap to fault on its
- * next write, a cost that grows with the run's results: on the 2-core VM
- * of docs/measurements.md, a fork and exec from a process with 60 MiB of
- * heap that it writes to took 66 ms, a vfork 3.4 ms. The child of a vfork
+ * next write, a cost that grows with the run's results (docs/measurements.md,
+ * "At scale": most of the gate's own CPU time at 40 kernels). The child of a vfork
  * shares the gate's memory until its execve: it only makes system calls
  * on its own stack (its errno writes land in the suspended thread's).
  * The child runs in its own process group; when it has

@@ -11,6 +11,7 @@
 #include "core/commit.h"
 #include "core/message.h"
 #include "core/platform.h"
+#include "sample/counter_keep.h"
 #include "sample/allocator.h"
 #include "sample/backend.h"
 #include "sample/cost_pass.h"
@@ -36,6 +37,7 @@ static void record_environment(struct session *s)
 {
 	char buf[64];
 	spawn_configure(s->options.pin_cpu, s->options.no_aslr, s->options.no_thp);
+	counter_keep_open();
 	snprintf(buf, sizeof buf, s->options.pin_cpu >= 0 ? "cpu %d" : "none", s->options.pin_cpu);
 	s->result.ctx.pinning = strdup(buf);
 	if (s->options.backend)   /* its counts would add up over repetitions */

@@ -1,0 +1,8 @@
+/* counter_keep_darwin.c: counter_keep.h where no counter open costs a code
+ * patch that a held one would save: nothing is held. */
+#include "sample/counter_keep.h"
+
+int counter_keep_open(void)
+{
+	return 0;
+}

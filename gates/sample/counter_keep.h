@@ -1,0 +1,25 @@
+/* counter_keep.h: the software counters every kernel's probe opens
+ * (perf/counters), held open by the gate itself for the rest of its run.
+ *
+ * On Linux, opening the first software event of a kind and closing the
+ * last one switch a static key in the kernel's own code: it is patched on
+ * every CPU, with an interrupt to each (perf_swevent_init ->
+ * static_key_slow_inc). Each sample's process opened and closed five such
+ * kinds, so each sample paid ten code patches, a fifth of a short
+ * kernel's process time on a VM (docs/measurements.md, "At scale"). The
+ * gate's events are disabled (they count nothing), and no child inherits
+ * them; what a kernel measures is unchanged (its region starts after its
+ * own opens).
+ *
+ * One implementation per OS: counter_keep_linux.c; counter_keep_darwin.c
+ * and counter_keep_windows.c hold nothing. */
+#ifndef GATE_COUNTER_KEEP_H
+#define GATE_COUNTER_KEEP_H
+
+/* Opens, once a process, one disabled event of each software kind the
+ * probes use; later calls do nothing. Returns how many the gate holds (0
+ * where the OS has none or refuses them: perf_event_paranoid, a container's
+ * seccomp; the kernels then run as before). */
+int counter_keep_open(void);
+
+#endif
