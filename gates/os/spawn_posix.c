@@ -1,12 +1,12 @@
 /* spawn_posix.c: spawn.h on POSIX: vfork (fork outside Linux), exec, poll
  * both pipes until the child exits, SIGKILL at the deadline. A fork copies
  * the gate's page tables and leaves every page of its heap to fault on its
- * next write, a cost that grows with the run's results (docs/measurements.md,
- * "At scale": most of the gate's own CPU time at 40 kernels). The child of a vfork
- * shares the gate's memory until its execve: it only makes system calls
- * on its own stack (its errno writes land in the suspended thread's).
- * The child runs in its own process group; when it has
- * exited, before it is reaped (so that its pid, the group's id, cannot be
+ * next write, a cost that grows with the run's results (most of the gate's
+ * own CPU time at 40 kernels: docs/measurements.md, "At scale"). The child
+ * of a vfork shares the gate's memory until its execve: it only makes
+ * system calls on its own stack (its errno writes land in the suspended
+ * thread's). The child runs in its own process group; when it has exited,
+ * before it is reaped (so that its pid, the group's id, cannot be
  * reused meanwhile), the rest of its group is killed, and with
  * spawn_contain on Linux every process it left behind elsewhere
  * (spawn_reap.h). The children being waited on are listed, under a lock

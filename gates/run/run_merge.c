@@ -282,10 +282,10 @@ static int merge_policy(struct run_result *out, const struct run_result *in, siz
 }
 
 /* The shards' timing comparisons as one family per platform
- * (decide/readjust.h), under OUT's policy (merge_policy): CODES[i] is decided again for an input that failed
- * and lost a failure, when it recorded its failed samples. OUT's sample
- * failures: the inputs' sum, -1 when one did not record them. Returns 0 or
- * -ENOMEM. */
+ * (decide/readjust.h), under OUT's policy (merge_policy): CODES[i] is
+ * decided again for an input that failed and lost a failure, when it
+ * recorded its failed samples. OUT's sample failures: the inputs' sum, -1
+ * when one did not record them. Returns 0 or -ENOMEM. */
 static int readjust(struct run_result *out, struct run_result *in, size_t n, int *codes)
 {
 	int *family = calloc(n + 1, sizeof *family);
