@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/policy.h"
@@ -36,12 +37,13 @@ static struct series *timed(struct run_result *r, const char *k, const char *v, 
 	return s;
 }
 
-/* Shard R holds the kernel K: one series with raw p P at +5% (a failure
- * when P < 0.05, else passing) and NOTHING series with p 0.9 (passing): a
- * family of 1 + NOTHING. */
+/* Shard R (of platform linux-x86_64-glibc) holds the kernel K: one series
+ * with raw p P at +5% (a failure when P < 0.05, else passing) and NOTHING
+ * series with p 0.9 (passing): a family of 1 + NOTHING. */
 static struct series *shard(struct run_result *r, const char *k, double p, size_t nothing)
 {
 	memset(r, 0, sizeof *r);
+	r->ctx.platform_key = strdup("linux-x86_64-glibc");
 	struct series *s = timed(r, k, "hit", p, 0.05, p < 0.05 ? VERDICT_FAIL : VERDICT_PASS);
 	for (size_t i = 0; i < nothing; i++) {
 		char v[16];
@@ -66,10 +68,9 @@ Test(readjust, a_failure_of_a_small_family_is_not_one_of_the_whole_run)
 	struct run_result runs[2];
 	shard(&runs[0], "a", 0.01, 3);
 	shard(&runs[1], "b", 0.9, 3);
-	int family[2] = { 0, 0 };
 	size_t lost[2];
 	struct run_policy pol = policy();
-	cr_assert_eq(readjust_timing(runs, 2, family, &pol, lost), 1);
+	cr_assert_eq(readjust_timing(runs, 2, &pol, lost), 1);
 	cr_expect_eq(lost[0], 1);
 	cr_expect_eq(lost[1], 0);
 	const struct series *s = &runs[0].series[0];
@@ -92,9 +93,8 @@ Test(readjust, a_failure_of_the_whole_run_stays)
 	struct run_result runs[2];
 	shard(&runs[0], "a", 0.001, 3);
 	shard(&runs[1], "b", 0.9, 3);
-	int family[2] = { 0, 0 };
 	struct run_policy pol = policy();
-	cr_assert_eq(readjust_timing(runs, 2, family, &pol, NULL), 0);
+	cr_assert_eq(readjust_timing(runs, 2, &pol, NULL), 0);
 	cr_expect_eq(runs[0].series[0].verdict, VERDICT_FAIL);
 	cr_expect_null(runs[0].series[0].note);
 	result_free(&runs[0]);
@@ -108,14 +108,16 @@ Test(readjust, platforms_are_families_apart)
 	struct run_result runs[2];
 	shard(&runs[0], "a", 0.01, 3);
 	shard(&runs[1], "b", 0.01, 3);
-	int family[2] = { 0, 1 };
+	free(runs[1].ctx.platform_key);
+	runs[1].ctx.platform_key = strdup("windows-x86_64-msvcrt");
 	struct run_policy pol = policy();
-	cr_assert_eq(readjust_timing(runs, 2, family, &pol, NULL), 0);
+	cr_assert_eq(readjust_timing(runs, 2, &pol, NULL), 0);
 	cr_expect_eq(runs[0].series[0].verdict, VERDICT_FAIL);
 	cr_expect_eq(runs[1].series[0].verdict, VERDICT_FAIL);
 	/* the same two as shards of one platform: 0.01 x 8 = 0.08 for both */
-	family[1] = 0;
-	cr_assert_eq(readjust_timing(runs, 2, family, &pol, NULL), 2);
+	free(runs[1].ctx.platform_key);
+	runs[1].ctx.platform_key = strdup("linux-x86_64-glibc");
+	cr_assert_eq(readjust_timing(runs, 2, &pol, NULL), 2);
 	cr_expect_eq(runs[0].series[0].verdict, VERDICT_INCONCLUSIVE);
 	cr_expect_eq(runs[1].series[0].verdict, VERDICT_INCONCLUSIVE);
 	result_free(&runs[0]);
@@ -142,12 +144,11 @@ Test(readjust, only_tested_timing_series_count)
 	cr_expect_not(readjust_is_tested_timing(u));
 	cr_expect_not(readjust_is_tested_timing(nan));
 	cr_expect(readjust_is_tested_timing(&runs[0].series[0]));
-	int family[2] = { 0, 0 };
 	struct run_policy pol = policy();
-	cr_assert_eq(readjust_timing(runs, 2, family, &pol, NULL), 0);
+	cr_assert_eq(readjust_timing(runs, 2, &pol, NULL), 0);
 	cr_expect_eq(runs[0].series[0].verdict, VERDICT_FAIL);
 	timed(&runs[1], "b", "ninth", 0.9, 0, VERDICT_PASS);
-	cr_assert_eq(readjust_timing(runs, 2, family, &pol, NULL), 1);
+	cr_assert_eq(readjust_timing(runs, 2, &pol, NULL), 1);
 	cr_expect_eq(runs[0].series[0].verdict, VERDICT_INCONCLUSIVE);
 	result_free(&runs[0]);
 	result_free(&runs[1]);
@@ -164,9 +165,8 @@ Test(readjust, nothing_else_changes)
 	shard(&runs[1], "b", 0.9, 3);
 	runs[1].series[0].verdict = VERDICT_IMPROVED;
 	runs[1].series[0].change = -0.05;
-	int family[2] = { 0, 0 };
 	struct run_policy pol = policy();
-	cr_assert_eq(readjust_timing(runs, 2, family, &pol, NULL), 0);
+	cr_assert_eq(readjust_timing(runs, 2, &pol, NULL), 0);
 	cr_expect_eq(runs[0].series[0].verdict, VERDICT_INCONCLUSIVE);
 	cr_expect_eq(runs[1].series[0].verdict, VERDICT_IMPROVED);
 	result_free(&runs[0]);
@@ -180,10 +180,9 @@ Test(readjust, benjamini_hochberg_too)
 	struct run_result runs[2];
 	shard(&runs[0], "a", 0.01, 3);
 	shard(&runs[1], "b", 0.9, 3);
-	int family[2] = { 0, 0 };
 	struct run_policy pol = policy();
 	pol.fdr = true;
-	cr_assert_eq(readjust_timing(runs, 2, family, &pol, NULL), 1);
+	cr_assert_eq(readjust_timing(runs, 2, &pol, NULL), 1);
 	cr_expect(strstr(runs[0].series[0].note, "BH-adjusted 0.04 over its shard's 4 timing "
 			 "comparisons, 0.08 over the merged run's 8"), "%s", runs[0].series[0].note);
 	result_free(&runs[0]);

@@ -71,10 +71,26 @@ static size_t decide_run(struct run_result *r, const double *merged, size_t m, s
 	return lost;
 }
 
-long readjust_timing(struct run_result *runs, size_t n, const int *family,
-		     const struct run_policy *pol, size_t *lost)
+/* FAMILY[i]: the first run of RUNS with run I's platform key. */
+static void platform_families(const struct run_result *runs, size_t n, int *family)
 {
+	for (size_t i = 0; i < n; i++) {
+		const char *key = runs[i].ctx.platform_key ? runs[i].ctx.platform_key : "";
+		family[i] = (int)i;
+		for (size_t j = 0; j < i && family[i] == (int)i; j++)
+			if (!strcmp(runs[j].ctx.platform_key ? runs[j].ctx.platform_key : "", key))
+				family[i] = (int)j;
+	}
+}
+
+long readjust_timing(struct run_result *runs, size_t n, const struct run_policy *pol,
+		     size_t *lost)
+{
+	int *family = calloc(n + 1, sizeof *family);
 	long total = 0;
+	if (!family)
+		return -1;
+	platform_families(runs, n, family);
 	for (size_t i = 0; lost && i < n; i++)
 		lost[i] = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -85,14 +101,17 @@ long readjust_timing(struct run_result *runs, size_t n, const int *family,
 			continue;   /* the family of an earlier run: done */
 		size_t m, own_count;
 		double *merged = adjusted(runs, n, family, family[i], n, pol, &m);
-		if (!merged)
+		if (!merged) {
+			free(family);
 			return -1;
+		}
 		for (size_t r = i, at = 0; r < n; r++) {
 			if (family[r] != family[i])
 				continue;
 			double *own = adjusted(runs, n, family, family[i], r, pol, &own_count);
 			if (!own) {
 				free(merged);
+				free(family);
 				return -1;
 			}
 			size_t gone = decide_run(&runs[r], merged, m, at, own, own_count, pol);
@@ -104,5 +123,6 @@ long readjust_timing(struct run_result *runs, size_t n, const int *family,
 		}
 		free(merged);
 	}
+	free(family);
 	return total;
 }

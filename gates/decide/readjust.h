@@ -28,13 +28,13 @@
 int readjust_is_tested_timing(const struct series *s);
 
 /* Adjusts the raw p-values of the tested timing series of RUNS[0..N-1]
- * (the inputs of one merge) together, one family per distinct FAMILY[i]
- * (the platform), by POL's correction; each failure whose adjusted p is
+ * (the inputs of one merge) together, one family per platform (the runs
+ * whose context has the same platform key), by POL's correction; each failure whose adjusted p is
  * not below POL's alpha is decided again as not significant (inconclusive)
  * and noted with both adjusted p-values. LOST[i] (when LOST is not NULL)
  * gets the failures run I lost. Returns the number of failures lost, or -1
  * without memory. */
-long readjust_timing(struct run_result *runs, size_t n, const int *family,
-		     const struct run_policy *pol, size_t *lost);
+long readjust_timing(struct run_result *runs, size_t n, const struct run_policy *pol,
+		     size_t *lost);
 
 #endif

@@ -288,22 +288,12 @@ static int merge_policy(struct run_result *out, const struct run_result *in, siz
  * when one did not record them. Returns 0 or -ENOMEM. */
 static int readjust(struct run_result *out, struct run_result *in, size_t n, int *codes)
 {
-	int *family = calloc(n + 1, sizeof *family);
 	size_t *lost = calloc(n + 1, sizeof *lost);
 	long total = -1;
-	if (family && lost) {
-		for (size_t i = 0; i < n; i++) {
-			family[i] = (int)i;
-			for (size_t j = 0; j < i && family[i] == (int)i; j++)
-				if (!strcmp(in[j].ctx.platform_key ? in[j].ctx.platform_key : "",
-					    in[i].ctx.platform_key ? in[i].ctx.platform_key : ""))
-					family[i] = family[j];
-		}
-		/* files that did not record their policy: their alpha is unknown,
-		 * and each keeps its own verdicts */
-		total = out->policy.recorded ? readjust_timing(in, n, family, &out->policy, lost)
-					     : 0;
-	}
+	/* files that did not record their policy: their alpha is unknown, and
+	 * each keeps its own verdicts */
+	if (lost)
+		total = out->policy.recorded ? readjust_timing(in, n, &out->policy, lost) : 0;
 	out->sample_failures = 0;
 	for (size_t i = 0; total >= 0 && i < n; i++) {
 		if (in[i].sample_failures < 0 || out->sample_failures < 0)
@@ -318,7 +308,6 @@ static int readjust(struct run_result *out, struct run_result *in, size_t n, int
 			     "run's timing comparisons (%s, as one family): inconclusive", total,
 			     total == 1 ? "failure" : "failures", total == 1 ? "is" : "are",
 			     out->policy.fdr ? "Benjamini-Hochberg" : "Holm");
-	free(family);
 	free(lost);
 	return total < 0 ? -ENOMEM : 0;
 }

@@ -80,9 +80,8 @@ void runner_note_unavailable(struct run_result *r, const struct record_unavailab
 
 /* Appends metric M of variant V of K on PARAMS as sample ROUND of its
  * series, padding skipped rounds with NaN; 0 or -1 on no memory. HINT
- * (result_find_series_near) is the caller's, 0 before a record's first
- * metric; NULL where the metrics filed one after another are of unrelated
- * series. */
+ * (result_find_series_near) is the caller's: where the series last filed
+ * through it was, 0 before the first. */
 int runner_put_sample(struct run_result *r, size_t *hint, const struct kernel_info *k, size_t v,
 		      const char *params, const struct record_metric *m, size_t round);
 

@@ -56,14 +56,12 @@ int runner_put_sample(struct run_result *r, size_t *hint, const struct kernel_in
 		      const char *params, const struct record_metric *m, size_t round)
 {
 	const char *variant = k->variants[v];
-	struct series *s = hint ? result_find_series_near(r, hint, k->name, variant, params, m->name)
-				: result_find_series(r, k->name, variant, params, m->name);
+	struct series *s = result_find_series_near(r, hint, k->name, variant, params, m->name);
 	if (!s) {
 		s = result_add_series(r, k->name, variant, params, m->name, m->unit, m->cls);
 		if (!s)
 			return -ENOMEM;
-		if (hint)
-			*hint = r->series_count - 1;
+		*hint = r->series_count - 1;
 		const char *file = kernel_info_variant_source(k, v, &s->line);
 		s->file = file ? strdup(file) : NULL;
 		s->kernel_digest = k->digest[0] ? strdup(k->digest) : NULL;
