@@ -28,7 +28,8 @@ under test (timing for extra work, exact for the extra malloc).
                          [--keep DIR]
 
 --suite-runs N measures false alarms of the whole suite instead: N
-unchanged runs of every kernel (A/A runs, or `gate run` against the
+unchanged runs of every kernel (A/A runs, B with a variable set that
+nothing reads so that both sides are measured, or `gate run` against the
 committed baseline) and how many of them failed, with the series that did.
 
 --ab-modes interleaved,duet measures `gate ab`'s sampling modes side by
@@ -251,18 +252,23 @@ def print_table(args, tally, took):
 def suite_runs(args):
     """False alarms of the whole suite: N unchanged runs."""
     start = time.time()
-    failing, exits, culprits, advisory = 0, {}, {}, []
+    failing, exits, culprits, advisory, seconds = 0, {}, {}, [], []
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
     for i in range(args.suite_runs):
         if args.mode == "ab":
-            cmd = ["ab"] + tier_flags(args.tier) + ["--seed", str(args.seed + i)]
+            # a variable nothing reads: without it both sides are the same
+            # code, and gate ab leaves every kernel out unmeasured
+            cmd = ["ab"] + tier_flags(args.tier) + ["--seed", str(args.seed + i),
+                   "--b-env", "ALLOCGATE_NOTHING_READS_THIS=1"]
         else:
             # the committed baseline's seed: kernels draw sizes from it
             cmd = ["run"] + tier_flags(args.tier) + ["--seed", str(args.seed),
                    "--baseline-dir", os.path.join(ROOT, "baselines")]
         keep = os.path.join(args.keep, "run-%03d.json" % (i + 1)) if args.keep else None
+        run_start = time.time()
         code, result = gate(cmd + tuning_flags(args), keep)
+        seconds.append(time.time() - run_start)
         advisory.append(advisory_series(result))
         exits[code] = exits.get(code, 0) + 1
         failing += code == 1
@@ -271,11 +277,16 @@ def suite_runs(args):
         for what in failed_expectations(result):
             what = "expectation " + what
             culprits[what] = culprits.get(what, 0) + 1
-        print("suite run %d/%d: exit %d" % (i + 1, args.suite_runs, code), file=sys.stderr)
+        print("suite run %d/%d: exit %d, %.1f s" % (i + 1, args.suite_runs, code, seconds[-1]),
+              file=sys.stderr)
     took = time.time() - start
     print("false alarms of the whole suite: mode %s, %s tier, %d unchanged runs, %.0f s "
           "(%.1f s a run)" % (args.mode, args.tier, args.suite_runs, took,
                               took / max(args.suite_runs, 1)))
+    if seconds:
+        ordered = sorted(seconds)
+        print("seconds a run: min %.1f, median %.1f, max %.1f" % (
+            ordered[0], ordered[len(ordered) // 2], ordered[-1]))
     bad = sum(n for c, n in exits.items() if c not in (0, 1))
     if bad:
         print("WARNING: %d runs exited neither 0 nor 1: not a false-alarm measurement" % bad)

@@ -496,7 +496,7 @@ Test(compare_ab, scheduler_events_are_shown_not_tested)
 			  x->note ? x->note : "no note");
 	}
 	/* and at a look they hold nothing back */
-	cr_expect(compare_ab_group_settled(&b, &a, "toy", "small", 0, N, N, &o));
+	cr_expect(compare_ab_group_settled(&b, &a, "toy", "small", NULL, 0, N, N, &o));
 	result_free(&a);
 	result_free(&b);
 }
@@ -670,11 +670,11 @@ Test(compare_ab, a_group_whose_timing_is_within_the_minimum_effect_is_settled)
 	struct run_result b = { 0 }, a = { 0 };
 	struct run_policy o = options();   /* minimum effect 3% */
 	timed_pair(&b, &a, "single", steady);
-	cr_expect(compare_ab_group_settled(&b, &a, "toy", "small", 0, N, 61, &o));
-	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", 0, 8, 61, &o),
+	cr_expect(compare_ab_group_settled(&b, &a, "toy", "small", NULL, 0, N, 61, &o));
+	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", NULL, 0, 8, 61, &o),
 		  "8 rounds: fewer than SEQ_MIN_ROUNDS");
 	o.min_effect = 0.002;
-	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", 0, N, 61, &o),
+	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", NULL, 0, N, 61, &o),
 		  "+0.4% still possible against 0.2%");
 	result_free(&b);
 	result_free(&a);
@@ -686,9 +686,9 @@ Test(compare_ab, one_series_that_could_still_move_holds_its_group)
 	struct run_policy o = options();
 	timed_pair(&b, &a, "single", steady);
 	timed_pair(&b, &a, "twice", loose);   /* -5% .. +6% a round */
-	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", 0, N, 61, &o));
+	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", NULL, 0, N, 61, &o));
 	/* another group's series do not count */
-	cr_expect(compare_ab_group_settled(&b, &a, "toy", "other", 0, N, 61, &o));
+	cr_expect(compare_ab_group_settled(&b, &a, "toy", "other", NULL, 0, N, 61, &o));
 	result_free(&b);
 	result_free(&a);
 }
@@ -728,9 +728,9 @@ Test(compare_ab, a_noisy_series_settles_when_the_rounds_left_cannot_make_a_regre
 	timed_pair(&b, &a, "single", noisy);
 	cr_expect(!seq_within_min_effect(b.series[0].samples, a.series[0].samples, N,
 					 o.min_effect), "the interval reaches 3%");
-	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", 0, N, 61, &o),
+	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", NULL, 0, N, 61, &o),
 		  "49 rounds left at +3% could still make it one");
-	cr_expect(compare_ab_group_settled(&b, &a, "toy", "small", 0, N, N + 3, &o),
+	cr_expect(compare_ab_group_settled(&b, &a, "toy", "small", NULL, 0, N, N + 3, &o),
 		  "3 rounds left could not");
 	result_free(&b);
 	result_free(&a);
@@ -750,11 +750,11 @@ Test(compare_ab, series_that_are_never_tested_do_not_hold_a_group)
 	add(&a, "single", "sys_futex", METRIC_TIMING, calls, N, 1);
 	add(&b, "single", "heap_allocs", METRIC_TIMING, calls, N, 2);
 	add(&a, "single", "heap_allocs", METRIC_TIMING, calls, N, 1);
-	cr_expect(compare_ab_group_settled(&b, &a, "toy", "small", 0, N, 61, &o));
+	cr_expect(compare_ab_group_settled(&b, &a, "toy", "small", NULL, 0, N, 61, &o));
 	/* and a tested series of the same ratios would */
 	add(&b, "single", "task_clock_ns", METRIC_TIMING, calls, N, 2);
 	add(&a, "single", "task_clock_ns", METRIC_TIMING, calls, N, 1);
-	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", 0, N, 61, &o));
+	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", NULL, 0, N, 61, &o));
 	result_free(&b);
 	result_free(&a);
 }
@@ -773,9 +773,9 @@ Test(compare_ab, a_series_too_disturbed_to_be_decided_does_not_hold_a_group)
 	add(&a, "single", "sched_wait_ns", METRIC_TIMING, wait, N, 1);
 	/* 2 rounds left of 14: at most 4 undisturbed against 10 disturbed, so
 	 * the verdict will be "disturbed" whatever they bring */
-	cr_expect(compare_ab_group_settled(&b, &a, "toy", "small", 0, N, N + 2, &o));
+	cr_expect(compare_ab_group_settled(&b, &a, "toy", "small", NULL, 0, N, N + 2, &o));
 	/* 28 left: they could make it decidable */
-	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", 0, N, 40, &o));
+	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", NULL, 0, N, 40, &o));
 	result_free(&b);
 	result_free(&a);
 }

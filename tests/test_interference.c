@@ -166,8 +166,13 @@ Test(interference, a_claim_too_disturbed_for_the_rounds_left_does_not_hold_a_loo
 	variant(&cur, "b", 1, NULL);
 	/* 4 usable rounds against 5 disturbed: 0 more rounds leave it
 	 * "disturbed", 1 more (5 against 5) could decide it */
-	cr_expect(expect_group_decided(&k, "p", &t, 0.95, 0, &cur));
-	cr_expect(!expect_group_decided(&k, "p", &t, 0.95, 1, &cur));
+	cr_expect(expect_group_decided(&k, "p", NULL, &t, 0.95, 0, &cur));
+	cr_expect(!expect_group_decided(&k, "p", NULL, &t, 0.95, 1, &cur));
+	/* one variant's look: the claim names a and b, so it holds them, not c */
+	cr_expect(!expect_group_decided(&k, "p", "a", &t, 0.95, 1, &cur));
+	cr_expect(!expect_group_decided(&k, "p", "b", &t, 0.95, 1, &cur));
+	cr_expect(expect_group_decided(&k, "p", "c", &t, 0.95, 1, &cur),
+		  "a claim that does not name the variant holds it back");
 	cr_expect_eq(cur.expect_count, 0, "the looks leave no verdict behind");
 }
 

@@ -1,9 +1,15 @@
-/* test_runner.c: the pure decision of gates/sample/runner.c: when --warmup auto
- * stops warming up (two consecutive rounds agree within 10%). The rounds
- * themselves are covered end to end (tests/test_e2e*.c). */
+/* test_runner.c: gates/sample/runner.c: when --warmup auto stops warming
+ * up (two consecutive rounds agree within 10%), and how gate ab's looks
+ * stop a variant, then a group, on the test kernel toy (GATE_BUILD_DIR,
+ * default build). The rest of the rounds is covered end to end
+ * (tests/test_e2e*.c). */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "core/rng.h"
 #include "sample/runner.h"
 
 Test(runner, warmup_rounds_agree_within_ten_percent)
@@ -23,4 +29,102 @@ Test(runner, warmup_failed_or_missing_samples_never_agree)
 	cr_expect_not(runner_warmup_stable(nan, prev, 2));
 	cr_expect_not(runner_warmup_stable(zero, zero, 2));
 	cr_expect(runner_warmup_stable(prev, prev, 0), "no item: nothing to wait for");
+}
+
+/* ---- the looks: a variant stops on every side, then its group ---- */
+
+struct look_calls {
+	const char *settles;   /* the variant settled at every look; NULL: all of them */
+	size_t from;           /* ... from this look's round on */
+	int single, twice;     /* how often each was asked */
+};
+
+static bool settles(void *ctx, const struct runner_side *sides, size_t side_count,
+		    size_t first_round, size_t rounds, const char *variant)
+{
+	struct look_calls *c = ctx;
+	(void)sides, (void)first_round;
+	cr_expect_eq(side_count, 2);
+	c->single += !strcmp(variant, "single");
+	c->twice += !strcmp(variant, "twice");
+	return rounds >= c->from && (!c->settles || !strcmp(variant, c->settles));
+}
+
+/* The finite samples of VARIANT's wall_ns in R, and whether they are its
+ * first rounds (none after a NaN). */
+static size_t finite_rounds(const struct run_result *r, const char *variant, size_t *count)
+{
+	const struct series *s = result_find_series(r, "toy", variant, "small", "wall_ns");
+	size_t n = 0, last = 0;
+	cr_assert(s, "no wall_ns series of %s", variant);
+	*count = s->sample_count;
+	for (size_t i = 0; i < s->sample_count; i++)
+		if (isfinite(s->samples[i]))
+			n++, last = i + 1;
+	cr_expect_eq(last, n, "%s: a sample after a stop", variant);
+	return n;
+}
+
+/* Two sides of the toy's group "small", 8 rounds, looks after 3 and 5. */
+static void run_looks(struct look_calls *calls, struct run_result *a, struct run_result *b,
+		      size_t *taken, size_t *samples)
+{
+	const char *bd = getenv("GATE_BUILD_DIR");
+	char path[512], err[512];
+	static const char *env[] = { NULL };
+	static struct kernel_info k;
+	snprintf(path, sizeof path, "%s/tests/kernels/toy", bd ? bd : "build");
+	memset(&k, 0, sizeof k);
+	cr_assert_eq(runner_list_kernel(path, 30, &k, err, sizeof err), 0, "%s", err);
+	const struct kernel_paramset *p = NULL;
+	for (size_t i = 0; i < k.paramset_count; i++)
+		if (!strcmp(k.paramsets[i].name, "small"))
+			p = &k.paramsets[i];
+	cr_assert(p);
+	struct runner_looks looks = { { 3, 5 }, 2, settles, calls };
+	struct runner_plan plan = { .env = env, .rounds = 8, .warmup = 0, .timeout_seconds = 30,
+				    .looks = &looks };
+	struct runner_side sides[2] = { { &k, p, &plan, a }, { &k, p, &plan, b } };
+	struct rng rng;
+	rng_seed(&rng, 1);
+	cr_assert_eq(runner_run_sides(sides, 2, &rng, 0, taken, samples), 0);
+	kernel_info_free(&k);
+}
+
+Test(runner, a_settled_variant_takes_no_more_samples_on_either_side, .timeout = 120)
+{
+	struct look_calls calls = { "single", 0, 0, 0 };
+	struct run_result a, b;
+	size_t taken, samples[2], count;
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	run_looks(&calls, &a, &b, &taken, samples);
+	cr_expect_eq(taken, 8, "twice never settles: the group takes its 8 rounds");
+	cr_expect_eq(finite_rounds(&a, "single", &count), 3);
+	cr_expect_eq(count, 8, "padded to the group's rounds");
+	cr_expect_eq(finite_rounds(&b, "single", &count), 3);
+	cr_expect_eq(finite_rounds(&a, "twice", &count), 8);
+	cr_expect_eq(finite_rounds(&b, "twice", &count), 8);
+	cr_expect_eq(calls.single, 1, "single asked once, at the look it settled");
+	cr_expect_eq(calls.twice, 2);
+	cr_expect_eq(samples[0], 2 * 3 + 2 * 8, "samples taken");
+	cr_expect_eq(samples[1], 4 * 8, "samples budgeted");
+	result_free(&a);
+	result_free(&b);
+}
+
+Test(runner, a_group_stops_once_every_variant_has, .timeout = 120)
+{
+	struct look_calls calls = { NULL, 5, 0, 0 };
+	struct run_result a, b;
+	size_t taken, samples[2], count;
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	run_looks(&calls, &a, &b, &taken, samples);
+	cr_expect_eq(taken, 5);
+	cr_expect_eq(finite_rounds(&a, "single", &count), 5);
+	cr_expect_eq(count, 5);
+	cr_expect_eq(finite_rounds(&b, "twice", &count), 5);
+	cr_expect_eq(samples[0], 4 * 5);
+	cr_expect_eq(samples[1], 4 * 8);
 }

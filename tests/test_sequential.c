@@ -11,23 +11,32 @@
 #include "decide/compare_ab.h"
 #include "decide/sequential.h"
 
-Test(sequential, looks_at_11_21_41_of_61)
+Test(sequential, looks_at_11_of_61_and_every_5_after)
 {
 	size_t at[SEQ_LOOKS];
-	cr_assert_eq(seq_looks(61, at), 3);
-	cr_expect_eq(at[0], 11);
-	cr_expect_eq(at[1], 21);
-	cr_expect_eq(at[2], 41);
+	cr_assert_eq(seq_looks(61, at), 10);
+	for (size_t i = 0; i < 10; i++)
+		cr_expect_eq(at[i], 11 + 5 * i, "look %zu at %zu", i, at[i]);
 }
 
 Test(sequential, fewer_rounds_keep_the_looks_that_have_enough)
 {
 	size_t at[SEQ_LOOKS];
-	/* 19 rounds (the other tiers): 3 and 7 are too few, 13 is kept */
-	cr_assert_eq(seq_looks(19, at), 1);
-	cr_expect_eq(at[0], 13);
+	const size_t want[] = { 10, 11, 13, 14, 16, 17 };
+	/* 19 rounds (the other tiers): the fractions' first four (3 to 8
+	 * rounds) are too few */
+	cr_assert_eq(seq_looks(19, at), 6);
+	for (size_t i = 0; i < 6; i++)
+		cr_expect_eq(at[i], want[i], "look %zu at %zu", i, at[i]);
 	cr_expect_eq(seq_looks(9, at), 0, "no look below SEQ_MIN_ROUNDS or at the last round");
 	cr_expect_eq(seq_looks(0, at), 0);
+}
+
+Test(sequential, the_looks_spend_the_claims_alpha_evenly)
+{
+	cr_expect_float_eq(seq_claim_level(3), 0.9875, 1e-12);
+	cr_expect_float_eq(seq_claim_level(10), 0.99625, 1e-12);
+	cr_expect_float_eq(10 * (1 - seq_claim_level(10)), SEQ_CLAIM_LOOKS_ALPHA, 1e-12);
 }
 
 static const double ones[21] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
@@ -167,11 +176,11 @@ Test(sequential, null_series_keep_the_false_alarm_rate, .timeout = 120)
 
 Test(sequential, a_real_change_is_found_as_often_as_with_every_round, .timeout = 120)
 {
-	/* +3% against a 2% minimum effect, noise 1% and 3%: at most 0.5% of
+	/* +3% against a 2% minimum effect, noise 1% and 3%: at most 1% of
 	 * the series the fixed test finds are given up */
 	struct tally t = simulate(7, log(1.03), 0.01, 0.03, 0.02);
 	cr_expect_geq(t.fixed, SERIES * 9 / 10, "the fixed test found %d of %d", t.fixed, SERIES);
-	cr_expect_leq(t.stopped_then_fixed_only, SERIES / 200, "%d of %d found by the fixed "
+	cr_expect_leq(t.stopped_then_fixed_only, SERIES / 100, "%d of %d found by the fixed "
 		      "test only", t.stopped_then_fixed_only, SERIES);
 	/* a change of exactly the minimum effect, the futility rule's worst
 	 * case: the misses may grow by 1 / (1 - SEQ_FUTILITY_POWER) at most

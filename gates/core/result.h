@@ -221,9 +221,12 @@ struct ab_schedule {
 	size_t interleaved_groups; /* groups whose threads did not fit twice */
 	double skew_median_us, skew_max_us; /* how far apart a pair's processes started */
 	/* early stops (decide/sequential.h): groups measured on both sides,
-	 * those that stopped at a look, and the rounds taken of the budget */
+	 * those that stopped at a look, the rounds taken of the budget, and
+	 * the samples (a variant's round on one side) taken of theirs, less
+	 * where variants stopped before their group */
 	size_t groups_compared, groups_settled;
 	size_t rounds_taken, rounds_budget;
+	size_t samples_taken, samples_budget;
 	double settle_level;    /* the interval a settled series lies in, 0..1 */
 };
 

@@ -351,7 +351,7 @@ bool compare_ab_decided_now(const double *b, const double *a, size_t n,
 }
 
 bool compare_ab_group_settled(struct run_result *b, struct run_result *a, const char *kernel,
-			      const char *params, size_t first_round, size_t rounds, size_t budget,
+			      const char *params, const char *variant, size_t first_round, size_t rounds, size_t budget,
 			      const struct run_policy *pol)
 {
 	if (interference_mark_group_as(b, kernel, params, false) ||
@@ -361,7 +361,8 @@ bool compare_ab_group_settled(struct run_result *b, struct run_result *a, const 
 	bool settled = bv && av;
 	for (size_t i = 0; settled && i < b->series_count; i++) {
 		const struct series *s = &b->series[i];
-		if (s->cls != METRIC_TIMING || strcmp(s->kernel, kernel) || strcmp(s->params, params))
+		if (s->cls != METRIC_TIMING || strcmp(s->kernel, kernel) || strcmp(s->params, params) ||
+		    (variant && strcmp(s->variant, variant)))
 			continue;
 		const struct series *x = result_find_series(a, kernel, s->variant, params, s->metric);
 		char why[160];

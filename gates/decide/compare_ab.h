@@ -61,8 +61,9 @@ int compare_ab_paired(const double *b, const double *a, size_t n, struct ab_pair
 bool compare_ab_decided_now(const double *b, const double *a, size_t n,
 			    const struct run_policy *pol);
 
-/* Whether group (KERNEL, PARAMS) may stop after ROUNDS of its BUDGET
- * rounds from FIRST_ROUND (decide/sequential.h): every timing series of B
+/* Whether VARIANT of group (KERNEL, PARAMS) (NULL: all its variants) may
+ * stop after ROUNDS of its BUDGET rounds from FIRST_ROUND
+ * (decide/sequential.h): every timing series of it in B
  * that the final test would decide against A's, over its undisturbed
  * rounds (marked here, as compare_ab_mark_interference would), is settled
  * (seq_settled: its SEQ_LEVEL interval within the minimum effect both ways
@@ -73,8 +74,8 @@ bool compare_ab_decided_now(const double *b, const double *a, size_t n,
  * the rest of the budget is not expected to make them few enough
  * (interference_beyond_reach: it will read inconclusive, never failing). */
 bool compare_ab_group_settled(struct run_result *b, struct run_result *a, const char *kernel,
-			      const char *params, size_t first_round, size_t rounds, size_t budget,
-			      const struct run_policy *pol);
+			      const char *params, const char *variant, size_t first_round,
+			      size_t rounds, size_t budget, const struct run_policy *pol);
 
 /* Compares every series of B with the same series of A and sets B's
  * comparison fields and verdicts (the A median goes to baseline_median).

@@ -353,7 +353,25 @@ void expect_check_kernels(const struct kernel_info *kernels, size_t count, unsig
 	}
 }
 
-bool expect_group_decided(const struct kernel_info *k, const char *params,
+static int ref_is_variant(const struct expr_ref *ref, void *variant)
+{
+	return !strcmp(ref->variant, variant);
+}
+
+/* Whether expression TEXT names VARIANT (one that does not parse names
+ * every variant: it holds them all back). */
+static bool names_variant(const char *text, const char *variant)
+{
+	struct expr e;
+	char err[200];
+	if (expr_parse(text, &e, err, sizeof err))
+		return true;
+	bool named = expr_each_ref(&e, ref_is_variant, (void *)variant) != 0;
+	expr_free(&e);
+	return named;
+}
+
+bool expect_group_decided(const struct kernel_info *k, const char *params, const char *variant,
 			  const struct condition_target *t, double level, size_t rounds_left,
 			  struct run_result *r)
 {
@@ -363,6 +381,7 @@ bool expect_group_decided(const struct kernel_info *k, const char *params,
 		const struct kernel_expect *ex = &k->expects[e];
 		char why[256];
 		if (!kernel_info_list_has(ex->params, params) ||
+		    (variant && !names_variant(ex->expr, variant)) ||
 		    conditions_evaluate(ex->conditions, t, why, sizeof why) != CONDITION_APPLIES)
 			continue;
 		size_t before = r->expect_count;

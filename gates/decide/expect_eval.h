@@ -31,13 +31,13 @@ int expect_eval_skip(const struct kernel_info *k, const struct kernel_expect *e,
 void expect_check_kernels(const struct kernel_info *kernels, size_t count, unsigned tier,
 			  const struct condition_target *t, struct run_result *r);
 
-/* Whether every expectation of K on PARAMS that a run of target T gates
- * is decided on R's rounds so far at LEVEL (pass or fail; one naming a
+/* Whether every expectation of K on PARAMS that names VARIANT (NULL: every
+ * one) and that a run of target T gates is decided on R's rounds so far at LEVEL (pass or fail; one naming a
  * metric R holds none of yet, a count taken after the rounds, waits for
  * nothing; nor does one with so many rounds disturbed that ROUNDS_LEFT
  * more could not make it decidable): `gate ab`'s looks
  * (decide/sequential.h). R is left as it was. */
-bool expect_group_decided(const struct kernel_info *k, const char *params,
+bool expect_group_decided(const struct kernel_info *k, const char *params, const char *variant,
 			  const struct condition_target *t, double level, size_t rounds_left,
 			  struct run_result *r);
 

@@ -5,18 +5,22 @@
 #include "decide/sequential.h"
 #include "decide/stats.h"
 
-static const double look_fraction[SEQ_LOOKS] = { 11.0 / 61, 21.0 / 61, 41.0 / 61 };
-
 size_t seq_looks(size_t rounds, size_t *looks)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < SEQ_LOOKS; i++) {
-		size_t at = (size_t)lround(look_fraction[i] * (double)rounds);
+		size_t at = (size_t)lround((SEQ_FIRST_LOOK + SEQ_LOOK_STEP * (double)i) / 61 *
+					   (double)rounds);
 		if (at < SEQ_MIN_ROUNDS || at >= rounds || (n && at <= looks[n - 1]))
 			continue;
 		looks[n++] = at;
 	}
 	return n;
+}
+
+double seq_claim_level(size_t looks)
+{
+	return 1 - SEQ_CLAIM_LOOKS_ALPHA / (double)(looks ? looks : 1);
 }
 
 bool seq_within_min_effect(const double *b, const double *a, size_t n, double min_effect)

@@ -1,9 +1,11 @@
 /* sequential.h: when `gate ab` may stop measuring a group before its round
  * budget (docs/noise.md, "Stopping early").
  *
- * The group is looked at after SEQ_LOOK_FRACTIONS of its rounds (11, 21
- * and 41 of 61). It stops when every timing series that the final test
- * would decide is settled: the final test on the rounds so far would read
+ * The group is looked at after 11 of its 61 rounds and every 5 after (the
+ * same fractions of another budget). A variant stops (on both sides) when
+ * every timing series of it that the final test would decide is settled
+ * and every claim naming it is decided, and the group when all its
+ * variants have; a series is settled when the final test on the rounds so far would read
  * it neither regressed nor improved, and either the 90% binomial interval
  * of its median per-round ratio B/A lies inside (1 / (1 + minimum effect),
  * 1 + minimum effect) (neither a regression nor an improvement of the
@@ -30,14 +32,20 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The looks as fractions of the round budget: 11, 21, 41 of 61. */
-#define SEQ_LOOKS 3
+/* The looks: after 11 of 61 rounds, then every 5 (16, 21, ..., 56), the
+ * same fractions of another budget (seq_looks). Looks spend no alpha on
+ * timing (the rule only stops what cannot fail), so they may be many;
+ * what each one costs is a chance for a claim (below). */
+#define SEQ_LOOKS 10
+#define SEQ_FIRST_LOOK 11.0
+#define SEQ_LOOK_STEP 5.0
 #define SEQ_LEVEL 0.90
-/* A group also waits for its claims (expect_eval.h): each decided at a
- * look at this level, the claims' 95% split over the three looks and the
- * final decision (Bonferroni), so that a claim's chance of a wrong verdict
- * stays within the fixed-round 5% whichever look decides it. */
-#define SEQ_CLAIM_LEVEL 0.9875
+/* A variant also waits for the claims that name it (expect_eval.h): each decided
+ * at a look at seq_claim_level, the looks together spending
+ * SEQ_CLAIM_LOOKS_ALPHA (Bonferroni), so that a claim's chance of a wrong
+ * verdict is at most that plus the final decision's 5% however many
+ * looks there are. */
+#define SEQ_CLAIM_LOOKS_ALPHA 0.0375
 /* A series whose conditional power (seq_conditional_power) is below this
  * is futile: stopping it there multiplies the chance of missing a change
  * of the minimum effect by at most 1 / (1 - SEQ_FUTILITY_POWER) (Lan, Simon
@@ -54,6 +62,10 @@
  * each at least SEQ_MIN_ROUNDS and below ROUNDS, into LOOKS (room for
  * SEQ_LOOKS); returns how many. */
 size_t seq_looks(size_t rounds, size_t *looks);
+
+/* The level a claim is decided at, at each of LOOKS looks: 1 -
+ * SEQ_CLAIM_LOOKS_ALPHA / LOOKS (0.99625 at 10 looks). */
+double seq_claim_level(size_t looks);
 
 /* Whether the rounds of B and A (N each; a NaN, zero or negative value
  * leaves a round out) settle their series for MIN_EFFECT: at least

@@ -492,6 +492,9 @@ void format_ab_rounds(const struct ab_schedule *sc, double min_effect, char *buf
 		return;
 	int n = snprintf(buf, size, "rounds: %zu of %zu taken", sc->rounds_taken,
 			 sc->rounds_budget);
+	if (n > 0 && (size_t)n < size && sc->samples_budget && sc->settle_level > 0)
+		n += snprintf(buf + n, size - (size_t)n, " (samples: %zu of %zu, a variant taking "
+			      "none once it is settled)", sc->samples_taken, sc->samples_budget);
 	if (n <= 0 || (size_t)n >= size)
 		return;
 	if (!(sc->settle_level > 0))   /* 0, or NaN read back from null */

@@ -143,6 +143,9 @@ static json_t *schedule_json(const struct ab_schedule *sc)
 	bad |= json_object_set_new(o, "groups_settled", json_integer((json_int_t)sc->groups_settled));
 	bad |= json_object_set_new(o, "rounds_taken", json_integer((json_int_t)sc->rounds_taken));
 	bad |= json_object_set_new(o, "rounds_budget", json_integer((json_int_t)sc->rounds_budget));
+	bad |= json_object_set_new(o, "samples_taken", json_integer((json_int_t)sc->samples_taken));
+	bad |= json_object_set_new(o, "samples_budget",
+				   json_integer((json_int_t)sc->samples_budget));
 	bad |= json_object_set_new(o, "settle_level", sc->settle_level > 0
 						? jsonout_number(sc->settle_level) : json_null());
 	if (bad) {

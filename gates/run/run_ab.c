@@ -144,11 +144,12 @@ static int setup(struct ab_state *st, const char *self_dir)
 	return GATE_EXIT_OK;
 }
 
-/* gate ab's looks (decide/sequential.h): the group of SIDES (A, B) stops
- * once every timing series it would test is settled and every claim it
- * gates is decided on both sides at SEQ_CLAIM_LEVEL. */
-static bool group_settled(void *ctx, const struct runner_side *sides, size_t side_count,
-			  size_t first_round, size_t rounds)
+/* gate ab's looks (decide/sequential.h): VARIANT of the group of SIDES
+ * (A, B) stops once every timing series of it that the run would test is
+ * settled and every claim naming it that the run gates is decided on both
+ * sides at the looks' claim level. */
+static bool variant_settled(void *ctx, const struct runner_side *sides, size_t side_count,
+			    size_t first_round, size_t rounds, const char *variant)
 {
 	struct ab_state *st = ctx;
 	const struct context *c = &st->s.result.ctx;
@@ -156,11 +157,13 @@ static bool group_settled(void *ctx, const struct runner_side *sides, size_t sid
 	if (side_count != 2)
 		return false;
 	size_t budget = (size_t)st->s.plan.rounds, left = budget > rounds ? budget - rounds : 0;
+	double level = seq_claim_level(st->looks.count);
 	return compare_ab_group_settled(sides[1].r, sides[0].r, sides[1].k->name, sides[1].p->name,
-					first_round, rounds, budget, &st->s.result.policy) &&
-	       expect_group_decided(sides[1].k, sides[1].p->name, &tb, SEQ_CLAIM_LEVEL, left,
+					variant, first_round, rounds, budget,
+					&st->s.result.policy) &&
+	       expect_group_decided(sides[1].k, sides[1].p->name, variant, &tb, level, left,
 				    sides[1].r) &&
-	       expect_group_decided(sides[0].k, sides[0].p->name, &st->a_target, SEQ_CLAIM_LEVEL,
+	       expect_group_decided(sides[0].k, sides[0].p->name, variant, &st->a_target, level,
 				    left, sides[0].r);
 }
 
@@ -192,18 +195,20 @@ static void set_looks(struct ab_state *st)
 	st->looks.count = seq_looks((size_t)st->s.plan.rounds, st->looks.at);
 	if (st->looks.count)
 		st->s.result.schedule.settle_level = SEQ_LEVEL;
-	st->looks.settled = group_settled;
+	st->looks.settled = variant_settled;
 	st->looks.ctx = st;
 	st->s.plan.looks = st->a_plan.looks = &st->looks;
 }
 
 /* Runs group (K, P) of B together with the same group of A, if A has it;
- * the rounds it took go to *TAKEN (0 when A has no such group). */
+ * the rounds it took go to *TAKEN (0 when A has no such group), the
+ * samples taken and budgeted to SAMPLES[0] and SAMPLES[1]. */
 static int run_group(struct ab_state *st, const struct kernel_info *k,
 		     const struct kernel_paramset *p, struct rng *rng,
-		     struct run_result *b, struct run_result *a, size_t *taken)
+		     struct run_result *b, struct run_result *a, size_t *taken, size_t *samples)
 {
 	*taken = 0;
+	samples[0] = samples[1] = 0;
 	const struct kernel_info *ka = find_kernel(st->a_kernels, st->a_count, k->name);
 	const struct kernel_paramset *pa = find_params(ka, p->name);
 	struct runner_side sides[2] = { { ka, pa, &st->a_plan, a }, { k, p, &st->s.plan, b } };
@@ -215,7 +220,7 @@ static int run_group(struct ab_state *st, const struct kernel_info *k,
 			snprintf(st->b_alone + used, sizeof st->b_alone - used, "%s%s/%s",
 				 used ? ", " : "", k->name, p->name);
 		st->b_alone_count++;
-		return runner_run_sides(&sides[1], 1, rng, 0, NULL);
+		return runner_run_sides(&sides[1], 1, rng, 0, NULL, NULL);
 	}
 	const char *va = pa->values ? pa->values : "", *vb = p->values ? p->values : "";
 	if (strcmp(va, vb)) {
@@ -226,7 +231,7 @@ static int run_group(struct ab_state *st, const struct kernel_info *k,
 			 "timing compares different work", va, vb);
 		result_add_problem(b, k->name, NULL, p->name, "A/B", why);
 	}
-	return runner_run_sides(sides, 2, rng, 0, taken);
+	return runner_run_sides(sides, 2, rng, 0, taken, samples);
 }
 
 /* Whether the two sides run with the same environment and allocator: what
@@ -297,9 +302,9 @@ static void take_samples(struct ab_state *st)
 	while (groups_next(&it, &g)) {
 		message_progress("[%zu/%zu] %s %s", ++done, total, g.kernel->name,
 			g.params->name);
-		size_t taken;
+		size_t taken, samples[2];
 		s->sample_failures += run_group(st, g.kernel, g.params, &rng, &s->result, &st->a,
-						&taken);
+						&taken, samples);
 		if (!taken)
 			continue;
 		struct ab_schedule *sc = &s->result.schedule;
@@ -307,6 +312,8 @@ static void take_samples(struct ab_state *st)
 		sc->groups_settled += taken < (size_t)s->plan.rounds;
 		sc->rounds_taken += taken;
 		sc->rounds_budget += (size_t)s->plan.rounds;
+		sc->samples_taken += samples[0];
+		sc->samples_budget += samples[1];
 	}
 }
 
@@ -344,8 +351,8 @@ static int confirm_group(const struct group *g, struct rng *rng, void *ctx)
 	memset(&b2, 0, sizeof b2);
 	memset(&a2, 0, sizeof a2);
 	message_progress("confirming %s %s in a fresh batch", g->kernel->name, g->params->name);
-	size_t taken;
-	int failures = run_group(st, g->kernel, g->params, rng, &b2, &a2, &taken);
+	size_t taken, samples[2];
+	int failures = run_group(st, g->kernel, g->params, rng, &b2, &a2, &taken, samples);
 	/* the fresh batch leaves out rounds by the first batch's rule */
 	compare_ab_mark_interference(&b2, &a2);
 	compare_ab_settle(&st->s.result, &st->a, &b2, &a2, g->kernel->name, g->params->name,

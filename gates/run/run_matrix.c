@@ -171,7 +171,8 @@ static void take_samples(struct matrix_state *st)
 		for (size_t i = 0; i < st->side_count; i++)
 			sides[i] = (struct runner_side){ g.kernel, g.params, &st->sides[i].plan,
 							 &st->sides[i].r };
-		s->sample_failures += runner_run_sides(sides, st->side_count, &rng, 0, NULL);
+		s->sample_failures += runner_run_sides(sides, st->side_count, &rng, 0, NULL,
+							   NULL);
 	}
 }
 

@@ -157,6 +157,8 @@ int runner_item_may_run(struct runner_items *g, size_t it)
 	const struct runner_side *sd = &g->sides[g->item_side[it]];
 	const char *variant = sd->k->variants[g->item_variant[it]];
 	g->wall[it] = NAN;
+	if (g->stopped && g->stopped[it])
+		return 0;
 	if (g->failures[it] >= RUNNER_MAX_FAILURES) {
 		count_not_taken(sd->r, sd->k->name, variant, sd->p->name, "skipped",
 				"later samples not taken: the variant failed once (above)");
@@ -232,16 +234,45 @@ static int group_runs_duet(const struct runner_side *sides, size_t side_count)
 	return 0;
 }
 
-/* Whether the group of SIDES stops after measured round ROUND (0-based):
- * at one of the plan's looks that its SETTLED accepts. */
-static bool stops_after(const struct runner_side *sides, size_t side_count, size_t first_round,
-			long round)
+/* The plan's look after measured round ROUND (0-based), or NULL when
+ * there is none then. */
+static const struct runner_looks *look_after(const struct runner_side *sides, long round)
 {
 	const struct runner_looks *l = sides[0].o->looks;
 	for (size_t i = 0; l && l->settled && i < l->count; i++)
 		if (l->at[i] == (size_t)round + 1)
-			return l->settled(l->ctx, sides, side_count, first_round, l->at[i]);
-	return false;
+			return l;
+	return NULL;
+}
+
+/* At a look after ROUNDS rounds: marks stopped each item of G whose
+ * variant L settles (asked once a variant name, for all SIDE_COUNT sides);
+ * returns whether every item has stopped. */
+static bool stop_settled(struct runner_items *g, size_t side_count,
+			 const struct runner_looks *l, size_t rounds)
+{
+	bool all = true;
+	for (size_t i = 0; i < g->n; i++) {
+		if (g->stopped[i])
+			continue;
+		const char *name = g->sides[g->item_side[i]].k->variants[g->item_variant[i]];
+		bool asked = false;
+		for (size_t j = 0; j < i && !asked; j++)
+			asked = !strcmp(g->sides[g->item_side[j]].k->variants[g->item_variant[j]],
+					name);
+		if (asked) {   /* the same variant of an earlier side, not settled */
+			all = false;
+			continue;
+		}
+		if (!l->settled(l->ctx, g->sides, side_count, g->first_round, rounds, name)) {
+			all = false;
+			continue;
+		}
+		for (size_t j = i; j < g->n; j++)
+			if (!strcmp(g->sides[g->item_side[j]].k->variants[g->item_variant[j]], name))
+				g->stopped[j] = true;
+	}
+	return all;
 }
 
 /* SIDES with plans that say ROUNDS rounds (those taken), for what files
@@ -268,7 +299,8 @@ static struct runner_side *taken_sides(const struct runner_side *sides, size_t s
 }
 
 int runner_run_sides(const struct runner_side *sides, size_t side_count,
-		     struct rng *rng, size_t first_round, size_t *rounds_taken)
+		     struct rng *rng, size_t first_round, size_t *rounds_taken,
+		     size_t *samples)
 {
 	const struct runner_plan *o = sides[0].o;
 	size_t n = 0, taken = o->rounds > 0 ? (size_t)o->rounds : 0;
@@ -276,7 +308,8 @@ int runner_run_sides(const struct runner_side *sides, size_t side_count,
 	struct runner_plan *done_plans = NULL;
 	for (size_t s = 0; s < side_count; s++)
 		n += sides[s].k->variant_count;
-	struct runner_items g = { sides, n, NULL, NULL, NULL, NULL, NULL, NULL, first_round, 0, 0 };
+	size_t samples_taken = 0;
+	struct runner_items g = { .sides = sides, .n = n, .first_round = first_round };
 	/* item i: side item_side[i], variant item_variant[i] */
 	size_t *order = calloc(n + 1, sizeof *order);
 	g.item_side = calloc(n + 1, sizeof(size_t));
@@ -285,9 +318,10 @@ int runner_run_sides(const struct runner_side *sides, size_t side_count,
 	g.wall = calloc(n + 1, sizeof *g.wall);
 	g.series_hint = calloc(n + 1, sizeof *g.series_hint);
 	g.load_hint = calloc(n + 1, sizeof *g.load_hint);
+	g.stopped = calloc(n + 1, sizeof *g.stopped);
 	double *prev_wall = calloc(n + 1, sizeof *prev_wall);
 	if (!order || !g.item_side || !g.item_variant || !g.failures || !g.wall ||
-	    !g.series_hint || !g.load_hint || !prev_wall) {
+	    !g.series_hint || !g.load_hint || !g.stopped || !prev_wall) {
 		for (size_t s = 0; s < side_count; s++)
 			result_add_problem(sides[s].r, sides[s].k->name, NULL, sides[s].p->name,
 					   "sample", "runner: out of memory");
@@ -314,6 +348,8 @@ int runner_run_sides(const struct runner_side *sides, size_t side_count,
 		int load_ok = round >= 0 && machine_load_read(&load_before) == 0;
 		if (round == 0)
 			group_load_ok = machine_load_read(&group_before) == 0;
+		for (size_t i = 0; round >= 0 && i < n; i++)
+			samples_taken += !g.stopped[i];
 		if (duet) {
 			runner_duet_round(&g, round, rng, o->duet);
 		} else {
@@ -331,7 +367,8 @@ int runner_run_sides(const struct runner_side *sides, size_t side_count,
 		    runner_warmup_stable(prev_wall, g.wall, n))
 			round = -1;
 		memcpy(prev_wall, g.wall, n * sizeof *g.wall);
-		if (round >= 0 && stops_after(sides, side_count, first_round, round)) {
+		const struct runner_looks *look = round >= 0 ? look_after(sides, round) : NULL;
+		if (look && stop_settled(&g, side_count, look, (size_t)round + 1)) {
 			taken = (size_t)round + 1;
 			break;
 		}
@@ -353,6 +390,10 @@ int runner_run_sides(const struct runner_side *sides, size_t side_count,
 out:
 	if (rounds_taken)
 		*rounds_taken = taken;
+	if (samples) {
+		samples[0] = samples_taken;
+		samples[1] = n * (o->rounds > 0 ? (size_t)o->rounds : 0);
+	}
 	free(done);
 	free(done_plans);
 	free(order);
@@ -362,6 +403,7 @@ out:
 	free(g.wall);
 	free(g.series_hint);
 	free(g.load_hint);
+	free(g.stopped);
 	free(prev_wall);
 	return g.failed;
 }
@@ -371,5 +413,5 @@ int runner_run_params(const struct kernel_info *k, const struct kernel_paramset 
 		      struct run_result *r, size_t first_round)
 {
 	struct runner_side side = { k, p, o, r };
-	return runner_run_sides(&side, 1, rng, first_round, NULL);
+	return runner_run_sides(&side, 1, rng, first_round, NULL, NULL);
 }

@@ -33,15 +33,17 @@ struct runner_duet {
 
 struct runner_side;
 
-/* `gate ab`: the measured rounds after which a group may stop before its
- * budget (decide/sequential.h), and whether it may: SETTLED(CTX, SIDES,
- * SIDE_COUNT, FIRST_ROUND, ROUNDS) after ROUNDS rounds from FIRST_ROUND. */
-#define RUNNER_LOOKS_MAX 8
+/* `gate ab`: the measured rounds after which a variant, or the whole group,
+ * may stop before its budget (decide/sequential.h), and whether it may:
+ * SETTLED(CTX, SIDES, SIDE_COUNT, FIRST_ROUND, ROUNDS, VARIANT) after
+ * ROUNDS rounds from FIRST_ROUND, for the variant of that name on every
+ * side that has it. */
+#define RUNNER_LOOKS_MAX 16
 struct runner_looks {
 	size_t at[RUNNER_LOOKS_MAX];
 	size_t count;
 	bool (*settled)(void *ctx, const struct runner_side *sides, size_t side_count,
-			size_t first_round, size_t rounds);
+			size_t first_round, size_t rounds, const char *variant);
 	void *ctx;
 };
 
@@ -119,11 +121,15 @@ struct runner_side {
  * drift hits both. With SIDES[0].o->duet and two sides, each round's
  * sample of a variant of A and the same variant of B start together, one
  * per CPU set (duet.h), where the variants' threads fit. Rounds, warm-up
- * and looks come from SIDES[0].o: at a look that SETTLED accepts, the
- * group's rounds end there (its series hold the rounds taken, the counted
- * and cost samples copied into as many). Writes the rounds taken to
- * *ROUNDS_TAKEN when not NULL. Returns the number of samples that failed. */
+ * and looks come from SIDES[0].o: at a look, each variant that SETTLED
+ * accepts takes no more samples on any side (its series hold NaN for the
+ * rounds after), and the group's rounds end once every variant has (its
+ * series hold the rounds taken, the counted and cost samples copied into
+ * as many). Writes the rounds taken to *ROUNDS_TAKEN and the samples
+ * (variant rounds of every side) taken and budgeted to SAMPLES[0] and
+ * SAMPLES[1], when not NULL. Returns the number of samples that failed. */
 int runner_run_sides(const struct runner_side *sides, size_t side_count,
-		     struct rng *rng, size_t first_round, size_t *rounds_taken);
+		     struct rng *rng, size_t first_round, size_t *rounds_taken,
+		     size_t *samples);
 
 #endif

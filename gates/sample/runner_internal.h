@@ -4,6 +4,7 @@
 #ifndef GATE_RUNNER_INTERNAL_H
 #define GATE_RUNNER_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/result.h"
@@ -29,13 +30,15 @@ struct runner_items {
 	size_t *series_hint;       /* where each item's first metric was filed: the
 				    * next sample's lookups start there */
 	size_t *load_hint;         /* where each item's others_cpu_permille is */
+	bool *stopped;             /* items settled at a look: no more samples */
 	size_t first_round;
 	int failed;                /* samples that failed, deadline once */
 	int late;                  /* the deadline passed (counted once) */
 };
 
-/* Whether item IT is sampled this round: not after it failed, nor after the
- * deadline (each counted as samples not taken). */
+/* Whether item IT is sampled this round: not once its variant settled at a
+ * look, nor after it failed or after the deadline (each counted as samples
+ * not taken). */
 int runner_item_may_run(struct runner_items *g, size_t it);
 
 /* Takes item IT's sample of ROUND (< 0: warm-up) alone and files it. */

@@ -290,7 +290,7 @@ static int load_schedule(const struct rl *l, const json_t *root, struct ab_sched
 	const json_t *o = json_object_get(root, "ab_schedule");
 	const char *w = "ab_schedule";
 	char *mode = NULL, *why = NULL;
-	long long pairs, alone, groups, compared, settled, taken, budget;
+	long long pairs, alone, groups, compared, settled, taken, budget, samples, samples_budget;
 	int rc;
 	if (!o || json_is_null(o))
 		return 0;
@@ -307,6 +307,8 @@ static int load_schedule(const struct rl *l, const json_t *root, struct ab_sched
 	    (rc = integer(l, o, w, "groups_settled", 0, 0, LLONG_MAX, &settled)) ||
 	    (rc = integer(l, o, w, "rounds_taken", 0, 0, LLONG_MAX, &taken)) ||
 	    (rc = integer(l, o, w, "rounds_budget", 0, 0, LLONG_MAX, &budget)) ||
+	    (rc = integer(l, o, w, "samples_taken", 0, 0, LLONG_MAX, &samples)) ||
+	    (rc = integer(l, o, w, "samples_budget", 0, 0, LLONG_MAX, &samples_budget)) ||
 	    (rc = number(l, o, w, "settle_level", &sc->settle_level)))
 		goto out;
 	if (!isnan(sc->settle_level) && !(sc->settle_level > 0 && sc->settle_level < 1)) {
@@ -314,15 +316,18 @@ static int load_schedule(const struct rl *l, const json_t *root, struct ab_sched
 			  sc->settle_level);
 		goto out;
 	}
-	if (settled > compared || taken > budget) {
-		rc = fail(l, "ab_schedule: %lld groups settled of %lld, %lld rounds taken of %lld",
-			  settled, compared, taken, budget);
+	if (settled > compared || taken > budget || samples > samples_budget) {
+		rc = fail(l, "ab_schedule: %lld groups settled of %lld, %lld rounds taken of %lld, "
+			  "%lld samples taken of %lld", settled, compared, taken, budget, samples,
+			  samples_budget);
 		goto out;
 	}
 	sc->groups_compared = (size_t)compared;
 	sc->groups_settled = (size_t)settled;
 	sc->rounds_taken = (size_t)taken;
 	sc->rounds_budget = (size_t)budget;
+	sc->samples_taken = (size_t)samples;
+	sc->samples_budget = (size_t)samples_budget;
 	if (strcmp(mode, "duet") && strcmp(mode, "interleaved")) {
 		rc = fail(l, "ab_schedule.mode: \"%s\", expected \"duet\" or \"interleaved\"",
 			  mode);
