@@ -94,7 +94,7 @@ static const struct ab_flag {
 	{ "--rounds", "N", "measured rounds (default 61; 19 with --quick\nand --full)",
 	  .mode = false },
 	{ "--all-rounds", NULL, "no look: every group takes all its rounds (by\n"
-	  "default a group stops once its verdict is settled,\ndocs/noise.md)", .mode = false },
+	  "default a variant stops once its verdicts are\nsettled, docs/noise.md)", .mode = false },
 };
 
 #define AB_FLAGS (sizeof ab_flags / sizeof ab_flags[0])
