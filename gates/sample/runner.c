@@ -157,7 +157,7 @@ int runner_item_may_run(struct runner_items *g, size_t it)
 	const struct runner_side *sd = &g->sides[g->item_side[it]];
 	const char *variant = sd->k->variants[g->item_variant[it]];
 	g->wall[it] = NAN;
-	if (g->stopped && g->stopped[it])
+	if (g->stopped[it])
 		return 0;
 	if (g->failures[it] >= RUNNER_MAX_FAILURES) {
 		count_not_taken(sd->r, sd->k->name, variant, sd->p->name, "skipped",
