@@ -1,7 +1,8 @@
 /* test_runner.c: gates/sample/runner.c: when --warmup auto stops warming
  * up (two consecutive rounds agree within 10%), and how gate ab's looks
  * stop a variant, then a group, on the test kernel toy (GATE_BUILD_DIR,
- * default build). The rest of the rounds is covered end to end
+ * default build), and that gate run's hook runs after each measured
+ * round. The rest of the rounds is covered end to end
  * (tests/test_e2e*.c). */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -127,4 +128,51 @@ Test(runner, a_group_stops_once_every_variant_has, .timeout = 120)
 	cr_expect_eq(finite_rounds(&b, "twice", &count), 5);
 	cr_expect_eq(samples[0], 4 * 5);
 	cr_expect_eq(samples[1], 4 * 8);
+}
+
+/* ---- gate run's hook between rounds (the reference workload) ---- */
+
+struct round_calls {
+	struct run_result *r;
+	size_t calls, samples_seen[8];   /* the toy's wall_ns samples at each call */
+};
+
+static void count_round(void *ctx)
+{
+	struct round_calls *c = ctx;
+	const struct series *s = result_find_series(c->r, "toy", "single", "small", "wall_ns");
+	if (c->calls < 8)
+		c->samples_seen[c->calls] = s ? s->sample_count : 0;
+	c->calls++;
+}
+
+Test(runner, the_hook_runs_after_each_measured_round_not_the_warm_up, .timeout = 120)
+{
+	const char *bd = getenv("GATE_BUILD_DIR");
+	char path[512], err[512];
+	static const char *env[] = { NULL };
+	struct kernel_info k;
+	struct run_result r;
+	snprintf(path, sizeof path, "%s/tests/kernels/toy", bd ? bd : "build");
+	memset(&k, 0, sizeof k);
+	memset(&r, 0, sizeof r);
+	cr_assert_eq(runner_list_kernel(path, 30, &k, err, sizeof err), 0, "%s", err);
+	const struct kernel_paramset *p = NULL;
+	for (size_t i = 0; i < k.paramset_count; i++)
+		if (!strcmp(k.paramsets[i].name, "small"))
+			p = &k.paramsets[i];
+	cr_assert(p);
+	struct round_calls calls = { .r = &r };
+	struct runner_plan plan = { .env = env, .rounds = 4, .warmup = 2, .timeout_seconds = 30,
+				    .after_round = count_round, .after_round_ctx = &calls };
+	struct rng rng;
+	rng_seed(&rng, 1);
+	cr_assert_eq(runner_run_params(&k, p, &plan, &rng, &r, 0), 0);
+	cr_expect_eq(calls.calls, 4, "4 measured rounds, 2 warm-up rounds: %zu calls",
+		     calls.calls);
+	for (size_t i = 0; i < 4; i++)
+		cr_expect_eq(calls.samples_seen[i], i + 1, "call %zu: after round %zu's samples",
+			     i + 1, i + 1);
+	result_free(&r);
+	kernel_info_free(&k);
 }

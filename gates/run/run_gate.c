@@ -70,18 +70,50 @@ static int load_baseline(struct run_state *st)
 	return GATE_EXIT_OK;
 }
 
+/* The reference workload's samples through the run (sample/reference.h):
+ * until memory or pages are refused, one after each group and one after
+ * any round that ends REFERENCE_EVERY_SECONDS after the last, so that the
+ * machine's pace is read at as many moments as the kernels' (a group's
+ * rounds take seconds to a minute). */
+struct reference_pace {
+	struct reference *ref;
+	bool measure;
+	double last;   /* runner_now() after the last sample */
+};
+
+static void reference_take(struct reference_pace *pace)
+{
+	if (pace->measure && reference_sample(pace->ref)) {
+		pace->measure = false;
+		message_note("the reference workload: memory or pages refused; "
+			     "the machine's move is read from the kernels instead");
+	}
+	pace->last = runner_now();
+}
+
+static void reference_between_rounds(void *ctx)
+{
+	struct reference_pace *pace = ctx;
+	if (pace->measure && runner_now() - pace->last >= REFERENCE_EVERY_SECONDS)
+		reference_take(pace);
+}
+
 /* Batch-major: every (kernel, params) once per batch, so that the batches
  * of one group are minutes apart and their spread shows the machine's drift;
- * with REFERENCE, after each group one sample of the reference workload
- * (sample/reference.h), so that the machine's own pace is measured across
- * the same minutes. */
+ * with REFERENCE, the reference workload's samples across the same minutes
+ * (struct reference_pace). */
 static void take_samples(struct session *s, bool reference)
 {
 	struct rng rng;
 	rng_seed(&rng, s->options.seed);
 	size_t groups = groups_count(s->kernels, s->kernel_count, s->options.tier);
 	size_t total = groups * (size_t)s->options.runs, done = 0;
-	bool measure = reference;   /* until memory or pages are refused */
+	struct reference_pace pace = { &s->result.reference, reference, runner_now() };
+	struct runner_plan plan = s->plan;
+	if (reference) {
+		plan.after_round = reference_between_rounds;
+		plan.after_round_ctx = &pace;
+	}
 	for (int b = 0; b < s->options.runs; b++) {
 		struct group_iter it;
 		struct group g;
@@ -89,14 +121,11 @@ static void take_samples(struct session *s, bool reference)
 		while (groups_next(&it, &g)) {
 			message_progress("[%zu/%zu] %s %s", ++done, total, g.kernel->name,
 				g.params->name);
-			s->sample_failures += runner_run_params(g.kernel, g.params, &s->plan, &rng,
+			s->sample_failures += runner_run_params(g.kernel, g.params, &plan, &rng,
 								&s->result,
 								(size_t)b * (size_t)s->options.rounds);
-			if (measure && reference_sample(&s->result.reference)) {
-				measure = false;
-				message_note("the reference workload: memory or pages refused; "
-					     "the machine's move is read from the kernels instead");
-			}
+			if (pace.measure)
+				reference_take(&pace);
 		}
 	}
 	if (reference)

@@ -1,11 +1,13 @@
 /* reference.h: the reference workload. The same work in every run of every
- * version of every project, independent of the kernels, timed once after
- * each group of each batch (run/run_gate.c), so that its samples span the
- * run as the kernels' do. Three parts, each timed on the monotonic clock;
- * a sample of a part is the fastest of REFERENCE_REPEATS passes, as a
- * kernel's sample is the fastest of its best_of repetitions, so that the
- * reference sees what stays (the machine's pace) and not a moment's
- * preemption, as the kernels do:
+ * version of every project, independent of the kernels, timed after each
+ * group of each batch and between a group's rounds, once at least
+ * REFERENCE_EVERY_SECONDS after its last sample (run/run_gate.c), so that
+ * its samples span the run as the kernels' do, about four a second. Three
+ * parts, each timed on the monotonic clock; a sample of a part is the
+ * fastest of REFERENCE_REPEATS passes, as a kernel's sample is the
+ * fastest of its best_of repetitions, so that the reference sees what
+ * stays (the machine's pace) and not a moment's preemption, as the
+ * kernels do:
  *
  *   cpu:    multiply-xorshift passes over a 16 KiB table (in L1: the
  *           core's speed, its frequency, a sibling thread);
@@ -28,6 +30,7 @@
 #include "core/result.h"
 
 #define REFERENCE_REPEATS 5
+#define REFERENCE_EVERY_SECONDS 0.25
 #define REFERENCE_CPU_TABLE_BYTES (16u << 10)
 #define REFERENCE_CPU_PASSES (1u << 18)
 #define REFERENCE_MEMORY_BYTES (64u << 20)

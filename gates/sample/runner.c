@@ -362,6 +362,8 @@ int runner_run_sides(const struct runner_side *sides, size_t side_count,
 		}
 		if (load_ok)
 			runner_put_round_load(&g, &load_before, first_round + (size_t)round);
+		if (round >= 0 && o->after_round)
+			o->after_round(o->after_round_ctx);
 		/* --warmup auto: measure once two warm-up rounds in a row agree */
 		if (auto_warmup && round < -1 && round > -warmup &&
 		    runner_warmup_stable(prev_wall, g.wall, n))

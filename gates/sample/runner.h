@@ -68,6 +68,10 @@ struct runner_plan {
 				    * pairs (runner_run_sides); NULL: interleaved */
 	const struct runner_looks *looks; /* gate ab: may a group stop early; NULL:
 					   * every round */
+	void (*after_round)(void *ctx);   /* called after each measured round (gate
+					   * run: the reference workload between
+					   * rounds); NULL: nothing */
+	void *after_round_ctx;
 };
 
 /* --warmup auto: warm-up rounds until two in a row agree. */
