@@ -66,22 +66,29 @@ static size_t finite_rounds(const struct run_result *r, const char *variant, siz
 	return n;
 }
 
+/* The toy kernel (GATE_BUILD_DIR, default build) listed into K, and its
+ * parameter set "small". */
+static const struct kernel_paramset *toy_small(struct kernel_info *k)
+{
+	const char *bd = getenv("GATE_BUILD_DIR");
+	char path[512], err[512];
+	snprintf(path, sizeof path, "%s/tests/kernels/toy", bd ? bd : "build");
+	memset(k, 0, sizeof *k);
+	cr_assert_eq(runner_list_kernel(path, 30, k, err, sizeof err), 0, "%s", err);
+	for (size_t i = 0; i < k->paramset_count; i++)
+		if (!strcmp(k->paramsets[i].name, "small"))
+			return &k->paramsets[i];
+	cr_assert_fail("the toy has no parameter set small");
+	return NULL;
+}
+
 /* Two sides of the toy's group "small", 8 rounds, looks after 3 and 5. */
 static void run_looks(struct look_calls *calls, struct run_result *a, struct run_result *b,
 		      size_t *taken, size_t *samples)
 {
-	const char *bd = getenv("GATE_BUILD_DIR");
-	char path[512], err[512];
 	static const char *env[] = { NULL };
 	static struct kernel_info k;
-	snprintf(path, sizeof path, "%s/tests/kernels/toy", bd ? bd : "build");
-	memset(&k, 0, sizeof k);
-	cr_assert_eq(runner_list_kernel(path, 30, &k, err, sizeof err), 0, "%s", err);
-	const struct kernel_paramset *p = NULL;
-	for (size_t i = 0; i < k.paramset_count; i++)
-		if (!strcmp(k.paramsets[i].name, "small"))
-			p = &k.paramsets[i];
-	cr_assert(p);
+	const struct kernel_paramset *p = toy_small(&k);
 	struct runner_looks looks = { { 3, 5 }, 2, settles, calls };
 	struct runner_plan plan = { .env = env, .rounds = 8, .warmup = 0, .timeout_seconds = 30,
 				    .looks = &looks };
@@ -148,20 +155,11 @@ static void count_round(void *ctx)
 
 Test(runner, the_hook_runs_after_each_measured_round_not_the_warm_up, .timeout = 120)
 {
-	const char *bd = getenv("GATE_BUILD_DIR");
-	char path[512], err[512];
 	static const char *env[] = { NULL };
 	struct kernel_info k;
 	struct run_result r;
-	snprintf(path, sizeof path, "%s/tests/kernels/toy", bd ? bd : "build");
-	memset(&k, 0, sizeof k);
 	memset(&r, 0, sizeof r);
-	cr_assert_eq(runner_list_kernel(path, 30, &k, err, sizeof err), 0, "%s", err);
-	const struct kernel_paramset *p = NULL;
-	for (size_t i = 0; i < k.paramset_count; i++)
-		if (!strcmp(k.paramsets[i].name, "small"))
-			p = &k.paramsets[i];
-	cr_assert(p);
+	const struct kernel_paramset *p = toy_small(&k);
 	struct round_calls calls = { .r = &r };
 	struct runner_plan plan = { .env = env, .rounds = 4, .warmup = 2, .timeout_seconds = 30,
 				    .after_round = count_round, .after_round_ctx = &calls };
