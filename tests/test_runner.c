@@ -135,6 +135,8 @@ Test(runner, a_group_stops_once_every_variant_has, .timeout = 120)
 	cr_expect_eq(finite_rounds(&b, "twice", &count), 5);
 	cr_expect_eq(samples[0], 4 * 5);
 	cr_expect_eq(samples[1], 4 * 8);
+	result_free(&a);
+	result_free(&b);
 }
 
 /* ---- gate run's hook between rounds (the reference workload) ---- */
