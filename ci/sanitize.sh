@@ -50,7 +50,8 @@ asan() {
 		echo "ci/sanitize.sh: a test leaked memory (the LeakSanitizer report above)" >&2
 		return 1
 	fi
-	return "$(cat "$tmp/asan.rc")"
+	rc=$(cat "$tmp/asan.rc" 2>/dev/null) || rc=2
+	return "$rc"
 }
 
 tsan() {

@@ -226,6 +226,19 @@ Test(reference, the_workload_takes_one_sample_of_each_part)
 	}
 }
 
+Test(reference, a_sample_is_due_four_times_a_second_and_once_a_group)
+{
+	double every = REFERENCE_EVERY_SECONDS;
+	cr_expect_eq(every, 0.25);
+	cr_expect(reference_due(every, false, true), "after a round, a quarter second on");
+	cr_expect(reference_due(every, true, true));
+	cr_expect_not(reference_due(every * 0.99, false, false), "after a round: too soon");
+	cr_expect_not(reference_due(every * 0.99, true, true),
+		      "a group's end right after a sample of that group: not twice");
+	cr_expect(reference_due(0, true, false), "a group without one takes one at its end");
+	cr_expect_not(reference_due(0, false, false), "but not after its rounds");
+}
+
 /* A baseline file holding TEXT as its "reference"; returns baseline_load's status. */
 static int load_with(const char *reference, char *err, size_t size)
 {

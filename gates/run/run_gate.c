@@ -70,32 +70,35 @@ static int load_baseline(struct run_state *st)
 	return GATE_EXIT_OK;
 }
 
-/* The reference workload's samples through the run (sample/reference.h):
- * until memory or pages are refused, one after each group and one after
- * any round that ends REFERENCE_EVERY_SECONDS after the last, so that the
- * machine's pace is read at as many moments as the kernels' (a group's
- * rounds take seconds to a minute). */
+/* The reference workload's samples through the run (sample/reference.h),
+ * until memory or pages are refused: after a group's rounds and at its
+ * end, whenever reference_due says, so that the machine's pace is read at
+ * as many moments as the kernels' (a group's rounds take seconds to a
+ * minute) and at least once a group. */
 struct reference_pace {
 	struct reference *ref;
 	bool measure;
-	double last;   /* runner_now() after the last sample */
+	double last;               /* runner_now() after the last sample */
+	size_t taken, group_from;  /* samples taken; how many when the group began */
 };
 
-static void reference_take(struct reference_pace *pace)
+static void reference_take_if_due(struct reference_pace *pace, bool group_end)
 {
-	if (pace->measure && reference_sample(pace->ref)) {
+	if (!pace->measure ||
+	    !reference_due(runner_now() - pace->last, group_end, pace->taken > pace->group_from))
+		return;
+	if (reference_sample(pace->ref)) {
 		pace->measure = false;
 		message_note("the reference workload: memory or pages refused; "
 			     "the machine's move is read from the kernels instead");
 	}
+	pace->taken++;
 	pace->last = runner_now();
 }
 
 static void reference_between_rounds(void *ctx)
 {
-	struct reference_pace *pace = ctx;
-	if (pace->measure && runner_now() - pace->last >= REFERENCE_EVERY_SECONDS)
-		reference_take(pace);
+	reference_take_if_due(ctx, false);
 }
 
 /* Batch-major: every (kernel, params) once per batch, so that the batches
@@ -108,7 +111,7 @@ static void take_samples(struct session *s, bool reference)
 	rng_seed(&rng, s->options.seed);
 	size_t groups = groups_count(s->kernels, s->kernel_count, s->options.tier);
 	size_t total = groups * (size_t)s->options.runs, done = 0;
-	struct reference_pace pace = { &s->result.reference, reference, runner_now() };
+	struct reference_pace pace = { &s->result.reference, reference, runner_now(), 0, 0 };
 	struct runner_plan plan = s->plan;
 	if (reference) {
 		plan.after_round = reference_between_rounds;
@@ -121,11 +124,11 @@ static void take_samples(struct session *s, bool reference)
 		while (groups_next(&it, &g)) {
 			message_progress("[%zu/%zu] %s %s", ++done, total, g.kernel->name,
 				g.params->name);
+			pace.group_from = pace.taken;
 			s->sample_failures += runner_run_params(g.kernel, g.params, &plan, &rng,
 								&s->result,
 								(size_t)b * (size_t)s->options.rounds);
-			if (pace.measure)
-				reference_take(&pace);
+			reference_take_if_due(&pace, true);
 		}
 	}
 	if (reference)

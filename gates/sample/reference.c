@@ -119,6 +119,11 @@ int reference_sample(struct reference *ref)
 	return 0;
 }
 
+bool reference_due(double since_last, bool group_end, bool taken_in_group)
+{
+	return since_last >= REFERENCE_EVERY_SECONDS || (group_end && !taken_in_group);
+}
+
 void reference_release(void)
 {
 	free(cycle);

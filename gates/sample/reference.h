@@ -1,7 +1,7 @@
 /* reference.h: the reference workload. The same work in every run of every
- * version of every project, independent of the kernels, timed after each
- * group of each batch and between a group's rounds, once at least
- * REFERENCE_EVERY_SECONDS after its last sample (run/run_gate.c), so that
+ * version of every project, independent of the kernels, timed after a
+ * group's rounds and at its end when reference_due says (run/run_gate.c):
+ * REFERENCE_EVERY_SECONDS apart at most, at least once a group, so that
  * its samples span the run as the kernels' do, about four a second. Three
  * parts, each timed on the monotonic clock; a sample of a part is the
  * fastest of REFERENCE_REPEATS passes, as a kernel's sample is the
@@ -40,6 +40,12 @@
 /* Takes one sample of every part into REF (result_reference_append).
  * Returns 0, or -1 when memory or pages were refused (no sample taken). */
 int reference_sample(struct reference *ref);
+
+/* Whether a sample is due SINCE_LAST seconds after the last one, at the
+ * end of a group (GROUP_END) or after one of its rounds, the group having
+ * one already or not (TAKEN_IN_GROUP): REFERENCE_EVERY_SECONDS apart at
+ * most, and at least one a group, however short. */
+bool reference_due(double since_last, bool group_end, bool taken_in_group);
 
 /* Frees what the memory part keeps between samples (its 64 MiB cycle). */
 void reference_release(void);
