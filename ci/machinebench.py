@@ -3,7 +3,10 @@
 
 Records a baseline of the whole suite on this machine (--update-baseline,
 three batches, into a scratch directory), then runs `gate run --gate all`
-against it in four cases, RUNS times each, in turn:
+against it in four cases, RUNS times each, in turn; with --baselines N,
+N times over, each baseline recorded after the last one's runs (a baseline
+recorded while the host drifted decides what any rule can tell, so more
+than one reads the rule rather than one recording):
 
   unchanged   the same build, nothing beside it
   slowdown    every kernel's measured regions PERCENT% longer
@@ -20,11 +23,14 @@ against it in four cases, RUNS times each, in turn:
               loop on CPU 0 too: the machine slows for everything,
               the reference workload with it
 
-and prints, per case, the exit codes, the reference workload's state
-and change, the timing series that failed and that were inconclusive,
-and the median change of the compared timing series.
+and prints, per run, the exit code, the reference workload's state and
+change, how many timing series were compared and how many advisory, the
+median change of the compared ones and how many failed and were
+inconclusive; at the end, per case, the runs that exited 1 and the
+reference's states.
 
   python3 ci/machinebench.py [--tier quick|default] [--runs 3]
+                             [--baselines 1]
                              [--percent 50] [--min-effect P] [--no-cost]
                              [--cases unchanged,slowdown,loop,same-cpu,
                                       slowdown-no-reference] [--keep DIR]
@@ -118,16 +124,19 @@ def summary(result):
                                                       "sched_wait_ns", "others_cpu_permille")]
     fail = sum(1 for s in timing if s["verdict"] == "fail" and s.get("gated", True))
     inconclusive = sum(1 for s in timing if s["verdict"] == "inconclusive")
+    advisory = sum(1 for s in result["series"] if s["class"] == "timing" and s.get("advisory"))
     moved = statistics.median([s["change"] for s in timing]) if timing else float("nan")
-    return ("reference %s (%s); timing: %d compared, median %+.1f%%, %d fail, %d inconclusive"
-            % (result.get("reference_state"), parts, len(timing), 100 * moved, fail,
-               inconclusive))
+    return ("reference %s (%s); timing: %d compared, %d advisory, median %+.1f%%, %d fail, "
+            "%d inconclusive" % (result.get("reference_state"), parts, len(timing), advisory,
+                                 100 * moved, fail, inconclusive))
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--tier", default="quick", choices=["quick", "default"])
-    p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--runs", type=int, default=3, help="runs of each case against each baseline")
+    p.add_argument("--baselines", type=int, default=1,
+                   help="baselines recorded one after the other, each with its runs")
     p.add_argument("--percent", type=float, default=50)
     p.add_argument("--min-effect", type=float, default=None,
                    help="percent (default: the gate's, 25 against a baseline)")
@@ -152,36 +161,59 @@ def main():
             sys.exit("ci/machinebench.py: unknown case %s" % c)
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
+    print("machinebench: %s tier, %d baseline%s, %d runs a case each, slowdown %g%%, minimum "
+          "effect %s, cost %s" % (
+              args.tier, args.baselines, "s" if args.baselines != 1 else "", args.runs,
+              args.percent,
+              "%g%%" % args.min_effect if args.min_effect is not None else "the gate's",
+              "off" if args.no_cost else "on"))
+    sys.stdout.flush()
+    start = time.time()
+    tally = {c: {"runs": 0, "failed": 0, "holds": 0, "unsure": 0, "moved": 0} for c in names}
+    for b in range(args.baselines):
+        if measure(args, b, names, cases, tally):
+            return 2
+    for c in names:
+        t = tally[c]
+        print("%-10s exit 1 in %d of %d runs; reference holds %d, unsure %d, moved %d"
+              % (c, t["failed"], t["runs"], t["holds"], t["unsure"], t["moved"]))
+    print("machinebench: %.0f s" % (time.time() - start))
+    return 0
+
+
+def measure(args, b, names, cases, tally):
+    """Baseline B (from 0): recorded, then ARGS.runs runs of each case
+    against it, counted into TALLY. Returns 1 when the recording failed."""
     bdir = tempfile.mkdtemp(prefix="machinebench-")
+    noref = None
     try:
-        start = time.time()
         code, _, took = run_gate(args, bdir, ["--update-baseline"])
-        print("machinebench: %s tier, %d runs a case, slowdown %g%%, minimum effect %s, "
-              "cost %s; baseline recorded in %.0f s (exit %d)" % (
-                  args.tier, args.runs, args.percent,
-                  "%g%%" % args.min_effect if args.min_effect is not None else "the gate's",
-                  "off" if args.no_cost else "on", took, code))
+        print("baseline %d recorded in %.0f s (exit %d)" % (b + 1, took, code))
         sys.stdout.flush()
         if code != 0:
-            return 2
+            return 1
         noref = without_reference(bdir)
         for i in range(args.runs):
+            n = b * args.runs + i + 1
             for c in names:
                 extra, loop_cpu, pin = cases[c]
                 with Loop(loop_cpu):
-                    keep = os.path.join(args.keep, "%s-%d.json" % (c, i + 1)) if args.keep else None
+                    keep = os.path.join(args.keep, "%s-%d.json" % (c, n)) if args.keep else None
                     code, result, took = run_gate(
                         args, noref if c == "slowdown-no-reference" else bdir, extra, pin, keep)
-                print("%-10s run %d: exit %d, %.0f s; %s" % (c, i + 1, code, took,
-                                                             summary(result)))
+                print("%-10s run %d: exit %d, %.0f s; %s" % (c, n, code, took, summary(result)))
                 sys.stdout.flush()
-        print("machinebench: %.0f s" % (time.time() - start))
+                t = tally[c]
+                t["runs"] += 1
+                t["failed"] += code == 1
+                state = (result or {}).get("reference_state")
+                if state in t:
+                    t[state] += 1
     finally:
         shutil.rmtree(bdir, ignore_errors=True)
-        if "noref" in locals():
+        if noref:
             shutil.rmtree(noref, ignore_errors=True)
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

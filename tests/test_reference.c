@@ -13,9 +13,11 @@
 #include "decide/compare.h"
 #include "decide/reference.h"
 #include "report/format.h"
+#include "report/report_json.h"
 #include "sample/reference.h"
 #include "store/baseline.h"
 #include "store/reference_json.h"
+#include "store/results_load.h"
 
 #define N 9
 
@@ -40,6 +42,8 @@ static void teardown(void)
 }
 
 TestSuite(reference, .init = setup, .fini = teardown);
+
+static void advisory_groups_slower(double cpu, double memory, double faults);
 
 /* Every part of REF: base_ns times the part's factor. */
 static void fill(struct reference *ref, double cpu, double memory, double faults)
@@ -251,6 +255,49 @@ static int load_with(const char *reference, char *err, size_t size)
 	return baseline_load_text("b.json", text, strlen(text), &base, err, size);
 }
 
+Test(reference, a_machine_faster_in_every_part_is_said)
+{
+	fill(&base.reference, 1, 1, 1);
+	fill(&cur.reference, 0.90, 0.88, 0.80);
+	reference_compare(&cur.reference, &base.reference, true);
+	cr_assert_eq(cur.reference.state, REFERENCE_HOLDS);
+	cr_expect(cur.reference.faster);
+	cr_expect_eq(cur.reference.faster_part, REFERENCE_FAULTS);
+	expect_machine_line("the machine is faster than when the baseline was recorded (every "
+			    "part, its faults part by -20.0%), so a slowdown of the code as large as "
+			    "the kernels' own speedup can hide: `./gate --update-baseline` records "
+			    "this pace");
+	/* one part not faster beyond doubt (8% spread at -1%): nothing said */
+	result_free(&cur);
+	memset(&cur, 0, sizeof cur);
+	fill(&cur.reference, 0.99, 0.88, 0.80);
+	reference_compare(&cur.reference, &base.reference, true);
+	cr_assert(cur.reference.part[REFERENCE_CPU].ci_high > 1);
+	cr_expect(!cur.reference.faster);
+	char line[400];
+	cr_assert(format_reference(&cur, line, sizeof line));
+	cr_expect_null(strstr(line, "faster"), "%s", line);
+}
+
+Test(reference, the_result_file_keeps_what_the_rules_said)
+{
+	char path[64], err[512] = "";
+	struct run_result back;
+	snprintf(path, sizeof path, "/tmp/allocgate-reference-%d.json", (int)getpid());
+	advisory_groups_slower(1.03, 0.98, 1.04);
+	cr_assert_eq(reference_settle_uniform(&cur, &pol), 4);
+	cur.reference.faster = true;   /* not so here: read back all the same */
+	cur.reference.faster_part = REFERENCE_MEMORY;
+	cr_assert_eq(report_json_write(path, &cur, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(results_load(path, &back, err, sizeof err), 0, "%s", err);
+	unlink(path);
+	cr_expect_eq(back.reference.code_shift, cur.reference.code_shift);
+	cr_expect_eq(back.reference.bound, cur.reference.bound);
+	cr_expect(back.reference.faster);
+	cr_expect_eq(back.reference.faster_part, REFERENCE_MEMORY, "the part that sped up most");
+	result_free(&back);
+}
+
 Test(reference, the_baseline_file_keeps_the_samples)
 {
 	char dir[] = "/tmp/allocgate-reference-XXXXXX", path[256], err[512] = "";
@@ -324,9 +371,10 @@ Test(reference, a_malformed_reference_is_named)
 
 /* Twelve timing series as compare and confirmation left them, three in
  * each of GROUPS parameter sets (1 or 4): CHANGE each, interval [LOW, ...],
- * VERDICT; the reference's state STATE. */
-static void settled_in(int groups, double change, double low, enum verdict verdict,
-		       enum reference_state state)
+ * VERDICT; the reference's state STATE, every part's 95% upper bound 1.03
+ * but memory's, MEMORY_HIGH. */
+static void settled_bounded(int groups, double change, double low, enum verdict verdict,
+			    enum reference_state state, double memory_high)
 {
 	char name[16], params[16];
 	for (int v = 0; v < 12; v++) {
@@ -343,6 +391,17 @@ static void settled_in(int groups, double change, double low, enum verdict verdi
 		s->note = strdup("confirmation batch +20.0%: not confirmed");
 	}
 	cur.reference.state = state;
+	for (int p = 0; p < REFERENCE_PARTS; p++) {
+		cur.reference.part[p].change = 0;
+		cur.reference.part[p].ci_low = 0.97;
+		cur.reference.part[p].ci_high = p == REFERENCE_MEMORY ? memory_high : 1.03;
+	}
+}
+
+static void settled_in(int groups, double change, double low, enum verdict verdict,
+		       enum reference_state state)
+{
+	settled_bounded(groups, change, low, verdict, state, 1.03);
 }
 
 static void settled(double change, double low, enum verdict verdict, enum reference_state state)
@@ -373,13 +432,24 @@ Test(reference, every_kernel_slower_while_the_reference_held_fails_them)
 		  "%s", cur.series[1].note);
 }
 
-Test(reference, the_uniform_rule_needs_a_steady_reference_a_majority_and_the_effect)
+Test(reference, the_uniform_rule_needs_the_effect_beyond_the_machine_and_a_majority)
 {
 	pol.min_effect = 0.25;
-	settled(0.35, 1.2, VERDICT_INCONCLUSIVE, REFERENCE_MOVED);
-	cr_expect_eq(reference_settle_uniform(&cur, &pol), 0, "the machine moved");
+	/* the memory part may have slowed by 9%: 1.35 / 1.09 = 1.24 */
+	settled_bounded(4, 0.35, 1.2, VERDICT_INCONCLUSIVE, REFERENCE_MOVED, 1.09);
+	cr_expect_eq(reference_settle_uniform(&cur, &pol), 0, "the machine may explain it");
+	cr_expect_eq(cur.reference.code_shift, 0);
+	/* by at most 7%: 1.35 / 1.07 = 1.26, beyond the minimum effect */
+	cur.reference.part[REFERENCE_MEMORY].ci_high = 1.07;
+	cr_expect_eq(reference_settle_uniform(&cur, &pol), 12, "the machine moved, the code more");
+	result_free(&cur);
+	memset(&cur, 0, sizeof cur);
+	settled(0.35, 1.2, VERDICT_INCONCLUSIVE, REFERENCE_UNSURE);
+	cur.reference.part[REFERENCE_FAULTS].ci_high = NAN;
+	cr_expect_eq(reference_settle_uniform(&cur, &pol), 0, "a part not compared bounds nothing");
+	cur.reference.part[REFERENCE_FAULTS].ci_high = 1.03;
 	cur.reference.state = REFERENCE_NO_BASELINE;
-	cr_expect_eq(reference_settle_uniform(&cur, &pol), 0, "nothing says the machine held");
+	cr_expect_eq(reference_settle_uniform(&cur, &pol), 0, "nothing bounds the machine");
 	cur.reference.state = REFERENCE_HOLDS;
 	for (int v = 0; v < 6; v++)
 		cur.series[v].ci_low = 0.98;   /* two groups of four: no majority */
@@ -395,4 +465,97 @@ Test(reference, the_uniform_rule_needs_a_steady_reference_a_majority_and_the_eff
 	cr_expect_eq(reference_settle_uniform(&cur, &pol), 0, "+20%% is under the minimum effect");
 	pol.min_effect = 0.10;
 	cr_expect_eq(reference_settle_uniform(&cur, &pol), 12);
+}
+
+/* Four groups of one timing series each whose baseline batches drifted
+ * (medians 100, 120, 90: drift 20%, tolerance 60% > 50%: advisory), this
+ * run 140 each, against a 25% minimum effect; the reference as
+ * compared_with's, this run's parts times CPU, MEMORY, FAULTS. */
+static void advisory_groups_slower(double cpu, double memory, double faults)
+{
+	static const double drifted[N] = { 99, 100, 101, 119, 120, 121, 89, 90, 91 };
+	static const double now[N] = { 139, 140, 141, 140, 139, 141, 140, 141, 139 };
+	char params[8];
+	pol.min_effect = 0.25;
+	for (int g = 0; g < 4; g++) {
+		snprintf(params, sizeof params, "p%d", g);
+		struct series *b = result_add_series(&base, "k", "v", params, "wall_ns", "ns",
+						     METRIC_TIMING);
+		struct series *c = result_add_series(&cur, "k", "v", params, "wall_ns", "ns",
+						     METRIC_TIMING);
+		cr_assert(b && c);
+		b->batches = 3;
+		for (int i = 0; i < N; i++) {
+			cr_assert_eq(result_series_append(b, drifted[i]), 0);
+			cr_assert_eq(result_series_append(c, now[i]), 0);
+		}
+	}
+	fill(&base.reference, 1, 1, 1);
+	fill(&cur.reference, cpu, memory, faults);
+	compare_run(&cur, &base, &pol, true);
+}
+
+Test(reference, advisory_series_count_for_the_uniform_rule_while_the_reference_holds)
+{
+	advisory_groups_slower(1.0, 0.99, 0.98);
+	const struct series *s = &cur.series[0];
+	cr_assert_eq(s->verdict, VERDICT_SKIPPED, "alone, its baseline drifted too much");
+	cr_assert(s->advisory);
+	/* its interval all the same: every pair 140/121 = 1.16 .. 141/89 = 1.58 */
+	cr_expect(s->ci_low > 1.15 && s->ci_high < 1.59, "[%g, %g]", s->ci_low, s->ci_high);
+	cr_expect(s->change > 0.35 && s->change < 0.45, "%g", s->change);
+	cr_expect_eq(reference_settle_uniform(&cur, &pol), 4);
+	for (size_t i = 0; i < cur.series_count; i++) {
+		cr_expect_eq(cur.series[i].verdict, VERDICT_FAIL);
+		cr_expect(!cur.series[i].advisory, "a failure is gated, not advisory");
+	}
+	cr_expect(strstr(s->note, "the code slowed as a whole: 4 of the 4 compared groups are "
+			 "slower"), "%s", s->note);
+	cr_expect(strstr(s->note, "; alone: advisory: the baseline's batches differ by up to 20%"),
+		  "%s", s->note);
+}
+
+Test(reference, advisory_series_stay_advisory_when_the_machine_may_have_slowed_as_much)
+{
+	advisory_groups_slower(1.0, 1.15, 0.98);
+	cr_assert_eq(cur.reference.state, REFERENCE_MOVED);
+	double bound = reference_bound(&cur.reference, NULL);
+	cr_assert(bound > 1.13, "%g", bound);   /* 1.40 / 1.13 = 1.24: under +25% */
+	cr_expect_eq(reference_settle_uniform(&cur, &pol), 0);
+	for (size_t i = 0; i < cur.series_count; i++) {
+		cr_expect_eq(cur.series[i].verdict, VERDICT_SKIPPED);
+		cr_expect(cur.series[i].advisory);
+	}
+	cr_expect_eq(cur.reference.code_shift, 0);
+}
+
+Test(reference, an_unsure_reference_bounds_the_machine_and_the_report_says_the_code)
+{
+	advisory_groups_slower(1.03, 0.98, 1.04);
+	cr_assert_eq(cur.reference.state, REFERENCE_UNSURE);
+	enum reference_part_id part = REFERENCE_CPU;
+	double bound = reference_bound(&cur.reference, &part);
+	cr_expect_eq(part, REFERENCE_FAULTS);
+	cr_expect_eq(bound, cur.reference.part[REFERENCE_FAULTS].ci_high);
+	cr_assert(bound > 1.05 && bound < 1.08, "%g", bound);   /* 1.40 / 1.08 = 1.30 */
+	cr_expect_eq(reference_settle_uniform(&cur, &pol), 4);
+	cr_expect_eq(cur.series[0].verdict, VERDICT_FAIL);
+	cr_expect(cur.reference.code_shift > 0.35 && cur.reference.code_shift < 0.45);
+	cr_expect_eq(cur.reference.bound, bound);
+	char want[200];
+	snprintf(want, sizeof want, "and the machine slowed by at most %+.1f%%, its faults part's "
+		 "95%% upper bound (the reference workload: cpu +3.0%%, memory -2.0%%, faults "
+		 "+4.0%%)", 100 * (bound - 1));
+	cr_expect(strstr(cur.series[0].note, want), "want '%s' in: %s", want, cur.series[0].note);
+	/* the report no longer lets the kernels' median stand for the machine */
+	snprintf(want, sizeof want, "neither held nor moved beyond doubt since the baseline (cpu "
+		 "+3.0%%, memory -2.0%%, faults +4.0%%); the kernels' groups slowed by a median of "
+		 "%+.1f%%, more than the %+.1f%% it allows the machine: the code's",
+		 100 * cur.reference.code_shift, 100 * (bound - 1));
+	expect_machine_line(want);
+	char cause[200];
+	cr_assert(format_code_cause(&cur, cause, sizeof cause));
+	snprintf(want, sizeof want, "the reference workload says the machine slowed by at most "
+		 "%+.1f%%, so the code is the cause", 100 * (bound - 1));
+	cr_expect(strstr(cause, want), "%s", cause);
 }

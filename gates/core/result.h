@@ -62,8 +62,10 @@ struct series {
 				   * batches and its history, NaN when it has one batch and
 				   * no history */
 	double tolerance;         /* relative change this comparison allows, NaN if none */
-	bool advisory;            /* timing whose drift is too large to gate: shown, never
-				   * failing (compare.c; the note says why) */
+	bool advisory;            /* timing whose drift is too large to gate alone: shown,
+				   * never failing on its own (compare.c; the note says
+				   * why); the uniform rule may fail it, clearing this
+				   * (decide/reference.h) */
 	bool gated;               /* its class may fail the run (policy's gates, --gate);
 				   * false: measured, compared and reported as information */
 	bool *disturbed;          /* timing: per sample, whether other tasks took the CPU
@@ -269,6 +271,13 @@ struct reference {
 				   * (the change of the part that slowed most, among those
 				   * whose interval lies past REFERENCE_MOVE_MIN); 0 otherwise */
 	enum reference_part_id shift_part; /* the part that shows it */
+	double code_shift;        /* the code slowed as a whole (decide/reference.h): the
+				   * median of the groups' median changes; 0 otherwise */
+	double bound;             /* with code_shift: the most the machine may have slowed
+				   * (reference_bound), a ratio; 1 otherwise */
+	bool faster;              /* every part faster beyond doubt, one by at least
+				   * REFERENCE_MOVE_MIN (decide/reference.h) */
+	enum reference_part_id faster_part; /* with faster: the part that sped up most */
 };
 
 /* "cpu", "memory", "faults". */

@@ -223,6 +223,22 @@ static const char *not_comparable(struct series *s, const struct series *b,
 	return why;
 }
 
+/* An advisory series' ratio and 95% interval, as a compared series has
+ * them (left NaN where the samples give none): never its own verdict, but
+ * the evidence the uniform rule reads when the reference workload held
+ * (decide/reference.h). */
+static void advisory_interval(struct series *s, const double *x, size_t nx, const double *y,
+			      size_t ny)
+{
+	double ratio, low, high;
+	if (nx < 3 || ny < 3 || nx + ny < 8 || has_nonpositive(x, nx) ||
+	    has_nonpositive(y, ny) || stats_ratio_ci(x, nx, y, ny, 0.95, &ratio, &low, &high))
+		return;
+	s->change = ratio - 1;
+	s->ci_low = low;
+	s->ci_high = high;
+}
+
 /* Timing: sets ratio interval and raw p; the verdict waits for the correction. */
 static int compare_timing(struct series *s, const struct series *b, const struct run_policy *pol)
 {
@@ -253,6 +269,8 @@ static int compare_timing(struct series *s, const struct series *b, const struct
 		s->verdict = VERDICT_SKIPPED;
 		free(s->note);
 		s->note = strdup(why);
+		if (s->advisory)
+			advisory_interval(s, x, nx, y, ny);
 	} else {
 		s->test = pol->fdr ? "timing: Hodges-Lehmann ratio, Moses 95% interval, Mann-Whitney "
 				     "one-sided, Benjamini-Hochberg over the run, tolerance "

@@ -20,6 +20,24 @@ static void compare_part(struct reference_part *now, const struct reference_part
 	now->ci_high = high;
 }
 
+/* NOW->faster: every part's whole interval below 1, and the one that sped
+ * up most by REFERENCE_MOVE_MIN or more (its interval's upper bound). */
+static void mark_faster(struct reference *now)
+{
+	int fastest = -1;
+	for (int i = 0; i < REFERENCE_PARTS; i++) {
+		const struct reference_part *p = &now->part[i];
+		if (!(p->ci_high < 1))
+			return;
+		if (fastest < 0 || p->change < now->part[fastest].change)
+			fastest = i;
+	}
+	if (fastest >= 0 && now->part[fastest].ci_high < 1 - REFERENCE_MOVE_MIN) {
+		now->faster = true;
+		now->faster_part = (enum reference_part_id)fastest;
+	}
+}
+
 void reference_compare(struct reference *now, const struct reference *base,
 		       bool same_hardware)
 {
@@ -27,6 +45,9 @@ void reference_compare(struct reference *now, const struct reference *base,
 	now->state = REFERENCE_NOT_COMPARED;
 	now->shift = 0;
 	now->shift_part = REFERENCE_CPU;
+	now->code_shift = 0;
+	now->bound = 1;
+	now->faster = false;
 	for (int i = 0; i < REFERENCE_PARTS; i++) {
 		struct reference_part *p = &now->part[i];
 		p->median = stats_median(p->samples, p->count);
@@ -54,16 +75,19 @@ void reference_compare(struct reference *now, const struct reference *base,
 		return;
 	}
 	now->state = now->shift > 0 ? REFERENCE_MOVED : steady ? REFERENCE_HOLDS : REFERENCE_UNSURE;
+	mark_faster(now);
 }
 
 /* A timing series of R that the uniform rule may fail: compared with an
- * interval (neither disturbed nor skipped), not a scheduler count. */
+ * interval (neither disturbed nor skipped), or advisory with one (its
+ * baseline drifted too much to gate it alone), not a scheduler count. */
 static bool uniform_candidate(const struct series *s)
 {
 	return s->cls == METRIC_TIMING && s->has_baseline && isfinite(s->change) &&
 	       isfinite(s->ci_low) && !result_metric_is_scheduling(s->metric) &&
 	       (s->verdict == VERDICT_PASS || s->verdict == VERDICT_FAIL ||
-		s->verdict == VERDICT_INCONCLUSIVE);
+		s->verdict == VERDICT_INCONCLUSIVE ||
+		(s->verdict == VERDICT_SKIPPED && s->advisory));
 }
 
 /* Whether series A and B are of one group (kernel, parameter set): measured
@@ -108,29 +132,67 @@ out:
 	return median;
 }
 
+double reference_bound(const struct reference *ref, enum reference_part_id *part)
+{
+	double bound = 1;
+	if (ref->state != REFERENCE_HOLDS && ref->state != REFERENCE_UNSURE &&
+	    ref->state != REFERENCE_MOVED)
+		return NAN;
+	for (int i = 0; i < REFERENCE_PARTS; i++) {
+		double high = ref->part[i].ci_high;
+		if (!isfinite(high))
+			return NAN;
+		if (high > bound) {
+			bound = high;
+			if (part)
+				*part = (enum reference_part_id)i;
+		}
+	}
+	return bound;
+}
+
+/* "+2.4%, its memory part's 95% upper bound", or what a BOUND of 1 means. */
+static void bound_words(double bound, enum reference_part_id part, char *buf, size_t size)
+{
+	if (bound > 1)
+		snprintf(buf, size, "%+.1f%%, its %s part's 95%% upper bound", 100 * (bound - 1),
+			 result_reference_part_name(part));
+	else
+		snprintf(buf, size, "+0.0%%: every part's 95%% upper bound is at or below its "
+			 "baseline");
+}
+
 size_t reference_settle_uniform(struct run_result *r, const struct run_policy *pol)
 {
-	const struct reference *ref = &r->reference;
+	struct reference *ref = &r->reference;
+	enum reference_part_id part = REFERENCE_CPU;
 	size_t groups, slower, failed = 0;
-	if (ref->state != REFERENCE_HOLDS)
+	double bound = reference_bound(ref, &part);
+	if (!isfinite(bound))
 		return 0;
 	double shift = group_changes(r, &groups, &slower);
-	if (groups < REFERENCE_UNIFORM_GROUPS || !(shift >= pol->min_effect) || 2 * slower <= groups)
+	if (groups < REFERENCE_UNIFORM_GROUPS || !((1 + shift) / bound - 1 >= pol->min_effect) ||
+	    2 * slower <= groups)
 		return 0;
-	char parts[160];
+	char parts[160], most[120];
 	result_reference_parts(ref, parts, sizeof parts);
+	bound_words(bound, part, most, sizeof most);
+	ref->code_shift = shift;
+	ref->bound = bound;
 	for (size_t i = 0; i < r->series_count; i++) {
 		struct series *s = &r->series[i];
 		if (!uniform_candidate(s) || s->verdict == VERDICT_FAIL || !(s->ci_low > 1) ||
-		    !(s->change >= pol->min_effect))
+		    !((1 + s->change) / bound - 1 >= pol->min_effect))
 			continue;
-		char note[600];
+		char note[700];
 		snprintf(note, sizeof note, "the code slowed as a whole: %zu of the %zu compared "
-			 "groups are slower, by a median of %+.1f%%, while the reference "
-			 "workload held (%s); this one %+.1f%% [%+.1f%%, %+.1f%%]%s%s", slower, groups,
-			 100 * shift, parts, 100 * s->change, 100 * (s->ci_low - 1),
-			 100 * (s->ci_high - 1), s->note ? "; alone: " : "", s->note ? s->note : "");
+			 "groups are slower, by a median of %+.1f%%, and the machine slowed by at "
+			 "most %s (the reference workload: %s); this one %+.1f%% [%+.1f%%, "
+			 "%+.1f%%]%s%s", slower, groups, 100 * shift, most, parts, 100 * s->change,
+			 100 * (s->ci_low - 1), 100 * (s->ci_high - 1), s->note ? "; alone: " : "",
+			 s->note ? s->note : "");
 		s->verdict = VERDICT_FAIL;
+		s->advisory = false;   /* gated now: the note keeps why it was advisory */
 		free(s->note);
 		s->note = strdup(note);
 		failed++;

@@ -10,9 +10,14 @@
  * a baseline reference, the kernels' median move stands for the machine's.
  * Then (decide/compare.c) a timing failure stands only if its ratio,
  * divided by the machine's, still reaches 1 + its tolerance; the others are
- * inconclusive. When every part holds, nothing is put down to the machine:
- * a slowdown of every kernel at once is the code's, and fails where timing
- * gates. A baseline without reference samples (an older file) leaves the
+ * inconclusive. When every part holds, nothing is put down to the machine;
+ * when every part is faster beyond doubt, one by REFERENCE_MOVE_MIN or
+ * more, the machine is faster than at the baseline (reference.faster), and
+ * the report says that a slowdown of the code can hide behind it.
+ * After confirmation, a slowdown of most kernels beyond the most the
+ * machine may have slowed (every part's upper bound) is the code's, in any
+ * of the three states, and fails where timing gates
+ * (reference_settle_uniform). A baseline without reference samples (an older file) leaves the
  * question to the kernels' median move (result_timing_shift), as before
  * there was a reference. docs/noise.md, "The reference workload". */
 #ifndef GATE_DECIDE_REFERENCE_H
@@ -35,21 +40,35 @@
 void reference_compare(struct reference *now, const struct reference *base,
 		       bool same_hardware);
 
-/* The code slowed as a whole: after confirmation, when R's reference held
- * and at least REFERENCE_UNIFORM_GROUPS groups (kernel, parameter set) have
+/* The most the machine may have slowed since the baseline, as a ratio: the
+ * largest 95% upper bound of REF's parts, at least 1 (the part that gives
+ * it into *PART when PART is not NULL and the bound is above 1). NaN when
+ * REF was not compared part by part (no baseline reference, another
+ * hardware, a part without samples). */
+double reference_bound(const struct reference *ref, enum reference_part_id *part);
+
+/* The code slowed as a whole: after confirmation, when R's reference was
+ * compared (it held, moved, or neither beyond doubt: reference_bound B),
+ * at least REFERENCE_UNIFORM_GROUPS groups (kernel, parameter set) have
  * timing series compared with an interval (disturbed and scheduling
- * series left out), more than half of those groups are slower (most of
- * their series with the whole 95% interval above 1) and the median of the
- * groups' median changes reaches POL's minimum effect, then every timing
- * series slower by the minimum effect or more with its interval above 1
- * that was left inconclusive or passing for its own drift tolerance or an
- * unconfirmed confirmation batch fails, with a note saying so. A slowdown
- * of many kernels while the machine's own pace held is the code's (each
- * series alone may stay within a tolerance widened by the baseline's
- * drift). Groups, not series: one group's series are measured in the same
- * minutes and drift together (unchanged, resize's 10 series slowed 13-33%
- * at once against a baseline of minutes before: docs/noise.md). Returns
- * how many series it failed. */
+ * series left out; advisory ones counted: compare.c gives them their
+ * interval, and a baseline whose batches drifted leaves few others), more
+ * than half of those groups are slower (most of their series with the
+ * whole 95% interval above 1) and the median of the groups' median changes,
+ * divided by B, still reaches POL's minimum effect, then every timing
+ * series with its interval above 1 whose change divided by B reaches the
+ * minimum effect fails, also one left inconclusive (its own drift
+ * tolerance, an unconfirmed confirmation batch, the machine's move) or
+ * advisory, with a note saying so; R's reference gets the median and B.
+ * A slowdown of many kernels beyond the most the machine's own pace may
+ * have slowed is the code's (each series alone may stay within a tolerance
+ * widened by the baseline's drift). The bound, not the state: a memory
+ * part whose interval crosses +5% (unsure) still bounds the machine's
+ * move, and a machine that moved by +9% cannot explain +30%. Groups, not
+ * series: one group's series are measured in the same minutes and drift
+ * together (unchanged, resize's 10 series slowed 13-33% at once against a
+ * baseline of minutes before: docs/noise.md). Returns how many series it
+ * failed. */
 #define REFERENCE_UNIFORM_GROUPS 3
 size_t reference_settle_uniform(struct run_result *r, const struct run_policy *pol);
 

@@ -404,32 +404,63 @@ size_t format_timing_shift(const struct run_result *r, double *median)
 	return n;
 }
 
+/* ": the kernels' groups slowed by a median of +X%, more than the +B% the
+ * reference allows the machine: the code's", when the uniform rule said
+ * so (decide/reference.h), else "". */
+static void code_words(const struct reference *ref, char *buf, size_t size)
+{
+	buf[0] = 0;
+	if (ref->code_shift > 0)
+		snprintf(buf, size, "; the kernels' groups slowed by a median of %+.1f%%, more than "
+			 "the %+.1f%% it allows the machine: the code's", 100 * ref->code_shift,
+			 100 * (ref->bound - 1));
+}
+
+/* "; the machine is faster than when the baseline was recorded: ..." when
+ * REF says so (decide/reference.h), else "". */
+static void faster_words(const struct reference *ref, char *buf, size_t size)
+{
+	buf[0] = 0;
+	if (ref->faster)
+		snprintf(buf, size, "; the machine is faster than when the baseline was recorded "
+			 "(every part, its %s part by %+.1f%%), so a slowdown of the code as large "
+			 "as the kernels' own speedup can hide: `./gate --update-baseline` records "
+			 "this pace", result_reference_part_name(ref->faster_part),
+			 100 * ref->part[ref->faster_part].change);
+}
+
 int format_reference(const struct run_result *r, char *buf, size_t size)
 {
 	const struct reference *ref = &r->reference;
-	char parts[160];
+	char parts[160], code[200], faster[300];
 	buf[0] = 0;
 	if (r->comparison)   /* gate ab: paired, no machine's move to read */
 		return 0;
 	result_reference_parts(ref, parts, sizeof parts);
+	code_words(ref, code, sizeof code);
+	faster_words(ref, faster, sizeof faster);
 	switch (ref->state) {
 	case REFERENCE_HOLDS:
 		snprintf(buf, size, "the reference workload held since the baseline (%s): a "
-			 "slowdown of the kernels is the code's, not the machine's", parts);
+			 "slowdown of the kernels is the code's, not the machine's%s", parts, faster);
 		return 1;
 	case REFERENCE_MOVED: {
 		const struct reference_part *p = &ref->part[ref->shift_part];
 		snprintf(buf, size, "the machine moved: the reference workload's %s part slowed by "
 			 "%+.1f%% [%+.1f%%, %+.1f%%] since the baseline (%s); timing failures within "
-			 "their tolerance of that are inconclusive",
+			 "their tolerance of that are inconclusive%s",
 			 result_reference_part_name(ref->shift_part), 100 * p->change,
-			 100 * (p->ci_low - 1), 100 * (p->ci_high - 1), parts);
+			 100 * (p->ci_low - 1), 100 * (p->ci_high - 1), parts, code);
 		return 1;
 	}
 	case REFERENCE_UNSURE:
-		snprintf(buf, size, "the reference workload neither held nor moved beyond doubt "
-			 "since the baseline (%s), so the kernels' median move stands for the "
-			 "machine's", parts);
+		if (ref->code_shift > 0)
+			snprintf(buf, size, "the reference workload neither held nor moved beyond "
+				 "doubt since the baseline (%s)%s", parts, code);
+		else
+			snprintf(buf, size, "the reference workload neither held nor moved beyond "
+				 "doubt since the baseline (%s), so the kernels' median move stands for "
+				 "the machine's", parts);
 		return 1;
 	case REFERENCE_NO_BASELINE:
 		snprintf(buf, size, "the baseline has no reference workload of this version (an "
@@ -441,11 +472,18 @@ int format_reference(const struct run_result *r, char *buf, size_t size)
 	}
 }
 
-const char *format_held_cause(const struct run_result *r)
+int format_code_cause(const struct run_result *r, char *buf, size_t size)
 {
-	return r->reference.state == REFERENCE_HOLDS
-	       ? "the reference workload held, so the code is the cause, not the machine"
-	       : NULL;
+	const struct reference *ref = &r->reference;
+	if (ref->code_shift > 0 && ref->bound > 1)
+		snprintf(buf, size, "the reference workload says the machine slowed by at most "
+			 "%+.1f%%, so the code is the cause, not the machine", 100 * (ref->bound - 1));
+	else if (ref->code_shift > 0 || ref->state == REFERENCE_HOLDS)
+		snprintf(buf, size, "the reference workload held, so the code is the cause, not "
+			 "the machine");
+	else
+		return 0;
+	return 1;
 }
 
 void format_interference(const struct run_result *r, size_t *disturbed, size_t *samples)

@@ -115,9 +115,11 @@ size_t format_timing_shift(const struct run_result *r, double *median);
  * when there is nothing to say (no baseline, another hardware, gate ab). */
 int format_reference(const struct run_result *r, char *buf, size_t size);
 
-/* When R's kernels moved together: the cause when its reference workload
- * held (the code), or NULL, when the machine is the likelier one. */
-const char *format_held_cause(const struct run_result *r);
+/* When R's kernels moved together: the cause into BUF when its reference
+ * workload held, or the kernels slowed beyond the most it allows the
+ * machine (the code; returns 1), or 0 when the machine is the likelier
+ * one. */
+int format_code_cause(const struct run_result *r, char *buf, size_t size);
 
 /* How many of R's timing samples other tasks disturbed (decide/
  * interference.h), counted over its wall_ns series, into *DISTURBED, of

@@ -189,6 +189,13 @@ int report_json_write(const char *path, const struct run_result *r, char *err, s
 				result_reference_state_name(r->reference.state)));
 			bad |= json_object_set_new(root, "reference_shift",
 						   jsonout_number(r->reference.shift));
+			bad |= json_object_set_new(root, "code_shift",
+						   jsonout_number(r->reference.code_shift));
+			bad |= json_object_set_new(root, "machine_faster",
+						   json_boolean(r->reference.faster));
+			if (r->reference.code_shift > 0)
+				bad |= json_object_set_new(root, "reference_bound",
+							   jsonout_number(r->reference.bound));
 			bad |= json_object_set_new(root, "reference",
 						   reference_json(&r->reference, true));
 		}

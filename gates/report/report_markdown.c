@@ -98,7 +98,8 @@ static void print_summary(FILE *f, const struct run_result *r)
 	fprintf(f, "; %zu problems; %.1f s; exit %d.\n", problems, r->wall_seconds, r->exit_code);
 	double shift;
 	size_t shifted = format_timing_shift(r, &shift);
-	const char *cause = format_held_cause(r);
+	char held[200];
+	const char *cause = format_code_cause(r, held, sizeof held) ? held : NULL;
 	if (shifted && fabs(shift) >= FORMAT_SHIFT_NOTABLE)
 		fprintf(f, "\n> The %zu compared timing series moved by a median of %+.1f%% since "
 			"the baseline: %s.\n", shifted, 100 * shift, cause ? cause

@@ -678,11 +678,11 @@ static void print_shift_warning(FILE *f, const struct run_result *r)
 	size_t shifted = format_timing_shift(r, &shift);
 	if (!shifted || fabs(shift) < FORMAT_SHIFT_NOTABLE)
 		return;
-	const char *cause = format_held_cause(r);
-	if (!cause)
-		cause = "when every kernel moves at once, the machine's state (its load, its "
-			"neighbours) is the likelier cause; `gate ab` measures both builds in the "
-			"same rounds";
+	char held[200];
+	const char *cause = format_code_cause(r, held, sizeof held) ? held
+		: "when every kernel moves at once, the machine's state (its load, its "
+		  "neighbours) is the likelier cause; `gate ab` measures both builds in the "
+		  "same rounds";
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
 		if (s->verdict == VERDICT_FAIL && s->gated && s->cls == METRIC_TIMING) {

@@ -192,7 +192,8 @@ static int platform_count(const struct run_result *in, size_t n)
 
 /* The reference workload of the merge: every input's samples, one after the
  * other, and the state that says most (moved, then unsure or no baseline
- * reference, then holds), with its figures. Inputs of several platforms keep none: no
+ * reference, then holds), with its figures; the largest slowdown of the code
+ * as a whole that an input found, with its bound. Inputs of several platforms keep none: no
  * one machine's pace. Returns 0 or -ENOMEM. */
 static int merge_reference(struct reference *out, const struct run_result *in, size_t n)
 {
@@ -217,6 +218,12 @@ static int merge_reference(struct reference *out, const struct run_result *in, s
 			out->state = r->state;
 			out->shift = r->shift;
 			out->shift_part = r->shift_part;
+			out->faster = r->faster;
+			out->faster_part = r->faster_part;
+		}
+		if (r->code_shift > out->code_shift) {   /* a shard whose code slowed as a whole */
+			out->code_shift = r->code_shift;
+			out->bound = r->bound;
 		}
 	}
 	for (int p = 0; p < REFERENCE_PARTS; p++)

@@ -355,20 +355,34 @@ out:
 	return rc;
 }
 
-/* "reference_state" and "reference_shift" beside the reference's samples
- * (which baseline_load_result read), when the file has them. */
+/* "reference_state", "reference_shift", "code_shift", "reference_bound"
+ * and "machine_faster" beside the reference's samples (which
+ * baseline_load_result read), when the file has them. */
 static int load_reference_state(const struct rl *l, const json_t *root, struct reference *ref)
 {
 	char *state = NULL;
-	double shift;
+	double shift, code_shift, bound;
+	const json_t *faster = json_object_get(root, "machine_faster");
 	int rc;
 	if ((rc = string(l, root, "result", "reference_state", 0, &state)) ||
-	    (rc = number(l, root, "result", "reference_shift", &shift)))
+	    (rc = number(l, root, "result", "reference_shift", &shift)) ||
+	    (rc = number(l, root, "result", "code_shift", &code_shift)) ||
+	    (rc = number(l, root, "result", "reference_bound", &bound)))
 		goto out;
+	if (faster && !json_is_boolean(faster)) {
+		rc = fail(l, "result.machine_faster: expected true or false");
+		goto out;
+	}
 	if (state && reference_state_parse(state, &ref->state))
 		rc = fail(l, "reference_state: \"%s\" is none of \"holds\", \"moved\", "
-			  "\"no baseline reference\", \"not compared\"", state);
+			  "\"unsure\", \"no baseline reference\", \"not compared\"", state);
 	ref->shift = isfinite(shift) && shift > 0 ? shift : 0;
+	ref->code_shift = isfinite(code_shift) && code_shift > 0 ? code_shift : 0;
+	ref->faster = faster && json_is_true(faster);
+	for (int i = 0; ref->faster && i < REFERENCE_PARTS; i++)   /* the part that sped up most */
+		if (ref->part[i].change < ref->part[ref->faster_part].change)
+			ref->faster_part = (enum reference_part_id)i;
+	ref->bound = ref->code_shift > 0 && isfinite(bound) && bound >= 1 ? bound : 1;
 	for (int i = 0; i < REFERENCE_PARTS; i++)   /* the part that shows the shift */
 		if (ref->shift > 0 && ref->part[i].change == ref->shift)
 			ref->shift_part = (enum reference_part_id)i;
