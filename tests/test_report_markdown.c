@@ -110,6 +110,33 @@ Test(report_markdown, a_machine_that_moved_as_a_whole_is_said)
 	result_free(&r);
 }
 
+/* A machine faster than at the baseline hides slowdowns: said in the
+ * summary too, though the reference held. */
+Test(report_markdown, a_machine_faster_than_at_the_baseline_is_said)
+{
+	struct run_result r;
+	fixture_build(&r);
+	char *md = fixture_render(report_markdown_print, &r, NULL);
+	cr_expect_null(strstr(md, "Machine:"), "%s", md);
+	free(md);
+	const double change[REFERENCE_PARTS] = { -0.05, -0.08, -0.20 };
+	for (int p = 0; p < REFERENCE_PARTS; p++) {
+		r.reference.part[p].change = change[p];
+		r.reference.part[p].ci_low = 1 + change[p] - 0.02;
+		r.reference.part[p].ci_high = 1 + change[p] + 0.02;
+	}
+	r.reference.state = REFERENCE_HOLDS;
+	r.reference.faster = true;
+	r.reference.faster_part = REFERENCE_FAULTS;
+	md = fixture_render(report_markdown_print, &r, NULL);
+	cr_expect(strstr(md, "> Machine: the reference workload held since the baseline (cpu "
+			 "-5.0%, memory -8.0%, faults -20.0%): a slowdown of the kernels is the "
+			 "code's, not the machine's; the machine is faster than when the baseline "
+			 "was recorded (every part, its faults part by -20.0%)"), "%s", md);
+	free(md);
+	result_free(&r);
+}
+
 /* A regression of a class the run does not gate: shown collapsed as
  * information, never under "What broke". */
 Test(report_markdown, a_series_that_does_not_gate_is_information)

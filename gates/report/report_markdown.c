@@ -107,7 +107,7 @@ static void print_summary(FILE *f, const struct run_result *r)
 			  "cause");
 	char reference[400];
 	if (r->reference.state == REFERENCE_MOVED || r->reference.state == REFERENCE_NO_BASELINE ||
-	    r->reference.state == REFERENCE_UNSURE)
+	    r->reference.state == REFERENCE_UNSURE || r->reference.faster)
 		if (format_reference(r, reference, sizeof reference))
 			fprintf(f, "\n> Machine: %s.\n", reference);
 	size_t disturbed, samples;
