@@ -188,6 +188,21 @@ static int has_nonpositive(const double *v, size_t n)
 	return 0;
 }
 
+/* Whether samples X[0..NX) and Y[0..NY) are too few, or not all positive,
+ * for a ratio and its interval: then why, into WHY. */
+static bool samples_unfit(const double *x, size_t nx, const double *y, size_t ny, char *why,
+			  size_t size)
+{
+	if (nx < 3 || ny < 3 || nx + ny < 8)
+		snprintf(why, size, "too few samples to compare (%zu now, %zu in the baseline)", nx,
+			 ny);
+	else if (has_nonpositive(x, nx) || has_nonpositive(y, ny))
+		snprintf(why, size, "values include zero; not compared as a ratio");
+	else
+		return false;
+	return true;
+}
+
 /* Why a timing series cannot be compared as a ratio; NULL when it can.
  * Marks S advisory when that is the reason. */
 static const char *not_comparable(struct series *s, const struct series *b,
@@ -213,26 +228,21 @@ static const char *not_comparable(struct series *s, const struct series *b,
 		snprintf(why, sizeof why, "advisory: the baseline's batches%s differ by up to "
 			 "%.0f%%, so a change under %.0f%% cannot be told from this machine's drift",
 			 history, 100 * s->drift, 100 * s->tolerance);
-	} else if (nx < 3 || ny < 3 || nx + ny < 8)
-		snprintf(why, sizeof why, "too few samples to compare (%zu now, %zu in the baseline)",
-			 nx, ny);
-	else if (has_nonpositive(x, nx) || has_nonpositive(y, ny))
-		snprintf(why, sizeof why, "values include zero; not compared as a ratio");
-	else
+	} else if (!samples_unfit(x, nx, y, ny, why, sizeof why))
 		return NULL;
 	return why;
 }
 
 /* An advisory series' ratio and 95% interval, as a compared series has
  * them (left NaN where the samples give none): never its own verdict, but
- * the evidence the uniform rule reads when the reference workload held
- * (decide/reference.h). */
+ * evidence for the code slowing as a whole (decide/reference.h). */
 static void advisory_interval(struct series *s, const double *x, size_t nx, const double *y,
 			      size_t ny)
 {
 	double ratio, low, high;
-	if (nx < 3 || ny < 3 || nx + ny < 8 || has_nonpositive(x, nx) ||
-	    has_nonpositive(y, ny) || stats_ratio_ci(x, nx, y, ny, 0.95, &ratio, &low, &high))
+	char why[100];
+	if (samples_unfit(x, nx, y, ny, why, sizeof why) ||
+	    stats_ratio_ci(x, nx, y, ny, 0.95, &ratio, &low, &high))
 		return;
 	s->change = ratio - 1;
 	s->ci_low = low;
