@@ -36,7 +36,9 @@ committed baseline) and how many of them failed, with the series that did.
 side (docs/noise.md, "Duet"; a run that ran another mode than asked, duet
 where it cannot run, is counted on a line of its own): each case of each trial runs once per mode,
 the modes in alternating order, so that the machine's drift meets both;
---null-runs N takes N A/A runs per mode (default: one per trial); a mode
+--null-runs N takes N A/A runs per mode (default: one per trial); --keep
+DIR keeps each run's JSON result (MODE-null-001.json, MODE-EFFECT-001.json),
+to read why a run missed or alarmed; a mode
 written MODE@N runs with N measured rounds (interleaved@61). --load
 loop keeps a shell loop busy on the last CPU beside every run, --load gate
 a second `gate run --quick` (as ci/costbench.py). The table gives, per mode
@@ -44,7 +46,7 @@ and case, the runs caught by timing and the seconds a run took.
 
   python3 ci/selftest.py --ab-modes interleaved,duet --tier default
                          --effects 1,3,5,10 --trials 20 --null-runs 100
-                         [--load none|loop|gate] [--no-cost]
+                         [--load none|loop|gate] [--no-cost] [--keep DIR]
 
 Build first (./gate --version builds); GATE_BUILD_DIR=DIR measures the
 build in DIR instead of build/. Prints a table and the runtime.
@@ -181,7 +183,13 @@ def compare_modes(args):
                 for mode in order:
                     extra = ["--no-cost"] if args.no_cost else []
                     t0 = time.time()
-                    code, result = gate(ab_case_args(i, args, knob, mode) + extra)
+                    keep = None
+                    if args.keep:
+                        os.makedirs(args.keep, exist_ok=True)
+                        keep = os.path.join(args.keep, "%s-%s-%03d.json" % (
+                            mode.replace(":", "_"), "null" if name == "null" else
+                            knob.partition("=")[2], i + 1))
+                    code, result = gate(ab_case_args(i, args, knob, mode) + extra, keep)
                     seconds[mode].append(time.time() - t0)
                     ran = ((result or {}).get("ab_schedule") or {}).get("mode")
                     if ran != mode.partition(":")[0].partition("@")[0]:   # duet where it cannot
@@ -323,7 +331,8 @@ def main():
     p.add_argument("--no-cost", action="store_true",
                    help="--ab-modes: pass --no-cost (timing is what the modes differ in)")
     p.add_argument("--keep", metavar="DIR",
-                   help="--suite-runs: keep each run's JSON result in DIR (run-001.json, ...)")
+                   help="--suite-runs: keep each run's JSON result in DIR (run-001.json, ...); "
+                        "--ab-modes: each case's (MODE-null-001.json, MODE-2.5-001.json, ...)")
     args = p.parse_args()
     args.effects = [e for e in args.effects.split(",") if e]
     if not os.access(GATE, os.X_OK) or not os.path.isdir(KERNELS):
