@@ -19,6 +19,13 @@ than one reads the rule rather than one recording):
               its reference samples (a baseline of an older version):
               the kernels' median move then stands for the machine's
   loop        the same build beside a busy loop on the last CPU
+  memory-neighbour
+              the same build beside a neighbour that loads the memory
+              rather than a CPU's time: `dd if=/dev/zero of=/dev/null
+              bs=64M` on the last CPU (the kernel writes zeros into its
+              64 MiB buffer over and over: a stream through the
+              last-level cache to the memory); the reference's memory
+              part is there for such a neighbour
   same-cpu    the same build and the gate pinned to CPU 0 with a busy
               loop on CPU 0 too: the machine slows for everything,
               the reference workload with it
@@ -33,6 +40,7 @@ reference's states.
                              [--baselines 1]
                              [--percent 50] [--min-effect P] [--no-cost]
                              [--cases unchanged,slowdown,loop,same-cpu,
+                                      memory-neighbour,
                                       slowdown-no-reference] [--keep DIR]
 
 Build first (./gate --version builds). docs/noise.md, "The reference
@@ -59,16 +67,22 @@ def tier_flags(tier):
     return [] if tier == "default" else ["--" + tier]
 
 
-class Loop:
-    """A busy shell loop on CPU CPU, for the length of a with block."""
+BUSY_LOOP = ["sh", "-c", "while :; do :; done"]
+MEMORY_STREAM = ["dd", "if=/dev/zero", "of=/dev/null", "bs=64M"]
 
-    def __init__(self, cpu):
-        self.cpu, self.proc = cpu, None
+
+class Loop:
+    """COMMAND (a busy shell loop by default) on CPU CPU, for the length of
+    a with block."""
+
+    def __init__(self, cpu, command=None):
+        self.cpu, self.command, self.proc = cpu, command or BUSY_LOOP, None
 
     def __enter__(self):
         if self.cpu is not None:
-            self.proc = subprocess.Popen(["taskset", "-c", str(self.cpu), "sh", "-c",
-                                          "while :; do :; done"], start_new_session=True)
+            self.proc = subprocess.Popen(["taskset", "-c", str(self.cpu)] + self.command,
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                         start_new_session=True)
         return self
 
     def __exit__(self, *exc):
@@ -147,13 +161,17 @@ def main():
     if not os.access(GATE, os.X_OK):
         sys.exit("ci/machinebench.py: build first (./gate --version)")
     last = (os.cpu_count() or 1) - 1
+    # case: (gate's extra arguments, the neighbour's CPU, the gate's CPU,
+    # the neighbour's command)
     cases = {
-        "unchanged": ([], None, None),
-        "slowdown": (["--env", "ALLOCGATE_SLOWDOWN_PERCENT=%g" % args.percent], None, None),
-        "loop": ([], last, None),
-        "same-cpu": ([], 0, 0),
+        "unchanged": ([], None, None, None),
+        "slowdown": (["--env", "ALLOCGATE_SLOWDOWN_PERCENT=%g" % args.percent], None, None,
+                     None),
+        "loop": ([], last, None, None),
+        "same-cpu": ([], 0, 0, None),
+        "memory-neighbour": ([], last, None, MEMORY_STREAM),
         "slowdown-no-reference": (["--env", "ALLOCGATE_SLOWDOWN_PERCENT=%g" % args.percent],
-                                  None, None),
+                                  None, None, None),
     }
     names = [c for c in args.cases.split(",") if c]
     for c in names:
@@ -196,8 +214,8 @@ def measure(args, b, names, cases, tally):
         for i in range(args.runs):
             n = b * args.runs + i + 1
             for c in names:
-                extra, loop_cpu, pin = cases[c]
-                with Loop(loop_cpu):
+                extra, loop_cpu, pin, command = cases[c]
+                with Loop(loop_cpu, command):
                     keep = os.path.join(args.keep, "%s-%d.json" % (c, n)) if args.keep else None
                     code, result, took = run_gate(
                         args, noref if c == "slowdown-no-reference" else bdir, extra, pin, keep)

@@ -15,9 +15,10 @@
  * more, the machine is faster than at the baseline (reference.faster), and
  * the report says that a slowdown of the code can hide behind it.
  * After confirmation, a slowdown of most kernels beyond the most the
- * machine may have slowed (every part's upper bound) is the code's, in any
- * of the three states, and fails where timing gates
- * (reference_settle_uniform). A baseline without reference samples (an older file) leaves the
+ * machine may have slowed (every part's upper bound) is the code's when
+ * the reference held or was unsure, and fails where timing gates
+ * (reference_settle_uniform); when it moved, timing stays inconclusive.
+ * A baseline without reference samples (an older file) leaves the
  * question to the kernels' median move (result_timing_shift), as before
  * there was a reference. docs/noise.md, "The reference workload". */
 #ifndef GATE_DECIDE_REFERENCE_H
@@ -48,7 +49,8 @@ void reference_compare(struct reference *now, const struct reference *base,
 double reference_bound(const struct reference *ref, enum reference_part_id *part);
 
 /* The code slowed as a whole: after confirmation, when R's reference was
- * compared (it held, moved, or neither beyond doubt: reference_bound B),
+ * compared and did not move (it held, or neither held nor moved beyond
+ * doubt: reference_bound B),
  * at least REFERENCE_UNIFORM_GROUPS groups (kernel, parameter set) have
  * timing series compared with an interval (disturbed and scheduling
  * series left out; advisory ones counted: compare.c gives them their
@@ -62,9 +64,12 @@ double reference_bound(const struct reference *ref, enum reference_part_id *part
  * advisory, with a note saying so; R's reference gets the median and B.
  * A slowdown of many kernels beyond the most the machine's own pace may
  * have slowed is the code's (each series alone may stay within a tolerance
- * widened by the baseline's drift). The bound, not the state: a memory
+ * widened by the baseline's drift). The bound, not only *holds*: a memory
  * part whose interval crosses +5% (unsure) still bounds the machine's
- * move, and a machine that moved by +9% cannot explain +30%. Groups, not
+ * move. Not *moved*: a part slower beyond doubt is a slow spell of the
+ * host, which slowed unchanged kernels by several times the part's own
+ * move (an unchanged run failed 14 series when the rule read the bound in
+ * that state too). Groups, not
  * series: one group's series are measured in the same minutes and drift
  * together (unchanged, resize's 10 series slowed 13-33% at once against a
  * baseline of minutes before: docs/noise.md). Returns how many series it
