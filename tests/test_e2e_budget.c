@@ -70,10 +70,30 @@ static int problems(const char *what, const char *text)
 	return n;
 }
 
-/* Whether a toy of this build still runs (kernels/toy or kernels-counted/toy
- * under this suite's tests/, by /proc/PID/exe): the suite runs one job, so
- * none of another test's, but another checkout's suite on the same machine
- * runs toys of its own, which `pgrep -x toy` counted. */
+/* Whether process PID runs with the hanging free (HANG_FREE_AT in its
+ * environment, as this suite's toys do). */
+static int hangs(const char *pid)
+{
+	char path[300], env[8192];
+	snprintf(path, sizeof path, "/proc/%s/environ", pid);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;   /* gone, or not ours to read */
+	size_t n = fread(env, 1, sizeof env - 1, f);
+	fclose(f);
+	env[n] = '\0';
+	for (size_t at = 0; at < n; at += strlen(env + at) + 1)
+		if (!strncmp(env + at, "HANG_FREE_AT=", 13))
+			return 1;
+	return 0;
+}
+
+/* Whether a toy of this suite still runs: one of this build (kernels/toy
+ * or kernels-counted/toy under this suite's tests/, by /proc/PID/exe)
+ * with the hanging free. Another checkout's suite on the same machine runs
+ * toys of its own, which `pgrep -x toy` counted, and with
+ * `build/tests/unit --jobs N` another suite's toy of this build runs beside
+ * this one, without the hanging free. */
 static int toy_left_running(void)
 {
 	char prefix[PATH_MAX], link[300], exe[PATH_MAX];
@@ -91,7 +111,8 @@ static int toy_left_running(void)
 			continue;   /* gone, a zombie or not ours to read */
 		exe[n] = '\0';
 		size_t m = (size_t)n;
-		found = !strncmp(exe, prefix, len) && m > len + 4 && !strcmp(exe + m - 4, "/toy");
+		found = !strncmp(exe, prefix, len) && m > len + 4 && !strcmp(exe + m - 4, "/toy") &&
+			hangs(d->d_name);
 	}
 	closedir(proc);
 	return found;
