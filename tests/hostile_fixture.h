@@ -5,6 +5,7 @@
 #define TEST_HOSTILE_FIXTURE_H
 
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -5,10 +5,7 @@
  * its reports and exits 4; no kernel process is left behind. Counts of
  * problems only: nothing here is timed. */
 #include <criterion/criterion.h>
-#include <dirent.h>
-#include <errno.h>
 #include <jansson.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +13,10 @@
 #include <unistd.h>
 
 #include "e2e_fixture.h"
+#include "hostile_fixture.h"
 #include "sample/spawn.h"
 
-static char preload[700], json_path[700];
+static char preload[700], json_path[700], marker[200];
 
 static void setup(void)
 {
@@ -35,6 +33,7 @@ static void setup(void)
 	snprintf(preload, sizeof preload, "LD_PRELOAD=%s/%s/tests/preload/libhang_free.so", cwd,
 		 bd ? bd : "build");
 	snprintf(json_path, sizeof json_path, "%s/result.json", tmpdir);
+	hostile_marker("budget", marker, sizeof marker);
 }
 
 /* build/gate run on the toy's quick set with the hanging free preloaded. */
@@ -45,10 +44,10 @@ static int gate(struct spawn_output *out, const char *hang_at, ...)
 	char *argv[E2E_ARGV_MAX] = { gate_path, "run", "--kernel-dir", kernel_dir,
 				     "--baseline-dir", tmpdir, "--no-color", "--no-cost",
 				     "--kernel", "toy", "--quick", "--json", json_path,
-				     "--env", preload, "--env", hang };
+				     "--env", preload, "--env", hang, "--env", marker };
 	va_list ap;
 	va_start(ap, hang_at);
-	int code = e2e_spawn(argv, 17, ap, NULL, 300, out);
+	int code = e2e_spawn(argv, 19, ap, NULL, 300, out);
 	va_end(ap);
 	return code;
 }
@@ -70,52 +69,13 @@ static int problems(const char *what, const char *text)
 	return n;
 }
 
-/* Whether process PID runs with the hanging free (HANG_FREE_AT in its
- * environment, as this suite's toys do). */
-static int hangs(const char *pid)
-{
-	char path[300], env[8192];
-	snprintf(path, sizeof path, "/proc/%s/environ", pid);
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return 0;   /* gone, or not ours to read */
-	size_t n = fread(env, 1, sizeof env - 1, f);
-	fclose(f);
-	env[n] = '\0';
-	for (size_t at = 0; at < n; at += strlen(env + at) + 1)
-		if (!strncmp(env + at, "HANG_FREE_AT=", 13))
-			return 1;
-	return 0;
-}
-
-/* Whether a toy of this suite still runs: one of this build (kernels/toy
- * or kernels-counted/toy under this suite's tests/, by /proc/PID/exe)
- * with the hanging free. Another checkout's suite on the same machine runs
- * toys of its own, which `pgrep -x toy` counted, and with
- * `build/tests/unit --jobs N` another suite's toy of this build runs beside
- * this one, without the hanging free. */
+/* Whether a toy of this test still runs: a process with this test's
+ * marker in its environment (hostile_fixture.h), so that neither another
+ * checkout's suite on the same machine nor another test run beside this
+ * one by `build/tests/unit --jobs N` counts. */
 static int toy_left_running(void)
 {
-	char prefix[PATH_MAX], link[300], exe[PATH_MAX];
-	cr_assert(realpath(kernel_dir, prefix), "%s: %s", kernel_dir, strerror(errno));
-	DIR *proc = opendir("/proc");
-	cr_assert(proc, "/proc: %s", strerror(errno));
-	size_t len = strlen(prefix);
-	int found = 0;
-	for (struct dirent *d; !found && (d = readdir(proc));) {
-		if (d->d_name[0] < '0' || d->d_name[0] > '9')
-			continue;
-		snprintf(link, sizeof link, "/proc/%s/exe", d->d_name);
-		ssize_t n = readlink(link, exe, sizeof exe - 1);
-		if (n <= 0)
-			continue;   /* gone, a zombie or not ours to read */
-		exe[n] = '\0';
-		size_t m = (size_t)n;
-		found = !strncmp(exe, prefix, len) && m > len + 4 && !strcmp(exe + m - 4, "/toy") &&
-			hangs(d->d_name);
-	}
-	closedir(proc);
-	return found;
+	return hostile_count(marker) > 0;
 }
 
 TestSuite(e2e_budget, .init = setup, .fini = e2e_cleanup, .timeout = 300);
