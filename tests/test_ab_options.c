@@ -109,12 +109,17 @@ Test(ab_options, baseline_flags_are_refused, .init = as_gate_ab)
 	run_options_defaults(&o);
 	o.runs = 3;
 	cr_expect_eq(ab_options_check(&o), -1);
+	run_options_defaults(&o);
+	o.min_effect_whole = 0.05;
+	cr_expect_eq(ab_options_check(&o), -1);
 	fflush(stderr);
 	cr_expect_stderr_eq_str(
 		"gate ab: --update-baseline: not with gate ab, which compares B with A measured "
 		"in the same rounds and reads or writes no baseline (use gate run)\n"
 		"gate ab: --runs: not with gate ab, which compares B with A measured in the same "
-		"rounds and reads or writes no baseline (use gate run)\n");
+		"rounds and reads or writes no baseline (use gate run)\n"
+		"gate ab: --min-effect-whole: not with gate ab, which compares B with A measured "
+		"in the same rounds and reads or writes no baseline (use gate run)\n");
 }
 
 Test(ab_options, sampling_flags_are_taken_out)

@@ -603,6 +603,7 @@ Test(baseline, policy_round_trips_and_is_read_strictly)
 	r.policy.alpha = 0.01;
 	r.policy.fdr = true;
 	r.policy.min_effect = 0.03;
+	r.policy.min_effect_whole = 0.05;
 	r.policy.rounds = 31;
 	r.policy.warmup = -1;
 	r.policy.cost = false;
@@ -613,6 +614,7 @@ Test(baseline, policy_round_trips_and_is_read_strictly)
 	cr_expect_eq(back.policy.alpha, 0.01);
 	cr_expect(back.policy.fdr);
 	cr_expect_eq(back.policy.min_effect, 0.03);
+	cr_expect_eq(back.policy.min_effect_whole, 0.05);
 	cr_expect_eq(back.policy.rounds, 31);
 	cr_expect_eq(back.policy.warmup, -1);
 	cr_expect(!back.policy.cost);
@@ -636,11 +638,13 @@ Test(baseline, policy_round_trips_and_is_read_strictly)
 		{ "\"alpha\": 0.5,", "\"alpha\": \"x\"," },
 		{ "\"rounds\": 31,", "" },
 		{ "\"correction\": \"bh\"", "\"correction\": \"bonferroni\"" },
+		{ "\"min_effect_whole\": 0.5,", "\"min_effect_whole\": -1," },
 	};
 	static const char *const named[] = { "policy.alpha", "policy.rounds: missing",
-					     "policy.correction" };
+					     "policy.correction", "policy.min_effect_whole" };
 	r.policy.recorded = true;
 	r.policy.alpha = 0.5;   /* exact in binary: written as 0.5 */
+	r.policy.min_effect_whole = 0.5;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		cr_assert_eq(baseline_save(path, &r, err, sizeof err), 0, "%s", err);
 		text = read_text(path);

@@ -43,6 +43,7 @@ Test(options, defaults_are_the_default_tier)
 	cr_expect_eq(o.seed, 1u);
 	cr_expect_eq(o.timeout_seconds, 60.0);
 	expect_close(o.min_effect, 0.25);
+	expect_close(o.min_effect_whole, 0.10);
 	expect_close(o.exact_tolerance, 0.01);
 	expect_close(o.near_tolerance, 0.10);
 	expect_close(o.alpha, 0.05);
@@ -192,10 +193,14 @@ Test(options, valued_flags_in_both_forms)
 Test(options, min_effect_is_a_percent)
 {
 	struct run_options o;
-	const char *argv[] = { "--min-effect=25" };
+	const char *argv[] = { "--min-effect=25", "--min-effect-whole", "15" };
 
 	cr_assert_eq(parse(&o, ARGC(argv), argv), 0);
 	expect_close(o.min_effect, 0.25);
+	expect_close(o.min_effect_whole, 0.15);
+	struct run_policy p;
+	run_options_policy(&o, &p);
+	expect_close(p.min_effect_whole, 0.15);
 }
 
 Test(options, largest_exact_seed)
@@ -292,6 +297,8 @@ ERROR_TEST(timeout_too_short, "gate: --timeout 0.05: expected a number from 0.1 
 	   "--timeout", "0.05")
 ERROR_TEST(min_effect_negative, "gate: --min-effect -5: expected a number from 0 to 1000\n",
 	   "--min-effect=-5")
+ERROR_TEST(min_effect_whole_word, "gate: --min-effect-whole ten: expected a number from 0 to "
+	   "1000\n", "--min-effect-whole", "ten")
 ERROR_TEST(seed_fraction, "gate: --seed 1.5: expected an integer\n", "--seed", "1.5")
 ERROR_TEST(seed_above_2_53, "gate: --seed 9007199254740992: expected a number from 0 to "
 	   "9.0072e+15\n", "--seed", "9007199254740992")

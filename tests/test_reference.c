@@ -371,10 +371,10 @@ Test(reference, a_malformed_reference_is_named)
 
 /* Twelve timing series as compare and confirmation left them, three in
  * each of GROUPS parameter sets (1 or 4): CHANGE each, interval [LOW, ...],
- * VERDICT; the reference's state STATE, every part's 95% upper bound 1.03
- * but memory's, MEMORY_HIGH. */
+ * VERDICT; the reference's state STATE, every part's change 0 and 95%
+ * upper bound 1.03 but the faults part's, FAULTS_HIGH. */
 static void settled_bounded(int groups, double change, double low, enum verdict verdict,
-			    enum reference_state state, double memory_high)
+			    enum reference_state state, double faults_high)
 {
 	char name[16], params[16];
 	for (int v = 0; v < 12; v++) {
@@ -394,7 +394,7 @@ static void settled_bounded(int groups, double change, double low, enum verdict 
 	for (int p = 0; p < REFERENCE_PARTS; p++) {
 		cur.reference.part[p].change = 0;
 		cur.reference.part[p].ci_low = 0.97;
-		cur.reference.part[p].ci_high = p == REFERENCE_MEMORY ? memory_high : 1.03;
+		cur.reference.part[p].ci_high = p == REFERENCE_FAULTS ? faults_high : 1.03;
 	}
 }
 
@@ -434,13 +434,27 @@ Test(reference, every_kernel_slower_while_the_reference_held_fails_them)
 
 Test(reference, the_uniform_rule_needs_the_effect_beyond_the_machine_and_a_majority)
 {
-	pol.min_effect = 0.25;
-	/* the memory part may have slowed by 9%: 1.35 / 1.09 = 1.24 */
+	pol.min_effect = pol.min_effect_whole = 0.25;
+	/* the faults part may have slowed by 9%: 1.35 / 1.09 = 1.24 */
 	settled_bounded(4, 0.35, 1.2, VERDICT_INCONCLUSIVE, REFERENCE_UNSURE, 1.09);
 	cr_expect_eq(reference_settle_uniform(&cur, &pol), 0, "the machine may explain it");
 	cr_expect_eq(cur.reference.code_shift, 0);
+	/* the memory part by its change, not its interval: +9% bounds the
+	 * machine at 1.09 whatever its upper bound, ... */
+	cur.reference.part[REFERENCE_FAULTS].ci_high = 1.03;
+	cur.reference.part[REFERENCE_MEMORY].change = 0.09;
+	cr_expect_eq(reference_settle_uniform(&cur, &pol), 0, "the memory part's +9%");
+	/* ... and 0% with an interval up to +9% bounds it at 1.03 (cpu and
+	 * faults): 1.35 / 1.03 = 1.31 */
+	cur.reference.part[REFERENCE_MEMORY].change = 0;
+	cur.reference.part[REFERENCE_MEMORY].ci_high = 1.09;
+	cr_expect_eq(reference_settle_uniform(&cur, &pol), 12, "the memory part's median held");
+	cr_expect_eq(cur.reference.bound, 1.03);
+	for (size_t i = 0; i < cur.series_count; i++)
+		cur.series[i].verdict = VERDICT_INCONCLUSIVE;
+	cur.reference.code_shift = 0;
 	/* by at most 7%: 1.35 / 1.07 = 1.26, beyond the minimum effect */
-	cur.reference.part[REFERENCE_MEMORY].ci_high = 1.07;
+	cur.reference.part[REFERENCE_FAULTS].ci_high = 1.07;
 	cr_expect_eq(reference_settle_uniform(&cur, &pol), 12, "the machine may have slowed, "
 		     "the code more");
 	/* the same figures when a part moved beyond doubt: a slow spell of
@@ -460,9 +474,21 @@ Test(reference, the_uniform_rule_needs_the_effect_beyond_the_machine_and_a_major
 	cur.reference.state = REFERENCE_NO_BASELINE;
 	cr_expect_eq(reference_settle_uniform(&cur, &pol), 0, "nothing bounds the machine");
 	cur.reference.state = REFERENCE_HOLDS;
-	for (int v = 0; v < 6; v++)
-		cur.series[v].ci_low = 0.98;   /* two groups of four: no majority */
-	cr_expect_eq(reference_settle_uniform(&cur, &pol), 0);
+	/* two groups of four +60%, two +2% (under the bound 1.03): the median
+	 * +31% is beyond it (1.31 / 1.03 = 1.27), but no majority */
+	for (int v = 0; v < 12; v++)
+		cur.series[v].change = v < 6 ? 0.60 : 0.02;
+	cr_expect_eq(reference_settle_uniform(&cur, &pol), 0, "two slower groups of four");
+	for (int v = 0; v < 12; v++)
+		cur.series[v].change = 0.35;
+	/* a group is slower by its median: in each, two of three intervals
+	 * reach below 1 (advisory series against a drifted baseline); the
+	 * rule fails the one whose interval lies above 1 */
+	for (int v = 0; v < 12; v++)
+		cur.series[v].ci_low = v % 3 ? 0.98 : 1.2;
+	cr_expect_eq(reference_settle_uniform(&cur, &pol), 4, "every group slower by its median");
+	for (int v = 0; v < 12; v++)
+		cr_expect_eq(cur.series[v].verdict, v % 3 ? VERDICT_INCONCLUSIVE : VERDICT_FAIL);
 	result_free(&cur);
 	memset(&cur, 0, sizeof cur);
 	/* one group's series drift together: one group is no "whole" */
@@ -474,6 +500,32 @@ Test(reference, the_uniform_rule_needs_the_effect_beyond_the_machine_and_a_major
 	cr_expect_eq(reference_settle_uniform(&cur, &pol), 0, "+20%% is under the minimum effect");
 	pol.min_effect = 0.10;
 	cr_expect_eq(reference_settle_uniform(&cur, &pol), 12);
+}
+
+/* The code as a whole fails from 10% where a series alone needs 25%: the
+ * defaults (POLICY_MIN_EFFECT_WHOLE); the smaller of the two applies. */
+Test(reference, the_code_as_a_whole_fails_from_its_own_smaller_minimum_effect)
+{
+	cr_assert_eq(pol.min_effect, 0.25);
+	cr_assert_eq(pol.min_effect_whole, 0.10);
+	/* 1.20 / 1.03 = 1.165: past 10%, not 25% */
+	settled(0.20, 1.1, VERDICT_PASS, REFERENCE_HOLDS);
+	cr_expect_eq(reference_settle_uniform(&cur, &pol), 12);
+	cr_expect_eq(cur.series[0].verdict, VERDICT_FAIL);
+	result_free(&cur);
+	memset(&cur, 0, sizeof cur);
+	/* 1.12 / 1.03 = 1.087: short of 10% */
+	settled(0.12, 1.05, VERDICT_PASS, REFERENCE_HOLDS);
+	cr_expect_eq(reference_settle_uniform(&cur, &pol), 0);
+	/* the smaller applies: a minimum effect of 5% */
+	pol.min_effect = 0.05;
+	cr_expect_eq(reference_settle_uniform(&cur, &pol), 12);
+	result_free(&cur);
+	memset(&cur, 0, sizeof cur);
+	pol.min_effect = 0.25;
+	pol.min_effect_whole = 0.25;
+	settled(0.20, 1.1, VERDICT_PASS, REFERENCE_HOLDS);
+	cr_expect_eq(reference_settle_uniform(&cur, &pol), 0, "--min-effect-whole 25");
 }
 
 /* Four groups of one timing series each whose baseline batches drifted
@@ -554,9 +606,9 @@ Test(reference, an_unsure_reference_bounds_the_machine_and_the_report_says_the_c
 	cr_expect(cur.reference.code_shift > 0.35 && cur.reference.code_shift < 0.45);
 	cr_expect_eq(cur.reference.bound, bound);
 	char want[200];
-	snprintf(want, sizeof want, "and the machine slowed by at most %+.1f%%, its faults part's "
-		 "95%% upper bound (the reference workload: cpu +3.0%%, memory -2.0%%, faults "
-		 "+4.0%%)", 100 * (bound - 1));
+	snprintf(want, sizeof want, "by a median of %+.1f%%, the machine by at most %+.1f%% (its "
+		 "faults part's 95%% upper bound); this one ", 100 * cur.reference.code_shift,
+		 100 * (bound - 1));
 	cr_expect(strstr(cur.series[0].note, want), "want '%s' in: %s", want, cur.series[0].note);
 	/* the report no longer lets the kernels' median stand for the machine */
 	snprintf(want, sizeof want, "neither held nor moved beyond doubt since the baseline (cpu "

@@ -106,7 +106,8 @@ void ab_options_usage(void *fp)
 		cli_table_usage_row(fp, CLI_TABLE_WIDTH, ab_flags[i].name, ab_flags[i].value,
 				    ab_flags[i].help);
 	fputs("and the options of gate run except --update-baseline, --require-baseline,\n"
-	      "--baseline-dir and --runs (no baseline is read or written).\n"
+	      "--baseline-dir, --runs and --min-effect-whole (no baseline is read or\n"
+	      "written).\n"
 	      "Both sides identical (an A/A run) measures the gate's own false alarms.\n", fp);
 }
 
@@ -223,7 +224,8 @@ int ab_options_check(const struct run_options *o)
 {
 	const char *flag = o->update_baseline ? "--update-baseline"
 			 : o->require_baseline ? "--require-baseline"
-			 : o->baseline_dir ? "--baseline-dir" : o->runs ? "--runs" : NULL;
+			 : o->baseline_dir ? "--baseline-dir" : o->runs ? "--runs"
+			 : o->min_effect_whole != POLICY_MIN_EFFECT_WHOLE ? "--min-effect-whole" : NULL;
 	if (!flag)
 		return 0;
 	message_error("%s: not with gate ab, which compares B with A measured in the "

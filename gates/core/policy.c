@@ -9,6 +9,7 @@ void policy_defaults(struct run_policy *p)
 	memset(p, 0, sizeof *p);
 	p->alpha = POLICY_ALPHA;
 	p->min_effect = POLICY_MIN_EFFECT;
+	p->min_effect_whole = POLICY_MIN_EFFECT_WHOLE;
 	p->drift_factor = POLICY_DRIFT_FACTOR;
 	p->advisory_tolerance = POLICY_ADVISORY_TOLERANCE;
 	p->exact_tolerance = POLICY_EXACT_TOLERANCE;
@@ -96,7 +97,7 @@ bool policy_same_decisions(const struct run_policy *a, const struct run_policy *
 		size_t offset;
 	} fields[] = {
 #define F(x) { #x, offsetof(struct run_policy, x) }
-		F(alpha), F(min_effect), F(drift_factor), F(advisory_tolerance),
+		F(alpha), F(min_effect), F(min_effect_whole), F(drift_factor), F(advisory_tolerance),
 		F(exact_tolerance), F(near_tolerance), F(near_floor), F(near_floor_bytes),
 		F(min_events), F(cost_tolerance), F(cost_miss_tolerance), F(cost_miss_floor),
 		F(cost_thread_slack), F(cost_advisory),

@@ -98,10 +98,14 @@ static bool same_group(const struct series *a, const struct series *b)
 }
 
 /* Over the groups that have candidates: how many (*GROUPS), how many are
- * slower (more than half of their candidates' intervals above 1;
- * *SLOWER) and the median of the groups' median changes (returned; NaN
- * on no memory). */
-static double group_changes(const struct run_result *r, size_t *groups, size_t *slower)
+ * slower (their median change, divided by BOUND, above 1; *SLOWER) and
+ * the median of the groups' median changes (returned; NaN on no memory).
+ * A group by its median, not by how many of its series' intervals lie
+ * above 1: one group's series are not independent, and advisory ones,
+ * against a baseline whose batches drifted, have intervals reaching below
+ * 1 while their group slowed as a whole (docs/noise.md). */
+static double group_changes(const struct run_result *r, double bound, size_t *groups,
+			    size_t *slower)
 {
 	double *group_median = calloc(r->series_count + 1, sizeof *group_median);
 	double *change = calloc(r->series_count + 1, sizeof *change);
@@ -116,20 +120,32 @@ static double group_changes(const struct run_result *r, size_t *groups, size_t *
 			first = !(uniform_candidate(&r->series[j]) && same_group(&r->series[j], s));
 		if (!first)
 			continue;
-		size_t n = 0, above = 0;
+		size_t n = 0;
 		for (size_t j = i; j < r->series_count; j++)
-			if (uniform_candidate(&r->series[j]) && same_group(&r->series[j], s)) {
+			if (uniform_candidate(&r->series[j]) && same_group(&r->series[j], s))
 				change[n++] = r->series[j].change;
-				above += r->series[j].ci_low > 1;
-			}
-		group_median[(*groups)++] = stats_median(change, n);
-		*slower += 2 * above > n;
+		double m = stats_median(change, n);
+		group_median[(*groups)++] = m;
+		*slower += (1 + m) / bound > 1;
 	}
 	median = stats_median(group_median, *groups);
 out:
 	free(group_median);
 	free(change);
 	return median;
+}
+
+/* What part I of REF says of the machine's most: the cpu and faults parts
+ * their 95% upper bound; the memory part its ratio, because its interval
+ * is the host's memory latency moving within the run (up to 13% between
+ * processes seconds apart on the 2-core VM), which the kernels' medians
+ * average over as its own median does, and which these kernels feel less
+ * than that: unchanged runs with the memory part at +8% [+5.5%, +10.5%]
+ * measured -0.6% (docs/noise.md). */
+static double part_most(const struct reference *ref, int i)
+{
+	const struct reference_part *p = &ref->part[i];
+	return i == REFERENCE_MEMORY ? 1 + p->change : p->ci_high;
 }
 
 double reference_bound(const struct reference *ref, enum reference_part_id *part)
@@ -139,8 +155,8 @@ double reference_bound(const struct reference *ref, enum reference_part_id *part
 	    ref->state != REFERENCE_MOVED)
 		return NAN;
 	for (int i = 0; i < REFERENCE_PARTS; i++) {
-		double high = ref->part[i].ci_high;
-		if (!isfinite(high))
+		double high = part_most(ref, i);
+		if (!isfinite(high) || !isfinite(ref->part[i].ci_high))
 			return NAN;
 		if (high > bound) {
 			bound = high;
@@ -151,15 +167,16 @@ double reference_bound(const struct reference *ref, enum reference_part_id *part
 	return bound;
 }
 
-/* "+2.4%, its memory part's 95% upper bound", or what a BOUND of 1 means. */
+/* "+2.4% (its faults part's 95% upper bound)" ("its memory part's
+ * change"), or what a BOUND of 1 means. */
 static void bound_words(double bound, enum reference_part_id part, char *buf, size_t size)
 {
 	if (bound > 1)
-		snprintf(buf, size, "%+.1f%%, its %s part's 95%% upper bound", 100 * (bound - 1),
-			 result_reference_part_name(part));
+		snprintf(buf, size, "%+.1f%% (its %s part's %s)", 100 * (bound - 1),
+			 result_reference_part_name(part),
+			 part == REFERENCE_MEMORY ? "change" : "95% upper bound");
 	else
-		snprintf(buf, size, "+0.0%%: every part's 95%% upper bound is at or below its "
-			 "baseline");
+		snprintf(buf, size, "+0.0%% (every part at or below its baseline)");
 }
 
 size_t reference_settle_uniform(struct run_result *r, const struct run_policy *pol)
@@ -177,27 +194,27 @@ size_t reference_settle_uniform(struct run_result *r, const struct run_policy *p
 	double bound = reference_bound(ref, &part);
 	if (!isfinite(bound))
 		return 0;
-	double shift = group_changes(r, &groups, &slower);
-	if (groups < REFERENCE_UNIFORM_GROUPS || !((1 + shift) / bound - 1 >= pol->min_effect) ||
+	double shift = group_changes(r, bound, &groups, &slower);
+	double effect = fmin(pol->min_effect, pol->min_effect_whole);
+	if (groups < REFERENCE_UNIFORM_GROUPS || !((1 + shift) / bound - 1 >= effect) ||
 	    2 * slower <= groups)
 		return 0;
-	char parts[160], most[120];
-	result_reference_parts(ref, parts, sizeof parts);
+	char most[120];
 	bound_words(bound, part, most, sizeof most);
 	ref->code_shift = shift;
 	ref->bound = bound;
 	for (size_t i = 0; i < r->series_count; i++) {
 		struct series *s = &r->series[i];
 		if (!uniform_candidate(s) || s->verdict == VERDICT_FAIL || !(s->ci_low > 1) ||
-		    !((1 + s->change) / bound - 1 >= pol->min_effect))
+		    !((1 + s->change) / bound - 1 >= effect))
 			continue;
 		char note[700];
+		/* each part's figure once, in the report's machine line */
 		snprintf(note, sizeof note, "the code slowed as a whole: %zu of the %zu compared "
-			 "groups are slower, by a median of %+.1f%%, and the machine slowed by at "
-			 "most %s (the reference workload: %s); this one %+.1f%% [%+.1f%%, "
-			 "%+.1f%%]%s%s", slower, groups, 100 * shift, most, parts, 100 * s->change,
-			 100 * (s->ci_low - 1), 100 * (s->ci_high - 1), s->note ? "; alone: " : "",
-			 s->note ? s->note : "");
+			 "groups are slower, by a median of %+.1f%%, the machine by at most %s; "
+			 "this one %+.1f%% [%+.1f%%, %+.1f%%]%s%s", slower, groups, 100 * shift,
+			 most, 100 * s->change, 100 * (s->ci_low - 1), 100 * (s->ci_high - 1),
+			 s->note ? "; alone: " : "", s->note ? s->note : "");
 		s->verdict = VERDICT_FAIL;
 		s->advisory = false;   /* gated now: the note keeps why it was advisory */
 		free(s->note);

@@ -15,7 +15,7 @@
  * more, the machine is faster than at the baseline (reference.faster), and
  * the report says that a slowdown of the code can hide behind it.
  * After confirmation, a slowdown of most kernels beyond the most the
- * machine may have slowed (every part's upper bound) is the code's when
+ * machine may have slowed (reference_bound) is the code's when
  * the reference held or was unsure, and fails where timing gates
  * (reference_settle_uniform); when it moved, timing stays inconclusive.
  * A baseline without reference samples (an older file) leaves the
@@ -42,8 +42,11 @@ void reference_compare(struct reference *now, const struct reference *base,
 		       bool same_hardware);
 
 /* The most the machine may have slowed since the baseline, as a ratio: the
- * largest 95% upper bound of REF's parts, at least 1 (the part that gives
- * it into *PART when PART is not NULL and the bound is above 1). NaN when
+ * largest of the cpu and faults parts' 95% upper bounds and the memory
+ * part's ratio, at least 1 (the part that gives it into *PART when PART
+ * is not NULL and the bound is above 1). The memory part by its ratio: its
+ * interval is the host's memory latency moving within the run, which the
+ * kernels' medians average over as its median does (reference.c). NaN when
  * REF was not compared part by part (no baseline reference, another
  * hardware, a part without samples). */
 double reference_bound(const struct reference *ref, enum reference_part_id *part);
@@ -55,16 +58,18 @@ double reference_bound(const struct reference *ref, enum reference_part_id *part
  * timing series compared with an interval (disturbed and scheduling
  * series left out; advisory ones counted: compare.c gives them their
  * interval, and a baseline whose batches drifted leaves few others), more
- * than half of those groups are slower (most of their series with the
- * whole 95% interval above 1) and the median of the groups' median changes,
- * divided by B, still reaches POL's minimum effect, then every timing
- * series with its interval above 1 whose change divided by B reaches the
- * minimum effect fails, also one left inconclusive (its own drift
+ * than half of those groups are slower (their median change, divided by
+ * B, above 1) and the median of the groups' median changes, divided by
+ * B, still reaches the smaller of POL's minimum effect and its minimum
+ * effect for the code as a whole (min_effect_whole: 10% by default, where
+ * a single series needs 25%), then every timing series with its interval
+ * above 1 whose change divided by B reaches that effect fails, also one
+ * left inconclusive (its own drift
  * tolerance, an unconfirmed confirmation batch, the machine's move) or
  * advisory, with a note saying so; R's reference gets the median and B.
  * A slowdown of many kernels beyond the most the machine's own pace may
  * have slowed is the code's (each series alone may stay within a tolerance
- * widened by the baseline's drift). The bound, not only *holds*: a memory
+ * widened by the baseline's drift). The bound, not only *holds*: a faults
  * part whose interval crosses +5% (unsure) still bounds the machine's
  * move. Not *moved*: a part slower beyond doubt is a slow spell of the
  * host, which slowed unchanged kernels by several times the part's own

@@ -602,8 +602,9 @@ static void policy_numbers(const struct run_result *r, size_t timed, char *buf, 
 			 timed, p->alpha, 100 * p->min_effect);
 	else
 		snprintf(buf, size, "over %zu comparisons (alpha %.2g), tolerance max(%.0f%%, %g x "
-			 "drift of the baseline's batches and history)", timed, p->alpha,
-			 100 * p->min_effect, p->drift_factor);
+			 "drift of the baseline's batches and history), the code as a whole %.0f%%",
+			 timed, p->alpha, 100 * p->min_effect, p->drift_factor,
+			 100 * fmin(p->min_effect, p->min_effect_whole));
 }
 
 /* How the comparisons were decided: the tests and the correction, named,

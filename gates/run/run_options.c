@@ -19,6 +19,7 @@ void run_options_defaults(struct run_options *o)
 	 * 20-90% over minutes (docs/noise.md); smaller timing changes are
 	 * reported (inconclusive) but do not fail unless --min-effect says so. */
 	o->min_effect = POLICY_MIN_EFFECT;
+	o->min_effect_whole = POLICY_MIN_EFFECT_WHOLE;
 	o->gates = POLICY_GATE_RUN_DEFAULT;
 	o->exact_tolerance = POLICY_EXACT_TOLERANCE;
 	o->near_tolerance = POLICY_NEAR_TOLERANCE;
@@ -54,6 +55,7 @@ void run_options_policy(const struct run_options *o, struct run_policy *p)
 	p->alpha = o->alpha;
 	p->fdr = o->fdr;
 	p->min_effect = o->min_effect;
+	p->min_effect_whole = o->min_effect_whole;
 	p->exact_tolerance = o->exact_tolerance;
 	p->near_tolerance = o->near_tolerance;
 	p->rounds = o->rounds;

@@ -32,6 +32,7 @@ struct run_options {
 	double deadline_seconds;     /* --deadline: the whole run's; 0: the tier's default */
 	double deadline_at;          /* runner_now() past which no sample starts; 0: none */
 	double min_effect;           /* timing: smallest relative change that fails */
+	double min_effect_whole;     /* ... when the code slowed as a whole */
 	unsigned gates;              /* --gate: POLICY_GATE_* bits, what may fail the run */
 	double exact_tolerance;      /* exact: relative tolerance */
 	double near_tolerance;       /* near-exact: relative tolerance */

@@ -44,6 +44,11 @@ json_t *policy_json(const struct run_policy *p)
 		}
 	}
 	char gates[40];
+	if (obj && json_object_set_new(obj, "min_effect_whole",
+				       jsonout_number(p->min_effect_whole))) {
+		json_decref(obj);
+		return NULL;
+	}
 	if (obj && json_object_set_new(obj, "gate", json_string(policy_gates_name(p->gates, gates,
 									      sizeof gates)))) {
 		json_decref(obj);
@@ -101,6 +106,15 @@ int policy_json_load(const json_t *obj, struct run_policy *p, char *why, size_t 
 			break;
 		}
 	}
+	/* absent in files written before it: the default */
+	const json_t *whole = json_object_get(obj, "min_effect_whole");
+	if (whole && (!json_is_number(whole) || !isfinite(json_number_value(whole)) ||
+		      json_number_value(whole) < 0)) {
+		snprintf(why, size, "policy.min_effect_whole: expected a number >= 0");
+		return -1;
+	}
+	if (whole)
+		p->min_effect_whole = json_number_value(whole);
 	/* absent in files written before the gate policy: everything gated */
 	const json_t *gate = json_object_get(obj, "gate");
 	if (gate && (!json_is_string(gate) || policy_gates_parse(json_string_value(gate),
