@@ -136,6 +136,37 @@ Test(report_term, the_compact_report_folds_what_passed)
 	result_free(&r);
 }
 
+/* A reason that every group gives (another machine's cost key) is said in
+ * full once; later groups name it by its head. */
+Test(report_term, a_reason_every_group_gives_is_said_in_full_once)
+{
+	static const char why[] = "cost key changed since the baseline (libc version \"2.36\" -> "
+				  "\"2.41\"): cost not compared";
+	struct run_result r;
+	fixture_build(&r);
+	for (int g = 0; g < 3; g++) {
+		char params[16];
+		snprintf(params, sizeof params, "p%d", g);
+		struct series *s = result_add_series(&r, "k", "v", params, "cost_instructions",
+						     "count", METRIC_EXACT);
+		cr_assert_not_null(s);
+		result_series_append(s, 1000);
+		s->median = 1000;
+		s->verdict = VERDICT_SKIPPED;
+		s->note = strdup(why);
+	}
+	char *out = fixture_render(render, &r, NULL);
+	const char *first = strstr(out, why);
+	cr_expect(first, "said in full\n%s", out);
+	cr_expect(first && !strstr(first + 1, why), "said in full once\n%s", out);
+	const char *later = strstr(out, "(1: cost key changed since the baseline (as above))");
+	cr_expect(later && first && later > first, "then by its head\n%s", out);
+	cr_expect(later && strstr(later + 1, "(1: cost key changed since the baseline (as above))"),
+		  "in each later group\n%s", out);
+	free(out);
+	result_free(&r);
+}
+
 /* N timing series of R compared against the baseline, each moved by CHANGE. */
 static void add_compared(struct run_result *r, size_t n, double change)
 {

@@ -364,10 +364,45 @@ static void print_rows(FILE *f, const struct style *st, const struct run_result 
 	free(seen);
 }
 
+/* The reasons a folded line gave in full, so that a later group's line
+ * names the same one by its head ("cost key changed since the baseline
+ * (as above)") instead of repeating the whole on every group. */
+struct fold_said {
+	const char *why[8];
+	size_t count;
+};
+
+/* Appends to LINE (of SIZE, N used) reason WHY in full the first time,
+ * by its head (up to its first " (" or ':') after that. */
+static size_t fold_reason(char *line, size_t size, size_t n, const char *why,
+			  struct fold_said *said)
+{
+	size_t k = 0;
+	while (k < said->count && strcmp(said->why[k], why))
+		k++;
+	if (n >= size)
+		return n;
+	if (k == said->count) {
+		if (said->count < sizeof said->why / sizeof said->why[0])
+			said->why[said->count++] = why;
+		n += (size_t)snprintf(line + n, size - n, "%s", why);
+	} else {
+		size_t head = strcspn(why, ":");
+		const char *paren = strstr(why, " (");
+		if (paren && (size_t)(paren - why) < head)
+			head = (size_t)(paren - why);
+		if (head)
+			n += (size_t)snprintf(line + n, size - n, "%.*s (as above)", (int)head, why);
+		else
+			n += (size_t)snprintf(line + n, size - n, "%s", why);
+	}
+	return n < size ? n : size;
+}
+
 /* The folded rest of a group: how many series passed unchanged, are new,
  * advisory, or were not compared (with each reason and its count). */
 static void print_folded(FILE *f, const struct style *st, const struct run_result *r,
-			 const char *kernel, const char *params)
+			 const char *kernel, const char *params, struct fold_said *said)
 {
 	enum { REASONS = 4 };
 	size_t counts = 0, timings = 0, skipped = 0, fresh = 0, advisory = 0, disturbed = 0;
@@ -416,8 +451,10 @@ static void print_folded(FILE *f, const struct style *st, const struct run_resul
 		FOLD_ADD(", %zu timings advisory", advisory);
 	if (skipped)
 		FOLD_ADD(", %zu not compared", skipped);
-	for (size_t k = 0; k < REASONS && why[k]; k++)
-		FOLD_ADD("%s%zu: %s", k ? "; " : " (", why_count[k], why[k]);
+	for (size_t k = 0; k < REASONS && why[k]; k++) {
+		FOLD_ADD("%s%zu: ", k ? "; " : " (", why_count[k]);
+		n = fold_reason(line, sizeof line, n, why[k], said);
+	}
 	if (other)
 		FOLD_ADD("; %zu for other reasons", other);
 	if (why[0])
@@ -489,7 +526,7 @@ static void print_expect_line(FILE *f, const struct style *st, const struct expe
 }
 
 static void print_compact_group(FILE *f, const struct style *st, const struct run_result *r,
-				const char *kernel, const char *params)
+				const char *kernel, const char *params, struct fold_said *folded)
 {
 	struct columns w = { 18, 22, 26 };
 	for (size_t i = 0; i < r->series_count; i++) {
@@ -506,7 +543,7 @@ static void print_compact_group(FILE *f, const struct style *st, const struct ru
 	}
 	fprintf(f, "  %sparams %s%s\n", st->bold, params, st->off);
 	print_rows(f, st, r, kernel, params, &w);
-	print_folded(f, st, r, kernel, params);
+	print_folded(f, st, r, kernel, params, folded);
 	const char *said = NULL;
 	for (size_t i = 0; i < r->expect_count; i++)
 		if (!strcmp(r->expects[i].kernel, kernel) && !strcmp(r->expects[i].params, params))
@@ -521,6 +558,7 @@ static void print_kernels(FILE *f, const struct style *st, const struct run_resu
 	/* the first series of each group printed so far */
 	const struct series **groups = calloc(r->series_count + 1, sizeof *groups);
 	size_t group_count = 0;
+	struct fold_said said = { .count = 0 };
 	for (size_t i = 0; groups && i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
 		if (!kernel || strcmp(kernel, s->kernel)) {
@@ -535,7 +573,10 @@ static void print_kernels(FILE *f, const struct style *st, const struct run_resu
 		if (g < group_count)
 			continue;
 		groups[group_count++] = s;
-		(details ? print_group : print_compact_group)(f, st, r, kernel, s->params);
+		if (details)
+			print_group(f, st, r, kernel, s->params);
+		else
+			print_compact_group(f, st, r, kernel, s->params, &said);
 	}
 	free(groups);
 }
