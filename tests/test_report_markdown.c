@@ -45,6 +45,23 @@ Test(report_markdown, golden)
 }
 
 /* The step summary is shared by the job's steps: appended, never replaced. */
+/* A run that measured nothing (gate ab, every kernel the same code on
+ * both sides): the heading and its reason, nothing else. */
+Test(report_markdown, nothing_measured_is_the_heading_and_why)
+{
+	struct run_result r;
+	memset(&r, 0, sizeof r);
+	r.ctx.platform_key = strdup("linux-x86_64-glibc");
+	r.comparison = strdup("A/B: B (kernels build/kernels) against A (kernels /tmp/base/kernels)");
+	r.baseline_note = strdup("1 kernel is the same code on both sides, not measured: jw_print");
+	r.exit_code = GATE_EXIT_OK;
+	char *out = fixture_render(report_markdown_print, &r, NULL);
+	cr_expect_str_eq(out, "## allocgate: ✅ PASS: nothing changed\n\n"
+			 "> 1 kernel is the same code on both sides, not measured: jw_print\n");
+	free(out);
+	result_free(&r);
+}
+
 Test(report_markdown, appends_to_step_summary)
 {
 	char path[] = "/tmp/allocgate-summary-XXXXXX", err[256], head[64];

@@ -48,6 +48,17 @@ static void print_summary(FILE *f, const struct run_result *r)
 	format_counts(r, sv, ev, &information, &problems);
 	fprintf(f, "## allocgate: %s %s%s\n\n", r->exit_code == GATE_EXIT_OK ? "✅" : "❌",
 		gate_exit_word(r->exit_code), nothing_moved(r) ? ": nothing changed" : "");
+	/* nothing measured (gate ab: every kernel the same code on both
+	 * sides): the heading and why, not a platform line and a line of
+	 * zeros that a reviewer would have to read to learn nothing */
+	if (nothing_moved(r) && !r->series_count && !r->expect_count && !r->problem_count) {
+		if (r->baseline_note) {
+			fputs("> ", f);
+			md(f, r->baseline_note);
+			fputc('\n', f);
+		}
+		return;
+	}
 	fputs("Platform ", f);
 	escape_md_code(f, r->ctx.platform_key ? r->ctx.platform_key : "?");
 	fputs(", ", f);
