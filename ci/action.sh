@@ -107,7 +107,12 @@ rev=$(git rev-parse --verify -q "$base^{commit}") ||
 	{ say "'$base' is not a revision here (fetch-depth: 0 in actions/checkout?)"; exit 2; }
 top=$(git rev-parse --show-toplevel) || exit 2
 sub=$(git rev-parse --show-prefix)   # the working directory inside the repository
-wt=$(mktemp -d "${RUNNER_TEMP:-/tmp}/allocgate-base-XXXXXX")
+. "$here/ci/worktree.sh"
+# at a path of the checkout's length: a build with absolute paths is then
+# the same code on both sides where the source is (ci/worktree.sh)
+wt=$(worktree_dir "$(cd "$top" && pwd -P)") ||
+	say "no directory of the checkout's length ($top) for the base: a build with absolute paths (CMake) is measured even where the code did not change"
+[ -d "$wt" ] || { say "cannot make a directory for the base's worktree"; exit 2; }
 trap 'git -C "$top" worktree remove --force "$wt" >/dev/null 2>&1; rm -rf "$wt"' EXIT
 git -C "$top" worktree add -q --detach "$wt" "$rev" || { say "cannot check out $base"; exit 2; }
 say "A = $base ($(git log -1 --format='%h %s' "$rev")), B = this checkout"

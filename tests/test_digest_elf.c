@@ -52,7 +52,7 @@ static void build(const char *name, const char *source, const char *id, char *ou
 static void digests(const char *path, char *whole, char *loaded)
 {
 	cr_assert_eq(digest_file(path, whole, DIGEST_TEXT_SIZE), 0);
-	cr_assert_eq(digest_executable(path, loaded, DIGEST_TEXT_SIZE), 0);
+	cr_assert_eq(digest_executable(path, NULL, loaded, DIGEST_TEXT_SIZE), 0);
 }
 
 Test(digest_elf, a_comment_a_build_id_or_stripped_debug_information_leave_it_a_code_change_does_not)
@@ -149,7 +149,7 @@ static void digest_of(const char *name, const unsigned char *f, size_t n, char *
 	char path[300];
 	snprintf(path, sizeof path, "%s/%s", dir, name);
 	write_file(path, f, n);
-	cr_assert_eq(digest_executable(path, out, DIGEST_TEXT_SIZE), 0, "%s", name);
+	cr_assert_eq(digest_executable(path, NULL, out, DIGEST_TEXT_SIZE), 0, "%s", name);
 }
 
 static int is_elf_digest(const char *d)
@@ -217,7 +217,50 @@ Test(digest_elf, other_files_digest_whole_and_errors_are_reported)
 	cr_expect_str_eq(d, whole);
 
 	snprintf(path, sizeof path, "%s/missing", dir);
-	cr_expect_eq(digest_executable(path, d, sizeof d), -ENOENT);
+	cr_expect_eq(digest_executable(path, NULL, d, sizeof d), -ENOENT);
 	cr_expect_str_eq(d, "");
-	cr_expect_eq(digest_executable(path, d, 8), -ENOBUFS);
+	cr_expect_eq(digest_executable(path, NULL, d, 8), -ENOBUFS);
+}
+
+/* Compiles DIR/ROOT/src/k.c, which prints its own __FILE__ and links a
+ * RUNPATH into ROOT/build, by its absolute path as CMake does, into
+ * DIR/ROOT/build/k; the root's absolute path into TOP. */
+static void build_at(const char *root, char *top, size_t top_size, char *out, size_t size)
+{
+	const char *cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
+	static const char source[] = "#include <stdio.h>\n"
+				     "int main(void) { puts(__FILE__); return 0; }\n";
+	char src[400], cmd[2000];
+	snprintf(top, top_size, "%s/%s", dir, root);
+	snprintf(cmd, sizeof cmd, "mkdir -p '%s/src' '%s/build'", top, top);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	snprintf(src, sizeof src, "%s/src/k.c", top);
+	write_file(src, source, sizeof source - 1);
+	snprintf(out, size, "%s/build/k", top);
+	snprintf(cmd, sizeof cmd, "%s -g -O1 -Wl,-rpath,'%s/build' -o '%s' '%s'", cc, top, out,
+		 src);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
+Test(digest_elf, a_source_root_in_the_image_is_masked_at_roots_of_one_length)
+{
+	char ta[400], tb[400], tc[400], a[500], b[500], c[500];
+	char da[64], db[64], dc[64], ra[64], rb[64];
+	build_at("checkout", ta, sizeof ta, a, sizeof a);
+	build_at("worktree", tb, sizeof tb, b, sizeof b);   /* as long as "checkout" */
+	build_at("wt", tc, sizeof tc, c, sizeof c);
+	cr_assert_eq(digest_executable(a, NULL, ra, sizeof ra), 0);
+	cr_assert_eq(digest_executable(b, NULL, rb, sizeof rb), 0);
+	cr_expect_str_neq(ra, rb, "unmasked, the roots in __FILE__ and RUNPATH differ");
+	cr_assert_eq(digest_executable(a, ta, da, sizeof da), 0);
+	cr_assert_eq(digest_executable(b, tb, db, sizeof db), 0);
+	cr_expect_str_eq(da, db, "each side's root masked: the same code");
+	char slash[420];
+	snprintf(slash, sizeof slash, "%s/", tb);
+	cr_assert_eq(digest_executable(b, slash, db, sizeof db), 0);
+	cr_expect_str_eq(da, db, "a root given with its trailing '/'");
+	cr_assert_eq(digest_executable(c, tc, dc, sizeof dc), 0);
+	cr_expect_str_neq(da, dc, "a root of another length moves what follows it");
+	cr_assert_eq(digest_executable(b, ta, db, sizeof db), 0);
+	cr_expect_str_eq(db, rb, "another root than the one in the file masks nothing");
 }

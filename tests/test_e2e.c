@@ -326,7 +326,7 @@ Test(e2e, a_second_recording_keeps_the_first_as_drift_history)
 	const struct series *s = result_find_series(&b, "toy", "single", "small", "task_clock_ns");
 	cr_assert_not_null(s);
 	snprintf(toy, sizeof toy, "%s/toy", kernel_dir);
-	cr_assert_eq(digest_executable(toy, digest, sizeof digest), 0);
+	cr_assert_eq(digest_executable(toy, NULL, digest, sizeof digest), 0);
 	cr_expect(!strncmp(digest, DIGEST_ELF_PREFIX, strlen(DIGEST_ELF_PREFIX)), "%s", digest);
 	cr_expect_str_eq(s->kernel_digest, digest);
 	cr_expect_eq(s->history_count, 1, "one batch of the first recording");

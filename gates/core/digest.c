@@ -53,7 +53,7 @@ int digest_file(const char *path, char *out, size_t out_size)
 	return ret;
 }
 
-int digest_executable(const char *path, char *out, size_t out_size)
+int digest_executable(const char *path, const char *root, char *out, size_t out_size)
 {
 	uint64_t h = DIGEST_FNV1A64_OFFSET;
 	int ret = 0;
@@ -61,7 +61,7 @@ int digest_executable(const char *path, char *out, size_t out_size)
 	FILE *f = digest_open(path, out, out_size, &ret);
 	if (!f)
 		return ret;
-	ret = digest_elf(f, &h);
+	ret = digest_elf(f, root, &h);
 	fclose(f);
 	if (ret < 0)
 		return ret;

@@ -7,8 +7,10 @@
  * cryptographic hash. Of an ELF file it covers the loaded part only
  * (digest_elf.h: not the debug information or the build ID, which change
  * with a comment); of any other file (a PE or Mach-O executable) all its
- * bytes. Builds are made path-independent by configure.py
- * (-ffile-prefix-map), so two clones built by the same compiler agree.
+ * bytes. configure.py's builds are path-independent (-ffile-prefix-map);
+ * a build that writes its source root into the executable (CMake's
+ * absolute paths) digests alike at another root of the same length, the
+ * root masked (digest_elf.h).
  */
 #ifndef GATE_DIGEST_H
 #define GATE_DIGEST_H
@@ -29,10 +31,11 @@ int digest_file(const char *path, char *out, size_t out_size);
 
 /* The digest of the executable at PATH: "fnv1a64-elf:" and 16 hex digits
  * of its loaded part when it is an ELF file with readable headers
- * (digest_elf.h), otherwise digest_file's. Returns 0 or a negative errno
- * (OUT is then empty). */
+ * (digest_elf.h), the source root ROOT (or NULL: none) masked in it,
+ * otherwise digest_file's. Returns 0 or a negative errno (OUT is then
+ * empty). */
 #define DIGEST_ELF_PREFIX "fnv1a64-elf:"
-int digest_executable(const char *path, char *out, size_t out_size);
+int digest_executable(const char *path, const char *root, char *out, size_t out_size);
 
 /* Whether digests A and B were made the same way (their text before the
  * ':'): two digests of one method differ only when the executables do. */

@@ -20,6 +20,8 @@ struct elf_file {
 	FILE *f;
 	uint64_t size; /* of the file, in bytes */
 	int is64, big;
+	const char *root;   /* the source root masked in section contents, or NULL */
+	size_t root_len;
 };
 
 /* The N-byte (1 to 8) unsigned field at P in the file's byte order. */
@@ -76,6 +78,47 @@ static int hash_range(const struct elf_file *e, uint64_t off, uint64_t n, uint64
 	return 1;
 }
 
+/* Overwrites each occurrence of E's root in BUF (N bytes) that a path
+ * separator, a NUL or the buffer's end follows with '\1' bytes: the same
+ * source built in a checkout and in a worktree at a path of the same length
+ * then reads the same (digest_elf.h). */
+static void mask_root(const struct elf_file *e, unsigned char *buf, size_t n)
+{
+	size_t len = e->root_len;
+	for (size_t i = 0; len && i + len <= n; i++) {
+		unsigned char *p = memchr(buf + i, (unsigned char)e->root[0], n - i);
+		if (!p || (size_t)(p - buf) + len > n)
+			break;
+		i = (size_t)(p - buf);
+		size_t end = i + len;
+		if (!memcmp(p, e->root, len) &&
+		    (end == n || buf[end] == '/' || buf[end] == '\\' || buf[end] == '\0')) {
+			memset(p, 1, len);
+			i = end - 1;
+		}
+	}
+}
+
+/* Hashes the N bytes of a section's contents at OFF with the root masked:
+ * 1, 0 outside the file, -EIO, -ENOMEM. */
+static int hash_contents(const struct elf_file *e, uint64_t off, uint64_t n, uint64_t *h)
+{
+	if (!e->root_len)
+		return hash_range(e, off, n, h);
+	if (!inside(e, off, n) || n > (uint64_t)SIZE_MAX)
+		return 0;
+	unsigned char *buf = malloc(n ? (size_t)n : 1);
+	if (!buf)
+		return -ENOMEM;
+	int ret = n ? read_at(e, off, buf, (size_t)n) : 1;
+	if (ret > 0) {
+		mask_root(e, buf, (size_t)n);
+		*h = digest_fnv1a64(*h, buf, (size_t)n);
+	}
+	free(buf);
+	return ret;
+}
+
 /* The section table's fields, in the file's layout. */
 struct sh_view {
 	uint32_t name, type;
@@ -121,7 +164,7 @@ static int hash_sections(const struct elf_file *e, const unsigned char *table, s
 		*h = hash_value(*h, s.addr);
 		*h = hash_value(*h, s.size);
 		if (s.type != SHT_NOBITS_TYPE) {
-			int ret = hash_range(e, s.offset, s.size, h);
+			int ret = hash_contents(e, s.offset, s.size, h);
 			if (ret <= 0)
 				return ret;
 		}
@@ -166,10 +209,16 @@ struct ehdr_layout {
 static const struct ehdr_layout ehdr64 = { 24, 32, 40, 8, 54 };
 static const struct ehdr_layout ehdr32 = { 24, 28, 32, 4, 42 };
 
-int digest_elf(FILE *f, uint64_t *h)
+int digest_elf(FILE *f, const char *root, uint64_t *h)
 {
 	unsigned char hdr[64];
 	struct elf_file e = { .f = f };
+	if (root && strlen(root) >= 2) {   /* not the root directory "/" */
+		e.root = root;
+		e.root_len = strlen(root);
+		if (e.root[e.root_len - 1] == '/')
+			e.root_len--;
+	}
 	long size;
 
 	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0)

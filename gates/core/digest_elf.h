@@ -19,6 +19,18 @@
  * is read from its ELF header's own offsets, with bounds checked; ELF32 and
  * ELF64, either byte order, on any host (no <elf.h>: the Windows build
  * compiles this too).
+ *
+ * A build system that compiles with absolute paths (CMake does) writes its
+ * source root into the loaded image: `__FILE__` of every assert, counted
+ * allocation and GATE_VARIANT line, and a RUNPATH into its build directory.
+ * A pull request's base built in a worktree then differs from the checkout
+ * by those bytes alone. Given the source root, each occurrence of it in a
+ * section's contents is masked (its bytes replaced by 0x01) before it is
+ * hashed, so that two builds of one source at two roots of the same length
+ * digest alike; roots of different lengths move the data that follows the
+ * path, and the code that addresses it, so nothing masks that (the action
+ * places the base's worktree at a path of the checkout's length:
+ * ci/worktree.sh).
  */
 #ifndef GATE_DIGEST_ELF_H
 #define GATE_DIGEST_ELF_H
@@ -27,11 +39,13 @@
 #include <stdio.h>
 
 /* Continues the FNV-1a 64 state *H (digest.h) over the loaded part of the
- * ELF file F (opened "rb", at any position). Returns 1 when F is an ELF
+ * ELF file F (opened "rb", at any position), ROOT (a directory, or NULL)
+ * masked where it stands in a section's contents followed by a separator,
+ * a NUL or the section's end. Returns 1 when F is an ELF
  * file whose headers lie inside it (*H then holds the digest), 0 when it is
  * not one or its header, program header table or section table is out of
  * bounds or of an unknown layout (*H unchanged: the caller digests the
- * whole file), or -EIO on a read error. */
-int digest_elf(FILE *f, uint64_t *h);
+ * whole file), -EIO on a read error or -ENOMEM. */
+int digest_elf(FILE *f, const char *root, uint64_t *h);
 
 #endif

@@ -103,8 +103,8 @@ static void libc_builds(const char *loader, char *out, size_t size)
 	char libc[4096], d1[64] = "unknown", d2[64] = "unknown";
 	int have_libc = mapped_path("libc.so", libc, sizeof libc) == 0;
 	if (have_libc)
-		digest_executable(libc, d1, sizeof d1);
-	digest_executable(loader, d2, sizeof d2);
+		digest_executable(libc, NULL, d1, sizeof d1);
+	digest_executable(loader, NULL, d2, sizeof d2);
 	snprintf(out, size, "%s %s; %s %s", have_libc ? strrchr(libc, '/') + 1 : "libc",
 		 d1, strrchr(loader, '/') ? strrchr(loader, '/') + 1 : loader, d2);
 }

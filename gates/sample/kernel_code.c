@@ -18,7 +18,7 @@ struct code_state {
 static int add_file(struct code_state *st, const char *name, const char *path)
 {
 	char d[64];
-	int ret = digest_executable(path, d, sizeof d);
+	int ret = digest_executable(path, st->k->source_root, d, sizeof d);
 	if (ret)
 		return ret;
 	st->h = digest_fnv1a64(st->h, name, strlen(name) + 1);

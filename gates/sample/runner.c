@@ -54,13 +54,14 @@ int runner_list_kernel(const char *path, double timeout_seconds, struct kernel_i
 		ret = -EINVAL;
 	} else {
 		ret = kernel_info_parse(path, out.out, info, err, err_size);
-		/* No digest (unreadable executable): no drift history, nothing worse. */
-		if (!ret)
-			digest_executable(path, info->digest, sizeof info->digest);
 		if (!ret && runner_source_root(path, info)) {
 			snprintf(err, err_size, "%s: out of memory", path);
 			ret = -ENOMEM;
 		}
+		/* No digest (unreadable executable): no drift history, nothing worse. */
+		if (!ret)
+			digest_executable(path, info->source_root, info->digest,
+					  sizeof info->digest);
 	}
 	spawn_output_free(&out);
 	return ret;
