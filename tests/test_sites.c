@@ -233,3 +233,48 @@ Test(sites, a_realloc_turned_into_malloc_and_free_is_one_place)
 	result_free(&a);
 	result_free(&b);
 }
+
+/* A string library's compaction: one path reallocates, the other mallocs,
+ * copies and frees. A ran the realloc path alone, so its cost pass took
+ * sds_compact for a wrapper of realloc and put the call at the kernel's
+ * lines (via sds_compact); B ran the other path, whose calls it made
+ * inside sds_compact. Compared, A's calls are put back at sds_compact's
+ * own line: one place, at the library's line, nothing "gone" at the
+ * kernel's lines; a wrapper that both sides fold (jsonp_free) stays folded. */
+Test(sites, a_function_one_side_took_for_a_wrapper_is_one_place_at_its_line)
+{
+	struct run_result a, b;
+	run_with(&a, 3, 0);
+	run_with(&b, 3, 0);
+	cr_assert(result_add_site(&a, "k", "v", "p", "kernels/str.c", "trim", "realloc", 40, 1, 0));
+	cr_assert(result_add_site(&a, "k", "v", "p", "kernels/str.c", "join", "realloc", 58, 2, 0));
+	a.sites[a.site_count - 2].cost = a.sites[a.site_count - 1].cost = true;
+	cr_assert(a.sites[a.site_count - 2].via = strdup("src/sds.c:265 sds_compact"));
+	cr_assert(a.sites[a.site_count - 1].via = strdup("src/sds.c:265 sds_compact"));
+	cr_assert(result_add_site(&a, "k", "v", "p", "kernels/str.c", "trim", "free", 44, 1, 0));
+	a.sites[a.site_count - 1].cost = true;
+	cr_assert(a.sites[a.site_count - 1].via = strdup("src/zmalloc.c:9 zfree"));
+	cr_assert(result_add_site(&b, "k", "v", "p", "src/sds.c", "sds_compact", "malloc", 262, 3, 0));
+	b.sites[b.site_count - 1].cost = true;
+	cr_assert(result_add_site(&b, "k", "v", "p", "src/sds.c", "sds_compact", "free", 268, 3, 0));
+	b.sites[b.site_count - 1].cost = true;
+	cr_assert(result_add_site(&b, "k", "v", "p", "kernels/str.c", "trim", "free", 44, 1, 0));
+	b.sites[b.site_count - 1].cost = true;
+	cr_assert(b.sites[b.site_count - 1].via = strdup("src/zmalloc.c:9 zfree"));
+	result_sort(&a);
+	result_sort(&b);
+	cr_assert_eq(sites_compare(&b, &a), 0);
+	struct site_shift sh[4];
+	size_t n = sites_shifts(&b, "k", "v", "p", sh, 4);
+	for (size_t i = 0; i < b.site_change_count; i++)
+		cr_expect_str_neq(b.site_changes[i].file, "kernels/str.c",
+				  "no change at the kernel's line %d", b.site_changes[i].line);
+	cr_assert_eq(n, 1, "one place");
+	char text[1024];
+	format_site_shift(&sh[0], text, sizeof text);
+	cr_expect_str_eq(text, "src/sds.c:262 sds_compact: realloc 3 -> malloc 3 + free 3");
+	for (size_t i = 0; i < a.site_count; i++)
+		cr_expect(strcmp(a.sites[i].file, "src/sds.c"), "A's own sites are left as recorded");
+	result_free(&a);
+	result_free(&b);
+}

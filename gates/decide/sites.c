@@ -1,5 +1,7 @@
 /* sites.c: allocation site verdicts (sites.h). */
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "decide/sites.h"
@@ -11,13 +13,28 @@ static int counted(const struct run_result *r, const char *kernel, const char *v
 	return result_find_series(r, kernel, variant, params, "heap_calls") != NULL;
 }
 
-static const struct site *find(const struct run_result *r, const struct site *s)
+/* One side's sites as compared: its result's, a wrapper unfolded where the
+ * other side found it no wrapper (unfold_wrappers). */
+struct side {
+	const struct run_result *r;
+	struct site *sites;
+	size_t count;
+	char **owned;          /* the names unfolding made, freed with the side */
+	size_t owned_count;
+};
+
+static int same_group(const struct site *a, const struct site *b)
 {
-	for (size_t i = 0; i < r->site_count; i++) {
-		const struct site *o = &r->sites[i];
+	return !strcmp(a->kernel, b->kernel) && !strcmp(a->variant, b->variant) &&
+	       !strcmp(a->params, b->params);
+}
+
+static const struct site *find(const struct side *x, const struct site *s)
+{
+	for (size_t i = 0; i < x->count; i++) {
+		const struct site *o = &x->sites[i];
 		if (o->line == s->line && !strcmp(o->file, s->file) && !strcmp(o->kind, s->kind) &&
-		    !strcmp(o->function, s->function) && !strcmp(o->kernel, s->kernel) &&
-		    !strcmp(o->variant, s->variant) && !strcmp(o->params, s->params))
+		    !strcmp(o->function, s->function) && same_group(o, s))
 			return o;
 	}
 	return NULL;
@@ -26,30 +43,25 @@ static const struct site *find(const struct run_result *r, const struct site *s)
 /* A site of the other side at another line of the same file and function,
  * of the same kind and counts, that the exact match left alone: the same
  * call moved by lines added or removed above it, not a change. */
-static const struct site *moved(const struct run_result *other, const struct run_result *self,
+static const struct site *moved(const struct side *other, const struct side *self,
 				const struct site *s)
 {
-	for (size_t i = 0; i < other->site_count; i++) {
+	for (size_t i = 0; i < other->count; i++) {
 		const struct site *o = &other->sites[i];
 		if (o->line != s->line && o->calls == s->calls && o->bytes == s->bytes &&
 		    !strcmp(o->file, s->file) && !strcmp(o->kind, s->kind) &&
-		    !strcmp(o->function, s->function) && !strcmp(o->kernel, s->kernel) &&
-		    !strcmp(o->variant, s->variant) && !strcmp(o->params, s->params) &&
-		    !find(self, o))
+		    !strcmp(o->function, s->function) && same_group(o, s) && !find(self, o))
 			return o;
 	}
 	return NULL;
 }
 
-/* Whether R has sites of the cost pass for S's (kernel, variant, params). */
-static int has_cost_sites(const struct run_result *r, const struct site *s)
+/* Whether X has sites of the cost pass for S's (kernel, variant, params). */
+static int has_cost_sites(const struct side *x, const struct site *s)
 {
-	for (size_t i = 0; i < r->site_count; i++) {
-		const struct site *o = &r->sites[i];
-		if (o->cost && !strcmp(o->kernel, s->kernel) && !strcmp(o->variant, s->variant) &&
-		    !strcmp(o->params, s->params))
+	for (size_t i = 0; i < x->count; i++)
+		if (x->sites[i].cost && same_group(&x->sites[i], s))
 			return 1;
-	}
 	return 0;
 }
 
@@ -57,12 +69,119 @@ static int has_cost_sites(const struct run_result *r, const struct site *s)
  * and, for a site of the cost pass, its cost pass did too (a baseline
  * taken with --no-cost, or before the cost pass named sites, has none:
  * not every call is new). */
-static int both_counted(const struct run_result *r, const struct run_result *before,
-			const struct site *s)
+static int both_counted(const struct side *now, const struct side *before, const struct site *s)
 {
-	return counted(r, s->kernel, s->variant, s->params) &&
-	       counted(before, s->kernel, s->variant, s->params) &&
-	       (!s->cost || (has_cost_sites(r, s) && has_cost_sites(before, s)));
+	return counted(now->r, s->kernel, s->variant, s->params) &&
+	       counted(before->r, s->kernel, s->variant, s->params) &&
+	       (!s->cost || (has_cost_sites(now, s) && has_cost_sites(before, s)));
+}
+
+/* Splits a site's wrapper VIA, "FILE:LINE FUNCTION", into its parts (FILE
+ * and FUNCTION newly allocated, NULL on no memory) at its first ":LINE ";
+ * -1 when VIA is not of that form. */
+static int via_parts(const char *via, char **file, int *line, char **function)
+{
+	for (const char *colon = strchr(via, ':'); colon; colon = strchr(colon + 1, ':')) {
+		char *end;
+		if (colon == via || colon[1] < '0' || colon[1] > '9')
+			continue;
+		long n = strtol(colon + 1, &end, 10);
+		if (*end != ' ' || !end[1] || n <= 0 || n > INT_MAX)
+			continue;
+		*line = (int)n;
+		*function = strdup(end + 1);
+		if ((*file = malloc((size_t)(colon - via) + 1))) {
+			memcpy(*file, via, (size_t)(colon - via));
+			(*file)[colon - via] = '\0';
+		}
+		return 0;
+	}
+	return -1;
+}
+
+/* Whether OTHER has a site of the cost pass in S's group made inside
+ * FUNCTION of FILE: there, FUNCTION is no wrapper. */
+static int makes_calls(const struct side *other, const struct site *s, const char *file,
+		       const char *function)
+{
+	for (size_t i = 0; i < other->count; i++) {
+		const struct site *o = &other->sites[i];
+		if (o->cost && !strcmp(o->function, function) && !strcmp(o->file, file) &&
+		    same_group(o, s))
+			return 1;
+	}
+	return 0;
+}
+
+/* Keeps NAME (freed with X). 0 or -ENOMEM (NAME freed). */
+static int own(struct side *x, char *name)
+{
+	char **o = name ? realloc(x->owned, (x->owned_count + 1) * sizeof *o) : NULL;
+	if (!o) {
+		free(name);
+		return -ENOMEM;
+	}
+	x->owned = o;
+	o[x->owned_count++] = name;
+	return 0;
+}
+
+/* The cost pass tells a wrapper by what it did in the run (cost_sites.h):
+ * a function whose one path calls realloc and whose other calls malloc +
+ * free is a wrapper on the side where only the realloc path ran. Where the
+ * other side has calls made inside that function, X's calls through it are
+ * put back at the function's own line: both sides then name the place
+ * alike, and both passes (the counted one names that line too). 0 or
+ * -ENOMEM. */
+static int unfold_wrappers(struct side *x, const struct side *other)
+{
+	for (size_t i = 0; i < x->count; i++) {
+		struct site *s = &x->sites[i];
+		char *file = NULL, *function = NULL;
+		int line;
+		if (!s->cost || !s->via || via_parts(s->via, &file, &line, &function))
+			continue;
+		if (!file || !function || !makes_calls(other, s, file, function)) {
+			int ret = file && function ? 0 : -ENOMEM;
+			free(file);
+			free(function);
+			if (ret)
+				return ret;
+			continue;
+		}
+		int ret = own(x, file);
+		if (ret || (ret = own(x, function))) {
+			if (!ret)
+				free(function);
+			return -ENOMEM;
+		}
+		s->file = file;
+		s->function = function;
+		s->line = line;
+		s->via = NULL;
+	}
+	return 0;
+}
+
+static int side_make(struct side *x, const struct run_result *r)
+{
+	memset(x, 0, sizeof *x);
+	x->r = r;
+	if (!r->site_count)
+		return 0;
+	if (!(x->sites = malloc(r->site_count * sizeof *x->sites)))
+		return -ENOMEM;
+	memcpy(x->sites, r->sites, r->site_count * sizeof *x->sites);
+	x->count = r->site_count;
+	return 0;
+}
+
+static void side_free(struct side *x)
+{
+	for (size_t i = 0; i < x->owned_count; i++)
+		free(x->owned[i]);
+	free(x->owned);
+	free(x->sites);
 }
 
 /* C's wrappers: WAS's (or none) before, NOW's (or none) after. 0 or -ENOMEM. */
@@ -75,33 +194,32 @@ static int set_via(struct site_change *c, const struct site *was, const struct s
 	return 0;
 }
 
-int sites_compare(struct run_result *r, const struct run_result *before)
+/* Adds the site changes of NOW against BEFORE to R. 0 or -ENOMEM. */
+static int compare_sides(struct run_result *r, const struct side *now, const struct side *before)
 {
-	if (!r->sites_recorded || !before->sites_recorded)
-		return 0;
-	for (size_t i = 0; i < r->site_count; i++) {
-		const struct site *now = &r->sites[i], *was = find(before, now);
-		if (!both_counted(r, before, now) ||
-		    (was && was->calls == now->calls && was->bytes == now->bytes) ||
-		    (!was && moved(before, r, now)))
+	for (size_t i = 0; i < now->count; i++) {
+		const struct site *s = &now->sites[i], *was = find(before, s);
+		if (!both_counted(now, before, s) ||
+		    (was && was->calls == s->calls && was->bytes == s->bytes) ||
+		    (!was && moved(before, now, s)))
 			continue;
-		struct site_change *c = result_add_site_change(r, now);
+		struct site_change *c = result_add_site_change(r, s);
 		if (!c)
 			return -ENOMEM;
 		c->after = true;
-		c->calls_after = now->calls;
-		c->bytes_after = now->bytes;
+		c->calls_after = s->calls;
+		c->bytes_after = s->bytes;
 		if (was) {
 			c->before = true;
 			c->calls_before = was->calls;
 			c->bytes_before = was->bytes;
 		}
-		if (set_via(c, was, now))
+		if (set_via(c, was, s))
 			return -ENOMEM;
 	}
-	for (size_t i = 0; i < before->site_count; i++) {
+	for (size_t i = 0; i < before->count; i++) {
 		const struct site *was = &before->sites[i];
-		if (find(r, was) || !both_counted(r, before, was) || moved(r, before, was))
+		if (find(now, was) || !both_counted(now, before, was) || moved(now, before, was))
 			continue;
 		struct site_change *c = result_add_site_change(r, was);
 		if (!c)
@@ -112,8 +230,29 @@ int sites_compare(struct run_result *r, const struct run_result *before)
 		if (set_via(c, was, NULL))
 			return -ENOMEM;
 	}
-	result_sites_sort(r);
 	return 0;
+}
+
+int sites_compare(struct run_result *r, const struct run_result *before)
+{
+	struct side now, was;
+	if (!r->sites_recorded || !before->sites_recorded)
+		return 0;
+	memset(&was, 0, sizeof was);
+	int ret = side_make(&now, r);
+	if (!ret)
+		ret = side_make(&was, before);
+	if (!ret)
+		ret = unfold_wrappers(&now, &was);
+	if (!ret)
+		ret = unfold_wrappers(&was, &now);
+	if (!ret)
+		ret = compare_sides(r, &now, &was);
+	side_free(&now);
+	side_free(&was);
+	if (!ret)
+		result_sites_sort(r);
+	return ret;
 }
 
 /* Whether NAME is a cost pass's count of allocator calls,
