@@ -361,3 +361,34 @@ Test(kernel_info, files_named_from_the_source_root)
 	cr_expect_str_eq(kernel_info_source_file(&k, "kernels/k.c"), "kernels/k.c");
 	kernel_info_free(&k);
 }
+
+/* Sites name files of the repository whatever the build wrote: CMake's
+ * absolute names, a prefix map's "./src/x.c" and "build/src/x.c" (a name
+ * relative to the source root joined to the build directory), Meson's
+ * "../src/x.c"; a library's or the system's names stay as they are. */
+Test(kernel_info, a_build_directory_in_a_name_is_no_file_of_the_repository)
+{
+	char root[] = "/tmp/allocgate-root-XXXXXX", cmd[300], abs_name[200];
+	cr_assert_not_null(mkdtemp(root));
+	snprintf(cmd, sizeof cmd, "mkdir -p %s/src %s/build/src %s/malloc.c.d && "
+		 "touch %s/src/x.c %s/malloc.c", root, root, root, root, root);
+	cr_assert_eq(system(cmd), 0);
+	struct kernel_info k;
+	memset(&k, 0, sizeof k);
+	cr_assert_eq(kernel_info_set_source_root(&k, root), 0);
+	snprintf(abs_name, sizeof abs_name, "%s/src/x.c", root);
+	cr_expect_str_eq(kernel_info_source_file(&k, abs_name), "src/x.c");
+	cr_expect_str_eq(kernel_info_source_file(&k, "./src/x.c"), "src/x.c");
+	cr_expect_str_eq(kernel_info_source_file(&k, "build/src/x.c"), "src/x.c");
+	cr_expect_str_eq(kernel_info_source_file(&k, "../src/x.c"), "src/x.c");
+	snprintf(abs_name, sizeof abs_name, "%s/build/./src/x.c", root);
+	cr_expect_str_eq(kernel_info_source_file(&k, abs_name), "src/x.c");
+	cr_expect_str_eq(kernel_info_source_file(&k, "malloc/malloc.c"), "malloc/malloc.c",
+			 "glibc's name: malloc/ is no directory of the root");
+	cr_expect_str_eq(kernel_info_source_file(&k, "/usr/include/stdlib.h"),
+			 "/usr/include/stdlib.h");
+	cr_expect_str_eq(kernel_info_source_file(&k, "src/gone.c"), "src/gone.c");
+	kernel_info_free(&k);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+	cr_expect_eq(system(cmd), 0);
+}

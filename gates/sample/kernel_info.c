@@ -258,6 +258,44 @@ out:
 	return ret;
 }
 
+/* Whether ROOT/NAME (ROOT_LEN bytes of ROOT) is a file that can be read. */
+static int in_root(const char *root, size_t root_len, const char *name)
+{
+	char path[4096];
+	int n = snprintf(path, sizeof path, "%.*s/%s", (int)root_len, root, name);
+	FILE *f = n > 0 && (size_t)n < sizeof path ? fopen(path, "rb") : NULL;
+	if (f)
+		fclose(f);
+	return f != NULL;
+}
+
+/* The relative name FILE as a file of the root (ROOT_LEN bytes of ROOT):
+ * FILE when it lies there; else FILE without its leading segments that are
+ * "." , ".." or a directory of the root, as long as what is left is a file
+ * there (a build directory joined to a name that was relative to the
+ * source root: "build/src/x.c" under -ffile-prefix-map; Meson's
+ * "../src/x.c"); else FILE, "./" in front dropped. */
+static const char *root_tail(const char *root, size_t root_len, const char *file)
+{
+	char seg[4096];
+	while (file[0] == '.' && (file[1] == '/' || file[1] == '\\') && file[2])
+		file += 2;
+	for (const char *p = file; *p;) {
+		while (p[0] == '.' && (p[1] == '/' || p[1] == '\\') && p[2])
+			p += 2;
+		if (in_root(root, root_len, p))
+			return p;
+		const char *sep = strpbrk(p, "/\\");
+		if (!sep || (size_t)(sep - p) >= sizeof seg)
+			break;
+		snprintf(seg, sizeof seg, "%.*s", (int)(sep - p), p);
+		if (strcmp(seg, ".") && strcmp(seg, "..") && !in_root(root, root_len, seg))
+			break;   /* not a directory of the root: a file outside it */
+		p = sep + 1;
+	}
+	return file;
+}
+
 const char *kernel_info_source_file(const struct kernel_info *k, const char *file)
 {
 	size_t n = k->source_root ? strlen(k->source_root) : 0;
@@ -265,7 +303,9 @@ const char *kernel_info_source_file(const struct kernel_info *k, const char *fil
 		n--;   /* the root "/" */
 	if (file && n && path_os_same_prefix(file, k->source_root, n) &&
 	    (file[n] == '/' || file[n] == '\\') && file[n + 1])
-		return file + n + 1;
+		return root_tail(k->source_root, n, file + n + 1);
+	if (file && n && *file && file[0] != '/' && file[0] != '\\' && !strchr(file, ':'))
+		return root_tail(k->source_root, n, file);
 	return file;
 }
 

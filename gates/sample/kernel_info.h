@@ -59,7 +59,11 @@ const char *kernel_info_variant_source(const struct kernel_info *k, size_t v, in
 
 /* FILE as K's project names it: relative to K's source root when it lies
  * below it (a debugger's absolute name, a build directory's), else as it is
- * (a library's, the system's). Points into FILE. */
+ * (a library's, the system's). A relative name that is no file of the root
+ * is named by its first tail that is ("build/src/x.c" of a build under
+ * -ffile-prefix-map, Meson's "../src/x.c": "src/x.c"), "./" dropped, so
+ * that a site names a file of the repository whatever the build system.
+ * Points into FILE. */
 const char *kernel_info_source_file(const struct kernel_info *k, const char *file);
 
 /* Sets K's source root to ROOT and names K's own files (kernel, variants,
