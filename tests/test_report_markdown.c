@@ -368,3 +368,21 @@ Test(report_markdown, a_pull_request_of_one_change_fits_in_six_kib)
 	free(md);
 	result_free(&r);
 }
+
+/* A side's label is the user's text (--a-label): escaped on the
+ * comparison line as a kernel's names are, never HTML or a link. */
+Test(report_markdown, a_sides_label_is_escaped)
+{
+	struct run_result r;
+	fixture_build(&r);
+	free(r.baseline_path);
+	r.baseline_path = NULL;
+	r.comparison = strdup("A/B: B (<img src=x> [x](http://e) 5d6e7f8) against A (base* "
+			      "1a2b3c4)");
+	char *md = fixture_render(report_markdown_print, &r, NULL);
+	cr_expect(strstr(md, "A/B: B (&lt;img src=x&gt; [x\\](http://e) 5d6e7f8) against A "
+			 "(base\\* 1a2b3c4)"), "%s", md);
+	cr_expect_null(strstr(md, "<img"), "%s", md);
+	free(md);
+	result_free(&r);
+}
