@@ -49,7 +49,8 @@ if ! (gate_build "$(cd "$wt" && pwd)"); then
 fi
 
 mkdir -p "$out"
-build/gate ab --a-kernel-dir "$wt/build/kernels" --b-kernel-dir build/kernels --no-color \
+build/gate ab --a-kernel-dir "$wt/build/kernels" --b-kernel-dir build/kernels \
+	--a-label base --b-label head --no-color \
 	--json "$out/result-ab.json" --junit "$out/junit-ab.xml" \
 	--markdown "$out/summary-ab.md" "$@"
 status=$?

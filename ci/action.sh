@@ -125,4 +125,4 @@ if ! (cd "$wt/$sub" && sh -c "$AG_BUILD") >"$out/base-build.log" 2>&1; then
 		echo "::warning title=allocgate: no base to compare::the base revision $base does not build the kernels (first pull request?): B measured alone, its own claims gate; $out/base-build.log says why"
 	adir=$wt/$sub.allocgate-no-base-kernels
 fi
-"$gate" ab --a-kernel-dir "$adir" --b-kernel-dir "$kdir" "$@"
+"$gate" ab --a-kernel-dir "$adir" --b-kernel-dir "$kdir" --a-label base --b-label head "$@"

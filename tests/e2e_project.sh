@@ -165,7 +165,7 @@ assert "src/strbuf.c" in files, files
 	g commit -qam "grow by malloc, copy and free" || fail "cannot commit the change"
 	code=$(pr change-pr.log change-pr.md HEAD~1)
 	[ "$code" = 1 ] || { cat change-pr.log >&2; fail "the realloc turned into malloc + free exited $code"; }
-	grep -q 'src/strbuf.c:[0-9]*` [a-z_]*: \*\*realloc [0-9,]* -&gt; malloc [0-9,]* + free [0-9,]*\*\*' change-pr.md ||
+	grep -q 'src/strbuf.c:[0-9]*` [a-z_]*: \*\*realloc [0-9,]* → malloc [0-9,]* + free [0-9,]*\*\*' change-pr.md ||
 		{ cat change-pr.md >&2; fail "the change of kind is not said at the caller's line"; }
 	grep -q '^::error file=src/strbuf.c,line=[0-9]*,' change-pr.log ||
 		{ cat change-pr.log >&2; fail "no annotation at the changed line"; }

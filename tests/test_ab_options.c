@@ -63,12 +63,38 @@ Test(ab_options, side_environment_follows_the_shared_one)
 	cr_expect_eq(ob.env_count, 1);
 	cr_expect_null(ob.env[1]);
 	char text[200];
-	ab_options_describe(&a, "build/kernels", text, sizeof text);
+	ab_options_describe(&a, "build/kernels", NULL, text, sizeof text);
 	cr_expect_str_eq(text, "kernels build/kernels, env X=1");
-	ab_options_describe(&b, "build/kernels", text, sizeof text);
+	ab_options_describe(&b, "build/kernels", "", text, sizeof text);
 	cr_expect_str_eq(text, "kernels build/kernels");
 	free(oa.env);
 	free(ob.env);
+	ab_options_free(&a);
+	ab_options_free(&b);
+}
+
+/* A side is named by its label and the revision its kernels were built
+ * from; a directory in no checkout keeps its path. */
+Test(ab_options, a_side_is_its_label_and_revision)
+{
+	const char *argv[] = { "--a-label", "base", "--b-label=head", "--b-env", "X=1" };
+	struct ab_side_options a = { 0 }, b = { 0 };
+	char *rest[ARGC(argv) + 1], text[200];
+	int n;
+	cr_assert_eq(ab_options_split(ARGC(argv), (char **)argv, &a, &b, rest, &n), 0);
+	cr_expect_eq(n, 0);
+	cr_expect_str_eq(a.label, "base");
+	cr_expect_str_eq(b.label, "head");
+	ab_options_describe(&a, "/tmp/allocgate-base-x/build/kernels", "1a2b3c4", text,
+			    sizeof text);
+	cr_expect_str_eq(text, "base 1a2b3c4");
+	ab_options_describe(&b, "build/kernels", "5d6e7f8-dirty", text, sizeof text);
+	cr_expect_str_eq(text, "head 5d6e7f8-dirty, env X=1");
+	ab_options_describe(&a, "/tmp/a", NULL, text, sizeof text);
+	cr_expect_str_eq(text, "base, kernels /tmp/a");
+	b.label = NULL;
+	ab_options_describe(&b, "build/kernels", "5d6e7f8", text, sizeof text);
+	cr_expect_str_eq(text, "5d6e7f8, env X=1");
 	ab_options_free(&a);
 	ab_options_free(&b);
 }
@@ -78,6 +104,7 @@ Test(ab_options, bad_side_flags_are_named, .init = as_gate_ab)
 	static const char *cases[][2] = {
 		{ "--a-env", "NOEQUALS" }, { "--b-env", "=1" }, { "--a-kernel-dir", "" },
 		{ "--b-what", "1" }, { "--a-allocator", "no-such-allocator" },
+		{ "--a-label", "" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct ab_side_options a = { 0 }, b = { 0 };
@@ -93,10 +120,11 @@ Test(ab_options, bad_side_flags_are_named, .init = as_gate_ab)
 		"gate ab: --a-env NOEQUALS: expected KEY=VALUE\n"
 		"gate ab: --b-env =1: expected KEY=VALUE\n"
 		"gate ab: --a-kernel-dir : expected a directory\n"
-		"gate ab: --b-what : unknown side option (--a-env, --a-allocator, --a-kernel-dir "
-		"and their --b- forms)\n"
+		"gate ab: --b-what : unknown side option (--a-env, --a-allocator, --a-kernel-dir, "
+		"--a-label and their --b- forms)\n"
 		"gate ab: --a-allocator no-such-allocator: unknown allocator (expected glibc, "
-		"jemalloc, mimalloc, tcmalloc or a path to a shared library)\n");
+		"jemalloc, mimalloc, tcmalloc or a path to a shared library)\n"
+		"gate ab: --a-label : expected a label of 1 to 64 characters\n");
 }
 
 Test(ab_options, baseline_flags_are_refused, .init = as_gate_ab)

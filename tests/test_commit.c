@@ -57,3 +57,24 @@ Test(commit, a_changed_source_is_dirty, .init = setup, .fini = teardown)
 	snprintf(want, sizeof want, "%s-dirty", clean);
 	cr_expect_str_eq(after, want);
 }
+
+/* A directory inside a checkout is named by its commit, "-dirty" once a
+ * tracked file changed; one in no checkout (or missing) by nothing. */
+Test(commit, a_directory_is_named_by_its_checkouts_revision, .init = setup, .fini = teardown)
+{
+	char rev[80], dir[300], head[80];
+	snprintf(dir, sizeof dir, "%s/build/kernels", repo);
+	cr_assert_eq(sh("mkdir -p build/kernels && git rev-parse --short=7 HEAD > head.txt"), 0);
+	FILE *f = fopen("head.txt", "r");
+	cr_assert(f && fgets(head, sizeof head, f));
+	fclose(f);
+	head[strcspn(head, "\n")] = '\0';
+	cr_assert_eq(sh("git tag v1.0"), 0);   /* a revision, not a release's name */
+	cr_assert_eq(commit_dir_revision(dir, rev, sizeof rev), 0);
+	cr_expect_str_eq(rev, head);
+	cr_assert_eq(sh("echo b >> kernel.c"), 0);
+	cr_assert_eq(commit_dir_revision(dir, rev, sizeof rev), 0);
+	cr_expect(!strncmp(rev, head, strlen(head)) && strstr(rev, "-dirty"), "%s", rev);
+	cr_expect_eq(commit_dir_revision("/no/such/dir", rev, sizeof rev), -1);
+	cr_expect_str_eq(rev, "");
+}

@@ -278,6 +278,28 @@ Test(compare, timing_count_unit_with_enough_events_is_compared)
 	cr_expect_eq(s->verdict, VERDICT_FAIL);
 }
 
+/* The run-queue wait of a region whose samples other tasks disturbed
+ * (it waited 10% of its wall time in each): what the machine did, not
+ * compared, never "inconclusive" as the code's timing is. */
+Test(compare, a_disturbed_scheduler_wait_is_not_compared)
+{
+	double wall[N], wait[N];
+	for (size_t i = 0; i < N; i++)
+		wall[i] = 1e6, wait[i] = 1e5;
+	add(&base, "k", "a", "wall_ns", "ns", METRIC_TIMING, wall, N, 1.0);
+	add(&base, "k", "a", "sched_wait_ns", "ns", METRIC_TIMING, wait, N, 1.0);
+	add(&cur, "k", "a", "wall_ns", "ns", METRIC_TIMING, wall, N, 1.0);
+	add(&cur, "k", "a", "sched_wait_ns", "ns", METRIC_TIMING, wait, N, 1.0);
+	compare_run(&cur, &base, &o, true);
+	const struct series *w = result_find_series(&cur, "k", "a", "p", "sched_wait_ns");
+	cr_assert(w);
+	cr_expect_gt(w->disturbed_count, 0);
+	cr_expect_eq(w->verdict, VERDICT_SKIPPED, "%s", result_series_verdict_name(w->verdict));
+	cr_expect(w->note && strstr(w->note, "scheduler events"), "%s", w->note ? w->note : "");
+	cr_expect_eq(result_find_series(&cur, "k", "a", "p", "wall_ns")->verdict,
+		     VERDICT_INCONCLUSIVE);
+}
+
 Test(compare, scheduler_events_are_shown_not_tested)
 {
 	/* refcount_mutex threads_5 ctx_switches, 2.7x with nothing changed */

@@ -501,6 +501,35 @@ Test(compare_ab, scheduler_events_are_shown_not_tested)
 	result_free(&b);
 }
 
+/* The run-queue wait itself, though B waited in 10 of 12 rounds (its own
+ * samples marked disturbed): what the machine did, never a verdict of the
+ * code, so "not compared" with its reason, not "inconclusive". */
+Test(compare_ab, a_disturbed_scheduler_wait_is_not_compared)
+{
+	struct run_result a = { 0 }, b = { 0 };
+	struct run_policy o = options();
+	double wait[N];
+	add(&a, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.0);
+	add(&b, "single", "wall_ns", METRIC_TIMING, drifting, N, 1.0);
+	for (size_t i = 0; i < N; i++)
+		wait[i] = i < 10 ? 1e9 : 0;
+	add(&b, "single", "sched_wait_ns", METRIC_TIMING, wait, N, 1);
+	for (size_t i = 0; i < N; i++)
+		wait[i] = 0;
+	add(&a, "single", "sched_wait_ns", METRIC_TIMING, wait, N, 1);
+	cr_assert_eq(compare_ab_mark_interference(&b, &a), 0);
+	compare_ab_run(&b, &a, &o);
+	const struct series *w = result_find_series(&b, "toy", "single", "small", "sched_wait_ns");
+	cr_assert(w);
+	cr_expect_gt(w->disturbed_count, 0);
+	cr_expect_eq(w->verdict, VERDICT_SKIPPED, "%s", result_series_verdict_name(w->verdict));
+	cr_expect(w->note && strstr(w->note, "scheduler events"), "%s", w->note ? w->note : "");
+	const struct series *wall = result_find_series(&b, "toy", "single", "small", "wall_ns");
+	cr_expect_eq(wall->verdict, VERDICT_INCONCLUSIVE, "%s: %s", result_series_verdict_name(wall->verdict), wall->note ? wall->note : "");
+	result_free(&a);
+	result_free(&b);
+}
+
 /* ---- declared expectations (claims) on both sides ---- */
 
 /* Per-round ratios fast / slow: "fast.wall_ns < slow.wall_ns" holds on

@@ -66,7 +66,7 @@ Test(e2e_ab, extra_allocation_in_b_fails_exactly)
 	const char *at = strstr(out.out, "regression toy/single/small: ");
 	cr_expect(at && strstr(at, "allocs") && strstr(at, " A 100000 -> B 200000 (+100.0%)"),
 		  "%s", out.out);
-	cr_expect(strstr(out.out, "A/B: B (kernels "), "no comparison line: %s", out.out);
+	cr_expect(strstr(out.out, "A/B: B ("), "no comparison line: %s", out.out);
 	cr_expect(strstr(out.out, "env TOY_EXTRA_ALLOC=1) against A"), "%s", out.out);
 	json_t *root = load_result(json);
 	cr_expect(strstr(json_string_value(json_object_get(root, "comparison")), "A/B"));
@@ -148,11 +148,17 @@ Test(e2e_ab, kernel_dir_per_side)
 	snprintf(copy, sizeof copy, "%s/a-kernels", tmpdir);
 	snprintf(cmd, sizeof cmd, "mkdir -p %s && cp %s/toy %s/", copy, kernel_dir, copy);
 	cr_assert(system(cmd) == 0, "%s", cmd);
-	int code = gate_ab(&out, "--a-kernel-dir", copy, "--b-env", "TOY_EXTRA_ALLOC=1", NULL);
+	int code = gate_ab(&out, "--a-kernel-dir", copy, "--b-env", "TOY_EXTRA_ALLOC=1",
+			   "--a-label", "base", "--b-label", "head", NULL);
 	cr_expect_eq(code, 1, "exit %d\n%s\n%s", code, out.out, out.err);
+	/* A's copy lies in no checkout: its path; B's kernels, in this
+	 * checkout (where the tests run from one), its revision */
 	char want[700];
-	snprintf(want, sizeof want, "against A (kernels %s)", copy);
+	snprintf(want, sizeof want, "against A (base, kernels %s)", copy);
 	cr_expect(strstr(out.out, want), "want '%s' in:\n%s", want, out.out);
+	cr_expect(strstr(out.out, "A/B: B (head"), "%s", out.out);
+	if (system("git rev-parse --git-dir >/dev/null 2>&1") == 0)
+		cr_expect_null(strstr(out.out, "B (head, kernels "), "no revision: %s", out.out);
 	spawn_output_free(&out);
 }
 
@@ -212,7 +218,16 @@ Test(e2e_ab, ci_ab_script_compares_with_a_worktree_build, .timeout = 600)
 	cr_expect(code == 0 || code == 1, "ci/ab.sh exit %d (see %s/ab.out)", code, tmpdir);
 	snprintf(json, sizeof json, "%s/result-ab.json", tmpdir);
 	json_t *root = load_result(json), *s;
-	cr_expect(strstr(json_string_value(json_object_get(root, "comparison")), "build/ab-base"));
+	/* the base named by its revision, not by its worktree's path */
+	char head[80] = "", want[120];
+	FILE *p = popen("git rev-parse --short=7 HEAD", "r");
+	cr_assert(p && fgets(head, sizeof head, p));
+	pclose(p);
+	head[strcspn(head, "\n")] = '\0';
+	snprintf(want, sizeof want, "against A (base %s)", head);
+	const char *comparison = json_string_value(json_object_get(root, "comparison"));
+	cr_expect(strstr(comparison, want), "want '%s' in '%s'", want, comparison);
+	cr_expect_null(strstr(comparison, "build/ab-base"), "%s", comparison);
 	size_t i, counts = 0;
 	json_array_foreach(json_object_get(root, "series"), i, s) {
 		if (!strcmp(json_string_value(json_object_get(s, "class")), "timing"))

@@ -16,7 +16,7 @@ static const char golden[] =
 	"- `tests/kernels/toy.c:78` expectation violated on small: single.wall_ns &lt; 0.75 \\* twice.wall_ns: 3,000,000 &lt; 750,000 (per-round ratio 3, interval [2.5, 3.5], 9 rounds)\n"
 	"\n"
 	"**toy/single/small** `tests/kernels/toy.c:64`\n"
-	"- wall_ns 1 ms -&gt; 3 ms (+200.0%; p = 0.001, 100% &amp; &lt;confirmed&gt;)\n"
+	"- wall_ns 1 ms → 3 ms (+200.0%; p = 0.001, 100% &amp; &lt;confirmed&gt;)\n"
 	"\n"
 	"### Inconclusive\n"
 	"\n"
@@ -226,9 +226,163 @@ Test(report_markdown, one_changed_site_fits_in_fifteen_lines)
 			lines++;
 	cr_expect_leq(lines, 15, "%zu lines:\n%s", lines, md);
 	cr_expect(strstr(md, "**strbuf/geometric/1k** `kernels/strbuf.c:40`\n"
-			 "- `src/strbuf.c:88` strbuf_grow: **malloc 10 -&gt; 1,000**\n"
-			 "- heap_malloc_calls, heap_calls, proc_malloc_calls, cost_malloc_calls 10 -&gt; "
+			 "- `src/strbuf.c:88` strbuf_grow: **malloc 10 → 1,000**\n"
+			 "- heap_malloc_calls, heap_calls, proc_malloc_calls, cost_malloc_calls 10 → "
 			 "1000 (+9900.0%)"), "%s", md);
+	free(md);
+	result_free(&r);
+}
+
+/* One series of group (K, V, P) moved from WAS to NOW with VERDICT. */
+static struct series *pr_series(struct run_result *r, const char *k, const char *v,
+				const char *p, const char *metric, const char *unit,
+				enum metric_class cls, double was, double now, enum verdict verdict)
+{
+	struct series *s = result_add_series(r, k, v, p, metric, unit, cls);
+	cr_assert_not_null(s);
+	result_series_append(s, now);
+	s->file = strdup("kernels/json_build.c");
+	s->line = 71;
+	s->has_baseline = true;
+	s->baseline_median = was;
+	s->median = now;
+	s->change = now / was - 1;
+	s->verdict = verdict;
+	return s;
+}
+
+/* One allocation site change of group (K, V, P): KIND at src/value.c:522. */
+static void pr_site(struct run_result *r, size_t at, const char *k, const char *v,
+		    const char *p, const char *kind, uint64_t before, uint64_t after)
+{
+	struct site_change *c = &r->site_changes[at];
+	c->kernel = strdup(k);
+	c->variant = strdup(v);
+	c->params = strdup(p);
+	c->file = strdup("src/value.c");
+	c->function = strdup("json_array_grow");
+	c->kind = strdup(kind);
+	c->line = 522;
+	c->before = before > 0;
+	c->after = after > 0;
+	c->calls_before = before;
+	c->calls_after = after;
+	c->via_before = strdup("src/memory.c:43 jsonp_realloc");
+	c->via_after = strdup("src/memory.c:29 jsonp_malloc");
+}
+
+/* The pull request of a JSON library whose array growth turned from
+ * realloc into malloc + copy + free, as gate ab reports it: 8 groups, each
+ * with one fact under four metric names (the cost pass, the wrappers, the
+ * blocks, the interposer) for free, malloc and realloc, its cost and its
+ * timing, and the scheduler's wait that other tasks disturbed. */
+static void build_pull_request(struct run_result *r)
+{
+	static const char *const names[][4] = {
+		{ "cost_free_calls", "heap_free_calls", "heap_blocks_freed", "proc_free_calls" },
+		{ "cost_malloc_calls", "heap_malloc_calls", "heap_blocks_allocated",
+		  "proc_malloc_calls" },
+		{ "cost_realloc_calls", "heap_realloc_calls", "heap_blocks_resized",
+		  "proc_realloc_calls" },
+	};
+	static const char *const variants[] = { "append", "insert", "object", "nested" };
+	memset(r, 0, sizeof *r);
+	r->ctx.platform_key = strdup("linux-x86_64-glibc");
+	r->ctx.tier = strdup("default");
+	r->ctx.commit = strdup("5d6e7f8");
+	r->comparison = strdup("A/B: B (head 5d6e7f8) against A (base 1a2b3c4), measured in "
+			       "the same shuffled rounds");
+	policy_defaults(&r->policy);
+	r->policy.recorded = true;
+	r->exit_code = 1;
+	r->site_changes = calloc(24, sizeof *r->site_changes);
+	cr_assert_not_null(r->site_changes);
+	for (int g = 0; g < 8; g++) {
+		const char *k = "json_build", *v = variants[g % 4], *p = g < 4 ? "10k" : "100k";
+		double n = g < 4 ? 11 : 110;
+		for (int m = 0; m < 4; m++) {
+			pr_series(r, k, v, p, names[0][m], "count", METRIC_EXACT, 1, 1 + n,
+				  VERDICT_FAIL);
+			pr_series(r, k, v, p, names[1][m], "count", METRIC_EXACT, 5, 5 + n,
+				  VERDICT_FAIL);
+			pr_series(r, k, v, p, names[2][m], "count", METRIC_EXACT, n, 1,
+				  VERDICT_IMPROVED);
+		}
+		pr_series(r, k, v, p, "cost_instructions", "count", METRIC_EXACT, 2430366,
+			  2552032 + g, VERDICT_FAIL);
+		pr_series(r, k, v, p, "cost_est_cycles", "count", METRIC_EXACT, 3718917,
+			  3904195 + g, VERDICT_FAIL);
+		pr_series(r, k, v, p, "cost_free_instructions", "count", METRIC_EXACT, 10,
+			  1237 + g, VERDICT_FAIL);
+		struct series *s = pr_series(r, k, v, p, "wall_ns", "ns", METRIC_TIMING, 1.2e6,
+					     1.3e6 + g, VERDICT_FAIL);
+		s->note = strdup("signed-rank p = 0.0001, Holm-adjusted 0.002, minimum effect 2%");
+		s = pr_series(r, k, v, p, "task_clock_ns", "ns", METRIC_TIMING, 1.1e6, 1.2e6 + g,
+			      VERDICT_FAIL);
+		s->note = strdup("signed-rank p = 0.0001, Holm-adjusted 0.002, minimum effect 2%");
+		pr_series(r, k, v, p, "sched_wait_ns", "ns", METRIC_TIMING, 2e4, 9e4,
+			  VERDICT_SKIPPED);
+		pr_site(r, r->site_change_count++, k, v, p, "realloc", (uint64_t)n, 0);
+		pr_site(r, r->site_change_count++, k, v, p, "malloc", 0, (uint64_t)n);
+		pr_site(r, r->site_change_count++, k, v, p, "free", 0, (uint64_t)n);
+	}
+}
+
+/* Such a pull request's summary: the verdict and one paragraph per
+ * regressed group, each fact said once, the table bounded: at most 6 KiB
+ * (the 8 groups of a real one, 118 rows of a table, took 14 KB). */
+Test(report_markdown, a_pull_request_of_one_change_fits_in_six_kib)
+{
+	struct run_result r;
+	build_pull_request(&r);
+	char *md = fixture_render(report_markdown_print, &r, NULL);
+	size_t size = strlen(md);
+	cr_expect_leq(size, 6144, "%zu bytes:\n%s", size, md);
+	static const char *const groups[] = { "append/10k", "insert/10k", "object/10k",
+					      "nested/10k", "append/100k", "insert/100k",
+					      "object/100k", "nested/100k" };
+	for (size_t g = 0; g < 8; g++) {
+		char head[100];
+		snprintf(head, sizeof head, "\n**json_build/%s** `kernels/json_build.c:71`\n- "
+			 "`src/value.c:522` json_array_grow: **realloc ", groups[g]);
+		cr_expect(strstr(md, head), "no paragraph of %s:\n%s", groups[g], md);
+	}
+	/* one fact, one item and one row, naming its four metrics */
+	cr_expect(strstr(md, "\n- cost_free_calls, heap_free_calls, heap_blocks_freed, "
+			 "proc_free_calls 1 → 111 (+11000.0%); "), "%s", md);
+	cr_expect(strstr(md, "\n| json_build/append/100k | cost_free_calls, heap_free_calls, "
+			 "heap_blocks_freed, proc_free_calls | 1 | 111 | +11000.0% | fail |\n"),
+		  "%s", md);
+	cr_expect_null(strstr(md, "| heap_free_calls |"), "%s", md);
+	/* the table: the most decisive rows, the rest counted */
+	const char *table = strstr(md, "<details><summary>136 series that moved</summary>");
+	cr_assert(table, "%s", md);
+	size_t rows = 0;
+	for (const char *p = strstr(table, "|---"); p && (p = strstr(p + 1, "\n| ")); )
+		rows++;
+	cr_expect_leq(rows, 15, "%zu rows", rows);
+	cr_expect(strstr(table, "\n| json_build/nested/100k | cost_free_instructions | 10 | "
+			 "1244 | +12340.0% | fail |\n"), "the largest change first:\n%s", table);
+	cr_expect(strstr(table, " more series, less decisive, in the JSON report"), "%s", table);
+	cr_expect_null(strstr(md, "&gt;"), "an entity for an arrow:\n%s", md);
+	free(md);
+	result_free(&r);
+}
+
+/* A side's label is the user's text (--a-label): escaped on the
+ * comparison line as a kernel's names are, never HTML or a link. */
+Test(report_markdown, a_sides_label_is_escaped)
+{
+	struct run_result r;
+	fixture_build(&r);
+	free(r.baseline_path);
+	r.baseline_path = NULL;
+	r.comparison = strdup("A/B: B (<img src=x> [x](http://e) 5d6e7f8) against A (base* "
+			      "1a2b3c4)");
+	char *md = fixture_render(report_markdown_print, &r, NULL);
+	cr_expect(strstr(md, "A/B: B (&lt;img src=x&gt; [x\\](http://e) 5d6e7f8) against A "
+			 "(base\\* 1a2b3c4)"), "%s", md);
+	cr_expect_null(strstr(md, "<img"), "%s", md);
 	free(md);
 	result_free(&r);
 }

@@ -59,6 +59,18 @@ static int set_kernel_dir(struct ab_side_options *s, const char *flag, const cha
 	return 0;
 }
 
+/* The longest label a side may have: a word or two ("base", "head",
+ * "main at v2.1"), not a paragraph on the comparison line. */
+#define AB_LABEL_MAX 64
+
+static int set_label(struct ab_side_options *s, const char *flag, const char *v)
+{
+	if (!v || !*v || strlen(v) > AB_LABEL_MAX)
+		return bad(flag, v, "expected a label of 1 to 64 characters");
+	s->label = v;
+	return 0;
+}
+
 /* One flag of gate ab beside gate run's, its line(s) of --help and what it
  * does: SET_SIDE sets a side's option (the side is the flag's letter), a
  * MODE picks how the sides are sampled (AB_CHOICE_DEFAULT: --sampling's
@@ -81,6 +93,10 @@ static const struct ab_flag {
 	  .set_side = set_kernel_dir },
 	{ "--b-kernel-dir", "DIR", "base commit (default: --kernel-dir)",
 	  .set_side = set_kernel_dir },
+	{ "--a-label", "TEXT", "what the reports call that side beside its",
+	  .set_side = set_label },
+	{ "--b-label", "TEXT", "revision, e.g. base and head (default: none)",
+	  .set_side = set_label },
 	{ "--duet", NULL, "start A's and B's sample of a variant together, each\n"
 	  "on its own CPU, swapped every round (docs/noise.md)",
 	  .mode = true, .choice = AB_CHOICE_DUET },
@@ -120,8 +136,8 @@ static int side_flag(struct ab_side_options *a, struct ab_side_options *b, const
 	for (size_t i = 0; i < AB_FLAGS; i++)
 		if (ab_flags[i].set_side && !strcmp(ab_flags[i].name, flag))
 			return ab_flags[i].set_side(flag[2] == 'a' ? a : b, flag, value);
-	return bad(flag, "", "unknown side option (--a-env, --a-allocator, --a-kernel-dir and "
-		   "their --b- forms)");
+	return bad(flag, "", "unknown side option (--a-env, --a-allocator, --a-kernel-dir, "
+		   "--a-label and their --b- forms)");
 }
 
 int ab_options_split(int argc, char **argv, struct ab_side_options *a,

@@ -60,6 +60,25 @@ static int ref_usable(const char *ref)
 	return 1;
 }
 
+int commit_dir_revision(const char *dir, char *out, size_t size)
+{
+	char root[4096], line[128] = "";
+	FILE *p;
+	if (!size)
+		return -1;
+	*out = '\0';
+	if (path_os_source_root(dir, root, sizeof root) || !(p = commit_os_open_revision(root)))
+		return -1;
+	int got = fgets(line, (int)sizeof line, p) != NULL;
+	if (commit_os_close(p) != 0 || !got)
+		return -1;
+	line[strcspn(line, "\r\n")] = '\0';
+	if (!*line || !ref_usable(line))   /* hex digits and "-dirty" only */
+		return -1;
+	snprintf(out, size, "%s", line);
+	return 0;
+}
+
 /* PATH's directory (".") into DIR and its name into *NAME; 0, or -1 when
  * it is too long. */
 static int split_path(const char *path, char *dir, size_t size, const char **name)

@@ -19,6 +19,15 @@ int commit_current(char *out, size_t size);
  * first line, trailing space removed); 0, or -1 (no git, not a checkout). */
 int commit_git_describe(char *out, size_t size);
 
+/* The revision of the git checkout or worktree that holds directory DIR
+ * (its source root, path_os_source_root: the nearest directory above it
+ * with a `.git`), abbreviated to 7 digits or more, "-dirty" when a tracked
+ * file differs from it ("1a2b3c4", "1a2b3c4-dirty"; tags are not used: a
+ * revision, not a release, names a pull request's side), into OUT of SIZE.
+ * Returns 0, or -1 when DIR lies in no checkout (or does not exist, or git
+ * cannot say): OUT is then "". */
+int commit_dir_revision(const char *dir, char *out, size_t size);
+
 /* The revision the change under test is measured against, for saying
  * what it did to the file PATH (a baseline), into REV (a commit id or
  * "HEAD"), and how it was chosen into WHY:

@@ -23,6 +23,10 @@ FILE *commit_os_open_merge_base(const char *dir, const char *ref);
  * above. */
 FILE *commit_os_open_show(const char *dir, const char *rev, const char *name);
 
+/* `git -C DIR describe --always --dirty --abbrev=7 --exclude=*` (the
+ * abbreviated commit, never a tag), or NULL; DIR quoted for the shell. */
+FILE *commit_os_open_revision(const char *dir);
+
 /* Closes it; 0 when git exited 0. */
 int commit_os_close(FILE *pipe);
 

@@ -203,6 +203,19 @@ static bool samples_unfit(const double *x, size_t nx, const double *y, size_t ny
 	return true;
 }
 
+/* Why timing series S is never tested against the baseline, whatever its
+ * samples; NULL when it may be. */
+static const char *never_tested(const struct series *s)
+{
+	if (result_metric_is_counted(s->metric))
+		return "one sample per batch (the counted pass) that varies between runs: shown, "
+		       "not tested";
+	if (result_metric_is_scheduling(s->metric))
+		return "scheduler events: they follow the host's load and the threads' overlap, so "
+		       "shown, not tested against the baseline";
+	return NULL;
+}
+
 /* Why a timing series cannot be compared as a ratio; NULL when it can.
  * Marks S advisory when that is the reason. */
 static const char *not_comparable(struct series *s, const struct series *b,
@@ -210,12 +223,9 @@ static const char *not_comparable(struct series *s, const struct series *b,
 				  const double *y, size_t ny)
 {
 	static char why[200];
-	if (result_metric_is_counted(s->metric))
-		snprintf(why, sizeof why, "one sample per batch (the counted pass) that varies "
-			 "between runs: shown, not tested");
-	else if (result_metric_is_scheduling(s->metric))
-		snprintf(why, sizeof why, "scheduler events: they follow the host's load and the "
-			 "threads' overlap, so shown, not tested against the baseline");
+	const char *never = never_tested(s);
+	if (never)
+		snprintf(why, sizeof why, "%s", never);
 	else if (!strcmp(s->unit, "count") && s->baseline_median < pol->min_events)
 		snprintf(why, sizeof why, "too few events to compare as a ratio (baseline median "
 			 "%.0f < %.0f)", s->baseline_median, pol->min_events);
@@ -261,7 +271,9 @@ static int compare_timing(struct series *s, const struct series *b, const struct
 	s->drift = compare_batch_drift(b);
 	s->tolerance = isfinite(s->drift) ? fmax(pol->min_effect, pol->drift_factor * s->drift)
 					  : pol->min_effect;
-	if (interference_too_few(nx, s->disturbed_count)) {
+	/* a series never tested (scheduler events, the machine's load) says
+	 * what the machine did, so its own disturbance is no verdict either */
+	if (interference_too_few(nx, s->disturbed_count) && !never_tested(s)) {
 		char note[300];
 		snprintf(note, sizeof note, "disturbed: %zu of %zu samples lost a median %.0f%% of the "
 			 "region to waiting or to other processes (docs/counters.md, "

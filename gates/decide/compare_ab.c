@@ -154,7 +154,11 @@ static int compare_timing(struct series *s, const struct series *x, const struct
 	size_t n = paired_rounds(s, x), disturbed;
 	int ok = paired_undisturbed(s, x, &pr, &disturbed) == 0;
 	s->tolerance = pol->min_effect;
-	if (interference_too_few(pr.pairs, disturbed)) {
+	char why_not[160];
+	/* a series never tested (scheduler events, the machine's load) says
+	 * what the machine did, so its own disturbance is no verdict either */
+	if (interference_too_few(pr.pairs, disturbed) &&
+	    !never_tested(s, s->baseline_median, pol, why_not, sizeof why_not)) {
 		char note[200];
 		snprintf(note, sizeof note, "disturbed: %zu of %zu rounds disturbed on one side or "
 			 "both (docs/counters.md, \"Interference\"): timing not decided", disturbed, n);

@@ -67,6 +67,12 @@ FILE *commit_os_open_show(const char *dir, const char *rev, const char *name)
 	return p;
 }
 
+FILE *commit_os_open_revision(const char *dir)
+{
+	return open_quoted("git -C %s describe --always --dirty --abbrev=7 '--exclude=*' "
+			   "2>/dev/null", dir, NULL);
+}
+
 FILE *commit_os_open_describe(void)
 {
 	return popen("git describe --always 2>/dev/null", "r");

@@ -43,6 +43,13 @@ FILE *commit_os_open_show(const char *dir, const char *rev, const char *name)
 	return open_quoted("git -C \"%s\" show \"%s\" 2>NUL", dir, spec);
 }
 
+FILE *commit_os_open_revision(const char *dir)
+{
+	/* open_quoted takes two texts: the second is empty */
+	return open_quoted("git -C \"%s\" describe --always --dirty --abbrev=7 --exclude=*%s "
+			   "2>NUL", dir, "");
+}
+
 int commit_os_close(FILE *pipe)
 {
 	return _pclose(pipe);

@@ -6,6 +6,7 @@
 
 #include "report/format.h"
 #include "report/escape.h"
+#include "report/series_rows.h"
 #include "core/conditions.h"
 
 void format_value(double v, const char *unit, char *buf, size_t size)
@@ -280,49 +281,54 @@ void format_change_word(const struct series *s, char *buf, size_t size)
 		snprintf(buf, size, "%s", "");
 }
 
-/* Whether series J moved exactly as K did (same values before and after,
- * same unit): named together. */
-static int moved_alike(const struct series *j, const struct series *k)
+/* The series of one group that moved with one gating: what a change's
+ * line lists, one row per fact (report/series_rows.h). */
+struct moved_pick {
+	const struct series *group;
+	bool gated;
+};
+
+static bool pick_moved(const struct series *s, const void *arg)
 {
-	return j->cls != METRIC_TIMING && k->cls != METRIC_TIMING && !strcmp(j->unit, k->unit) &&
-	       j->median == k->median && j->baseline_median == k->baseline_median;
+	const struct moved_pick *p = arg;
+	return moved(s, p->gated) && same_group(s, p->group);
+}
+
+/* "METRICS WAS -> NOW (CHANGE; NOTE)" of row S named METRICS, sides
+ * named when AB, into BUF at *USED (advanced), "; " before it when not
+ * first. */
+static void moved_row(const struct series *s, const char *metrics, bool ab, char *buf,
+		      size_t size, size_t *used)
+{
+	char was[32], now[32], change[32];
+	format_value(s->baseline_median, s->unit, was, sizeof was);
+	format_value(s->median, s->unit, now, sizeof now);
+	format_change_word(s, change, sizeof change);
+	/* timing: the test's figures (p, tolerance, confirmation) */
+	const char *note = s->cls == METRIC_TIMING && s->note ? s->note : NULL;
+	if (*used < size)
+		*used += (size_t)snprintf(buf + *used, size - *used, "%s%s %s%s -> %s%s (%s%s%s)",
+					  *used ? "; " : "", metrics, ab ? "A " : "", was,
+					  ab ? "B " : "", now, *change ? change : "changed",
+					  note ? "; " : "", note ? note : "");
 }
 
 size_t format_moved(const struct run_result *r, size_t i, bool gated, char *buf, size_t size)
 {
-	const struct series *first = &r->series[i];
+	struct moved_pick p = { &r->series[i], gated };
 	size_t n = 0, used = 0;
 	if (size)
 		buf[0] = 0;
-#define MOVED_ADD(...) (used += (size_t)snprintf(buf + (used < size ? used : size), \
-						  used < size ? size - used : 0, __VA_ARGS__))
 	for (size_t j = i; j < r->series_count; j++) {
-		const struct series *s = &r->series[j];
-		if (!moved(s, gated) || !same_group(s, first))
+		if (!pick_moved(&r->series[j], &p))
 			continue;
 		n++;
-		int named = 0;   /* already named with an earlier one that moved alike */
-		for (size_t k = i; k < j && !named; k++)
-			named = moved(&r->series[k], gated) && same_group(&r->series[k], first) &&
-				moved_alike(&r->series[k], s);
-		if (named)
-			continue;
-		MOVED_ADD("%s%s", used ? "; " : "", s->metric);
-		for (size_t k = j + 1; k < r->series_count; k++)
-			if (moved(&r->series[k], gated) && same_group(&r->series[k], first) &&
-			    moved_alike(&r->series[k], s))
-				MOVED_ADD(", %s", r->series[k].metric);
-		char was[32], now[32], change[32];
-		format_value(s->baseline_median, s->unit, was, sizeof was);
-		format_value(s->median, s->unit, now, sizeof now);
-		format_change_word(s, change, sizeof change);
-		/* timing: the test's figures (p, tolerance, confirmation) */
-		const char *note = s->cls == METRIC_TIMING && s->note ? s->note : NULL;
-		MOVED_ADD(" %s%s -> %s%s (%s%s%s)", r->comparison ? "A " : "", was,
-			  r->comparison ? "B " : "", now, *change ? change : "changed",
-			  note ? "; " : "", note ? note : "");
+		if (!series_rows_first(r, j, pick_moved, &p))
+			continue;   /* named with an earlier one that moved alike */
+		char metrics[400];
+		series_rows_metrics(r, j, pick_moved, &p, metrics, sizeof metrics);
+		moved_row(&r->series[j], metrics, r->comparison != NULL, buf, size, &used);
 	}
-#undef MOVED_ADD
 	return n;
 }
 
@@ -632,49 +638,42 @@ static int figure_rank(const struct series *s)
 	return !strncmp(m, "cost_", 5) ? 2 : 4;
 }
 
+/* Whether series J (of rank RANK) is the one its row is told under among
+ * those P takes: no series alike of a lower rank, or of its rank earlier. */
+static bool brief_leads(const struct run_result *r, size_t j, int rank,
+			const struct moved_pick *p)
+{
+	for (size_t k = 0; k < r->series_count; k++) {
+		const struct series *o = &r->series[k];
+		if (k == j || !pick_moved(o, p) || !series_rows_alike(o, &r->series[j]))
+			continue;
+		if (figure_rank(o) < rank || (figure_rank(o) == rank && k < j))
+			return false;
+	}
+	return true;
+}
+
 size_t format_moved_brief(const struct run_result *r, size_t i, bool gated, size_t max,
 			  char *buf, size_t size)
 {
-	const struct series *first = &r->series[i];
+	struct moved_pick p = { &r->series[i], gated };
 	size_t shown = 0, left = 0, used = 0;
 	if (size)
 		buf[0] = '\0';
 	for (int rank = 0; rank <= 4; rank++)
 		for (size_t j = i; j < r->series_count; j++) {
 			const struct series *s = &r->series[j];
-			if (!moved(s, gated) || !same_group(s, first) || figure_rank(s) != rank)
-				continue;
-			int named = 0;   /* named with an earlier series that moved alike */
-			for (size_t k = i; k < r->series_count && !named; k++)
-				named = k != j && moved(&r->series[k], gated) &&
-					same_group(&r->series[k], first) &&
-					moved_alike(&r->series[k], s) &&
-					(figure_rank(&r->series[k]) < rank ||
-					 (figure_rank(&r->series[k]) == rank && k < j));
-			if (named)
+			if (!pick_moved(s, &p) || figure_rank(s) != rank ||
+			    !brief_leads(r, j, rank, &p))
 				continue;
 			if (shown == max) {
 				left++;
 				continue;
 			}
 			shown++;
-			char list[400], was[32], now[32], change[32];
-			snprintf(list, sizeof list, "%s", s->metric);
-			for (size_t k = j + 1; k < r->series_count; k++)
-				if (moved(&r->series[k], gated) && same_group(&r->series[k], first) &&
-				    figure_rank(&r->series[k]) == rank && moved_alike(&r->series[k], s) &&
-				    strlen(list) + strlen(r->series[k].metric) + 3 < sizeof list)
-					strcat(strcat(list, ", "), r->series[k].metric);
-			format_value(s->baseline_median, s->unit, was, sizeof was);
-			format_value(s->median, s->unit, now, sizeof now);
-			format_change_word(s, change, sizeof change);
-			/* timing: the test's figures (p, minimum effect, confirmation) */
-			const char *note = s->cls == METRIC_TIMING && s->note ? s->note : NULL;
-			if (used < size)
-				used += (size_t)snprintf(buf + used, size - used, "%s%s %s -> %s (%s%s%s)",
-							 used ? "; " : "", list, was, now,
-							 *change ? change : "changed", note ? "; " : "",
-							 note ? note : "");
+			char metrics[400];
+			series_rows_metrics(r, j, pick_moved, &p, metrics, sizeof metrics);
+			moved_row(s, metrics, false, buf, size, &used);
 		}
 	return left;
 }

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/report_markdown.h"
@@ -9,6 +10,7 @@
 #include "report/escape.h"
 #include "report/format.h"
 #include "report/report_file.h"
+#include "report/series_rows.h"
 
 /* Text under the markdown rule (escape.h). */
 #define md escape_md_text
@@ -19,6 +21,31 @@
 #define MARKDOWN_FIGURES 4
 #define MARKDOWN_SHIFTS 8
 #define MARKDOWN_GROUPS 6
+/* The rows of the table of series that moved (one per fact, the most
+ * decisive first); the rest are a line pointing to the JSON. */
+#define MARKDOWN_ROWS 15
+
+/* The gate's arrow in its own texts (format.h's " -> "), as a reader of
+ * the raw file and of the page reads it: a plain arrow, not the entity
+ * the markdown rule makes of ">". */
+#define MARKDOWN_ARROW " \u2192 "
+
+/* TEXT (a text the gate formatted, holding untrusted names) under the
+ * markdown rule, its arrows " -> " written as MARKDOWN_ARROW. */
+static void md_arrows(FILE *f, const char *text)
+{
+	const char *at;
+	while ((at = strstr(text, " -> "))) {
+		char *piece = strndup(text, (size_t)(at - text));
+		if (!piece)   /* no memory: the rule alone, nothing raw */
+			break;
+		md(f, piece);
+		free(piece);
+		fputs(MARKDOWN_ARROW, f);
+		text = at + 4;
+	}
+	md(f, text);
+}
 
 /* Whether a passing run found nothing that moved: no series regressed or
  * improved (gated or not), no allocation site changed, no claim holds now
@@ -39,6 +66,37 @@ static bool nothing_moved(const struct run_result *r)
 	return true;
 }
 
+/* The notes a reader needs before the list: the machine moved, samples
+ * were disturbed, the software changed (the baseline's note). */
+static void print_notes(FILE *f, const struct run_result *r)
+{
+	double shift;
+	size_t shifted = format_timing_shift(r, &shift);
+	char held[200];
+	const char *cause = format_code_cause(r, held, sizeof held) ? held : NULL;
+	if (shifted && fabs(shift) >= FORMAT_SHIFT_NOTABLE)
+		fprintf(f, "\n> The %zu compared timing series moved by a median of %+.1f%% since "
+			"the baseline: %s.\n", shifted, 100 * shift, cause ? cause
+			: "when every kernel moves at once, the machine's state is the likelier "
+			  "cause");
+	char reference[400];
+	if (r->reference.state == REFERENCE_MOVED || r->reference.state == REFERENCE_NO_BASELINE ||
+	    r->reference.state == REFERENCE_UNSURE || r->reference.faster)
+		if (format_reference(r, reference, sizeof reference))
+			fprintf(f, "\n> Machine: %s.\n", reference);
+	size_t disturbed, samples;
+	format_interference(r, &disturbed, &samples);
+	if (disturbed)
+		fprintf(f, "\n> %zu of %zu timing samples were disturbed (other tasks held their "
+			"CPU or the machine) and left out of timing verdicts.\n", disturbed,
+			samples);
+	if (r->baseline_note) {
+		fputs("\n> ", f);
+		md_arrows(f, r->baseline_note);
+		fputc('\n', f);
+	}
+}
+
 /* The head: the verdict, what was compared and what gates, the counts in
  * one line, and the notes a reader needs before the list (the machine
  * moved, samples disturbed, the software changed). */
@@ -54,7 +112,7 @@ static void print_summary(FILE *f, const struct run_result *r)
 	if (nothing_moved(r) && !r->series_count && !r->expect_count && !r->problem_count) {
 		if (r->baseline_note) {
 			fputs("> ", f);
-			md(f, r->baseline_note);
+			md_arrows(f, r->baseline_note);
 			fputc('\n', f);
 		}
 		return;
@@ -107,31 +165,7 @@ static void print_summary(FILE *f, const struct run_result *r)
 	if (information)
 		fprintf(f, ", %zu declared for other allocators (information)", information);
 	fprintf(f, "; %zu problems; %.1f s; exit %d.\n", problems, r->wall_seconds, r->exit_code);
-	double shift;
-	size_t shifted = format_timing_shift(r, &shift);
-	char held[200];
-	const char *cause = format_code_cause(r, held, sizeof held) ? held : NULL;
-	if (shifted && fabs(shift) >= FORMAT_SHIFT_NOTABLE)
-		fprintf(f, "\n> The %zu compared timing series moved by a median of %+.1f%% since "
-			"the baseline: %s.\n", shifted, 100 * shift, cause ? cause
-			: "when every kernel moves at once, the machine's state is the likelier "
-			  "cause");
-	char reference[400];
-	if (r->reference.state == REFERENCE_MOVED || r->reference.state == REFERENCE_NO_BASELINE ||
-	    r->reference.state == REFERENCE_UNSURE || r->reference.faster)
-		if (format_reference(r, reference, sizeof reference))
-			fprintf(f, "\n> Machine: %s.\n", reference);
-	size_t disturbed, samples;
-	format_interference(r, &disturbed, &samples);
-	if (disturbed)
-		fprintf(f, "\n> %zu of %zu timing samples were disturbed (other tasks held their "
-			"CPU or the machine) and left out of timing verdicts.\n", disturbed,
-			samples);
-	if (r->baseline_note) {
-		fputs("\n> ", f);
-		md(f, r->baseline_note);
-		fputc('\n', f);
-	}
+	print_notes(f, r);
 }
 
 /* The places of (KERNEL, VARIANT, PARAMS) whose allocation calls changed,
@@ -169,7 +203,7 @@ static size_t print_group_shifts(FILE *f, const struct run_result *r, const char
 		if (sh[k].line > 0)
 			fputc(' ', f), md(f, sh[k].function);
 		fputs(": **", f);
-		md(f, calls);
+		md_arrows(f, calls);
 		fputs("**", f);
 		const char *vb = sh[k].via_before, *va = sh[k].via_after;
 		if ((vb || va) && said->line == sh[k].line && same_text(said->file, sh[k].file) &&
@@ -180,7 +214,7 @@ static size_t print_group_shifts(FILE *f, const struct run_result *r, const char
 			fputs(" (via ", f);
 			escape_md_code(f, vb ? vb : va);
 			if (vb && va && strcmp(vb, va))
-				fputs(" -&gt; ", f), escape_md_code(f, va);
+				fputs(MARKDOWN_ARROW, f), escape_md_code(f, va);
 			fputc(')', f);
 		}
 		fputc('\n', f);
@@ -216,7 +250,7 @@ static size_t print_moved(FILE *f, const struct run_result *r, bool gated, const
 		if (gated && sites_explain_failure(r, s->kernel, s->variant, s->params))
 			print_group_shifts(f, r, s->kernel, s->variant, s->params, false, &said);
 		fputs("- ", f);
-		md(f, text);
+		md_arrows(f, text);
 		if (left)
 			fprintf(f, "; %zu more below", left);
 		fputc('\n', f);
@@ -241,7 +275,7 @@ static void print_list(FILE *f, const struct run_result *r, enum verdict v, cons
 		fputs("- ", f);
 		escape_md_place(f, e->file, e->line);
 		fputc(' ', f);
-		md(f, text);
+		md_arrows(f, text);
 		fputc('\n', f);
 	}
 	for (size_t i = 0; series && v != VERDICT_ERROR && i < r->series_count; i++) {
@@ -252,7 +286,7 @@ static void print_list(FILE *f, const struct run_result *r, enum verdict v, cons
 			fprintf(f, "\n### %s\n\n", title);
 		format_series(s, text, sizeof text);
 		fputs("- ", f), escape_md_place(f, s->file, s->line), fputc(' ', f);
-		md(f, text);
+		md_arrows(f, text);
 		fputc('\n', f);
 	}
 }
@@ -336,7 +370,7 @@ static void print_problems(FILE *f, const struct run_result *r)
 		fputc(' ', f);
 		md(f, p->what);
 		fputs(": ", f);
-		md(f, p->reason);
+		md_arrows(f, p->reason);
 		fputc('\n', f);
 	}
 }
@@ -362,18 +396,27 @@ static void print_unavailable(FILE *f, const struct run_result *r)
 				sep = ", ";
 			}
 		fputs(" (", f);
-		md(f, p->reason);
+		md_arrows(f, p->reason);
 		fputc(')', f);
 	}
 	if (any)
 		fputs(".\n", f);
 }
 
-/* One row of the table of series that moved: the group, the metric, both
- * medians and the change. */
-static void print_series_row(FILE *f, const struct series *s)
+static bool is_moved(const struct series *s, const void *arg)
 {
-	char now[32], was[32], change[32];
+	(void)arg;
+	return s->verdict == VERDICT_FAIL || s->verdict == VERDICT_IMPROVED;
+}
+
+/* One row of the table of series that moved: the group, its metrics that
+ * moved alike (row I of R), both medians, the change and the verdict.
+ * Returns how many series the row stands for. */
+static size_t print_series_row(FILE *f, const struct run_result *r, size_t i)
+{
+	const struct series *s = &r->series[i];
+	char metrics[1024], now[32], was[32], change[32];
+	size_t n = series_rows_metrics(r, i, is_moved, NULL, metrics, sizeof metrics);
 	format_value(s->median, s->unit, now, sizeof now);
 	format_value(s->has_baseline ? s->baseline_median : (double)NAN, s->unit, was,
 		     sizeof was);
@@ -381,33 +424,33 @@ static void print_series_row(FILE *f, const struct series *s)
 	fputs("| ", f);
 	md(f, s->kernel), fputc('/', f), md(f, s->variant), fputc('/', f), md(f, s->params);
 	fputs(" | ", f);
-	md(f, s->metric);
+	md(f, metrics);
 	fprintf(f, " | %s | %s | %s | %s |\n", was, now, change,
 		result_series_verdict_name(s->verdict));
-}
-
-static bool is_moved(const struct series *s)
-{
-	return s->verdict == VERDICT_FAIL || s->verdict == VERDICT_IMPROVED;
+	return n;
 }
 
 /* Every series that moved (regressed, improved, or moved but not gated),
- * collapsed: the figures the changes' lines leave out. The JSON has
- * every series. */
+ * collapsed, one row per fact, the most decisive first: at most
+ * MARKDOWN_ROWS rows, the rest counted. The JSON has every series. */
 static void print_table(FILE *f, const struct run_result *r)
 {
-	size_t n = 0;
+	size_t n = 0, *rows, count = series_rows_ordered(r, is_moved, NULL, &rows);
 	for (size_t i = 0; i < r->series_count; i++)
-		n += is_moved(&r->series[i]);
-	if (!n)
+		n += is_moved(&r->series[i], NULL);
+	if (!n || count == (size_t)-1)   /* none, or no memory for the order */
 		return;
 	fprintf(f, "\n<details><summary>%zu series that moved</summary>\n\n"
 		   "| series | metric | %s | %s | change | verdict |\n|---|---|---:|---:|---|---|\n",
 		n, r->comparison ? "A" : "baseline", r->comparison ? "B" : "now");
-	for (size_t i = 0; i < r->series_count; i++)
-		if (is_moved(&r->series[i]))
-			print_series_row(f, &r->series[i]);
+	size_t shown = 0;
+	for (size_t k = 0; k < count && k < MARKDOWN_ROWS; k++)
+		shown += print_series_row(f, r, rows[k]);
+	if (shown < n)
+		fprintf(f, "\n%zu more series, less decisive, in the JSON report (result.json "
+			"of the uploaded reports).\n", n - shown);
 	fputs("\n</details>\n", f);
+	free(rows);
 }
 
 /* The places whose allocation calls changed in groups where no count

@@ -28,10 +28,14 @@ int ab_options_for_side(const struct run_options *shared, const struct ab_side_o
 	return 0;
 }
 
-void ab_options_describe(const struct ab_side_options *s, const char *kernel_dir, char *buf,
-			 size_t size)
+void ab_options_describe(const struct ab_side_options *s, const char *kernel_dir,
+			 const char *revision, char *buf, size_t size)
 {
-	size_t n = (size_t)snprintf(buf, size, "kernels %s", kernel_dir);
+	const char *label = s->label ? s->label : "";
+	size_t n = revision && *revision
+		   ? (size_t)snprintf(buf, size, "%s%s%s", label, *label ? " " : "", revision)
+		   : (size_t)snprintf(buf, size, "%s%skernels %s", label, *label ? ", " : "",
+				      kernel_dir);
 	for (size_t i = 0; i < s->env_count && n < size; i++)
 		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? " " : ", env ", s->env[i]);
 	if (s->allocator && n < size)

@@ -15,6 +15,8 @@ struct ab_side_options {
 	const char *allocator;      /* --a-allocator NAME|PATH, NULL for none */
 	char preload[4200];         /* its preload assignment, "" for none */
 	const char *kernel_dir;     /* --a-kernel-dir DIR, NULL: the shared one */
+	const char *label;          /* --a-label TEXT ("base"), NULL: none (the
+				     * side is its letter alone) */
 };
 
 /* How `gate ab` takes the two sides' samples: --sampling duet (--duet:
@@ -28,9 +30,13 @@ enum ab_mode_choice { AB_CHOICE_DEFAULT, AB_CHOICE_DUET, AB_CHOICE_INTERLEAVED }
 int ab_options_for_side(const struct run_options *shared, const struct ab_side_options *s,
 			struct run_options *out);
 
-/* One line describing side S ("kernels DIR, env K=V, allocator X"), into BUF. */
-void ab_options_describe(const struct ab_side_options *s, const char *kernel_dir, char *buf,
-			 size_t size);
+/* What side S is, for the comparison line, into BUF: its label, then its
+ * REVISION (the commit its KERNEL_DIR was built from, commit.h's
+ * commit_dir_revision) or, when NULL or "" (a directory in no checkout),
+ * the directory, then what it runs with: "head 5d6e7f8, env K=V,
+ * allocator X", "1a2b3c4", "kernels DIR, env K=V". */
+void ab_options_describe(const struct ab_side_options *s, const char *kernel_dir,
+			 const char *revision, char *buf, size_t size);
 
 /* Frees what S holds (not S). */
 void ab_options_free(struct ab_side_options *s);

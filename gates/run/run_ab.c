@@ -10,6 +10,7 @@
 #include "run/ab_sampling.h"
 #include "run/run.h"
 #include "run/session.h"
+#include "core/commit.h"
 #include "core/message.h"
 #include "decide/compare_ab.h"
 #include "decide/confirm.h"
@@ -132,8 +133,14 @@ static int setup(struct ab_state *st, const char *self_dir)
 		message_error("out of memory");
 		return GATE_EXIT_USAGE;
 	}
-	ab_options_describe(&st->p->a, st->a_dir, a, sizeof a);
-	ab_options_describe(&st->p->b, s->kernel_dir, b, sizeof b);
+	/* each side by the commit its kernels were built from, where they lie
+	 * in a checkout or worktree: the base's temporary worktree path
+	 * tells a reviewer nothing */
+	char a_rev[80], b_rev[80];
+	commit_dir_revision(st->a_dir, a_rev, sizeof a_rev);
+	commit_dir_revision(s->kernel_dir, b_rev, sizeof b_rev);
+	ab_options_describe(&st->p->a, st->a_dir, a_rev, a, sizeof a);
+	ab_options_describe(&st->p->b, s->kernel_dir, b_rev, b, sizeof b);
 	if (st->a_count)
 		snprintf(text, sizeof text, "A/B: B (%s) against A (%s); %s", b, a, how);
 	else   /* a first pull request: its base has no kernels yet */
