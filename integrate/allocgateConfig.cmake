@@ -37,9 +37,23 @@
 #     wins for the build folder): the compilation's folder in the debug
 #     information, which the cost pass joins to those relative names.
 #     The target allocgate-kernels builds every kernel declared.
+#   ALLOCGATE_COUNTED_COMPILE_OPTIONS  the counting header's forced include
+#                      (allocgate-counted.pc's Cflags), for a twin of your own
 # The paths are computed from this file's location, so that a copied
 # prefix or a DESTDIR staging tree works as the prefix (as the
 # relocatable .pc files do).
+
+# the probe's threads use pthreads (allocgate.pc: -pthread), asked for
+# without leaving the preference set in the caller's scope; before the
+# policy push below, as find_dependency returns from this file when
+# Threads is missing
+set(_allocgate_prefer_pthread "${THREADS_PREFER_PTHREAD_FLAG}")
+set(THREADS_PREFER_PTHREAD_FLAG ON)
+include(CMakeFindDependencyMacro)
+find_dependency(Threads)
+set(THREADS_PREFER_PTHREAD_FLAG "${_allocgate_prefer_pthread}")
+unset(_allocgate_prefer_pthread)
+
 cmake_policy(PUSH)
 cmake_policy(VERSION 3.16)
 
@@ -47,14 +61,6 @@ cmake_policy(VERSION 3.16)
 get_filename_component(_allocgate_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
 
 if(NOT TARGET allocgate::probe)
-	# the probe's threads use pthreads (allocgate.pc: -pthread), asked for
-	# without leaving the preference set in the caller's scope
-	set(_allocgate_prefer_pthread "${THREADS_PREFER_PTHREAD_FLAG}")
-	set(THREADS_PREFER_PTHREAD_FLAG ON)
-	include(CMakeFindDependencyMacro)
-	find_dependency(Threads)
-	set(THREADS_PREFER_PTHREAD_FLAG "${_allocgate_prefer_pthread}")
-
 	add_library(allocgate::probe STATIC IMPORTED)
 	set(_allocgate_links Threads::Threads)
 	if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
@@ -67,7 +73,6 @@ if(NOT TARGET allocgate::probe)
 		INTERFACE_INCLUDE_DIRECTORIES "${_allocgate_prefix}/include"
 		INTERFACE_LINK_LIBRARIES "${_allocgate_links}")
 	unset(_allocgate_links)
-	unset(_allocgate_prefer_pthread)
 endif()
 
 # the counted build's forced include: allocgate-counted.pc's Cflags
@@ -85,8 +90,6 @@ function(allocgate_add_kernel name)
 	if(NOT _ag_SOURCES)
 		message(FATAL_ERROR "allocgate_add_kernel(${name}): no SOURCES")
 	endif()
-	# a generator expression keeps multi-config generators from adding a
-	# per-configuration folder: the gate looks in kernels/ itself
 	set(gnu "$<C_COMPILER_ID:GNU,Clang,AppleClang>")
 	set(prefix_map "$<${gnu}:-ffile-prefix-map=${CMAKE_SOURCE_DIR}/=>"
 		"$<${gnu}:-fdebug-prefix-map=${CMAKE_BINARY_DIR}=.>")
@@ -98,6 +101,8 @@ function(allocgate_add_kernel name)
 	foreach(i 0 1)
 		list(GET targets ${i} target)
 		list(GET dirs ${i} dir)
+		# a generator expression keeps multi-config generators from adding
+		# a per-configuration folder: the gate looks in kernels/ itself
 		set_target_properties(${target} PROPERTIES
 			OUTPUT_NAME ${name}
 			RUNTIME_OUTPUT_DIRECTORY "$<1:${CMAKE_BINARY_DIR}/${dir}>")

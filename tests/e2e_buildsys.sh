@@ -89,7 +89,7 @@ located() {
 cp -R "$root/examples/strbuf" "$tmp/strbuf" || fail "cannot copy the example"
 rm -rf "$tmp/strbuf/build" "$tmp/strbuf/baselines"
 
-name=make
+name='make'
 build="make CFLAGS='$cflags'"
 build "$tmp/strbuf"
 gated --update-baseline
