@@ -33,6 +33,7 @@ dependency, then write each group of edges.
 import argparse
 import glob
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -49,6 +50,11 @@ OS_SUFFIXES = ("linux", "windows", "darwin", "posix")
 # The forced include of a counted build (docs/counters.md): also installed
 # as <allocgate/alloc_count.h>, the Cflags of allocgate-counted.pc.
 COUNTED_HEADER = "perf/allocgate/alloc_count.h"
+# What a user's build system takes from an installed allocgate besides the
+# .pc files (docs/install.md): the CMake package (allocgate_add_kernel) and
+# the Make fragment (allocgate_kernel), installed as they are.
+CMAKE_CONFIG = "integrate/allocgateConfig.cmake"
+MAKE_FRAGMENT = "integrate/allocgate.mk"
 # The folders of perf/ that make the probe, build/liballocgate.a (the kernel
 # API is perf/allocgate/; perf/interpose/ is liballocgate-interpose.so and
 # perf/bpf/ is gate-bpf, each built on its own: docs/architecture.md).
@@ -535,12 +541,14 @@ PC_DESCRIPTIONS = {
 }
 
 
-def pkgconfig_files(prefix, includedir, libs, version):
+def pkgconfig_files(prefix, includedir, libs, version, makefile):
     """The text of allocgate.pc and allocgate-counted.pc, as a dict by name:
-    INCLUDEDIR holds allocgate/probe.h, LIBS links the probe."""
+    INCLUDEDIR holds allocgate/probe.h, LIBS links the probe, MAKEFILE is
+    the Make fragment (`pkg-config --variable=makefile allocgate`)."""
     head = "prefix=%s\nincludedir=%s\n\n" % (prefix, includedir)
     return {
-        "allocgate": head + "Name: allocgate\nDescription: %s\nVersion: %s\n"
+        "allocgate": "%smakefile=%s\n\n" % (head[:-1], makefile) +
+        "Name: allocgate\nDescription: %s\nVersion: %s\n"
         "Cflags: -I${includedir}\nLibs: %s -pthread%s\n" % (
             PC_DESCRIPTIONS["allocgate"], version, libs,
             " -lm -ldl" if sys.platform.startswith("linux") else ""),
@@ -558,11 +566,13 @@ def write_pkgconfig(bd, prefix, version):
     out = []
     for sub, texts in (
             ("pkgconfig", pkgconfig_files(ROOT, "${prefix}/perf",
-                                          "-L%s -lallocgate" % os.path.join(ROOT, bd), version)),
+                                          "-L%s -lallocgate" % os.path.join(ROOT, bd), version,
+                                          "${prefix}/" + MAKE_FRAGMENT)),
             # relocatable: the prefix is where the .pc file is (a DESTDIR
             # staging tree, a copied prefix), as pkg-config's pcfiledir says
-            ("pkgconfig-install", pkgconfig_files("${pcfiledir}/../..", "${prefix}/include",
-                                                  "-L${prefix}/lib -lallocgate", version))):
+            ("pkgconfig-install", pkgconfig_files(
+                "${pcfiledir}/../..", "${prefix}/include", "-L${prefix}/lib -lallocgate",
+                version, "${prefix}/share/allocgate/allocgate.mk"))):
         d = os.path.join(ROOT, bd, sub)
         os.makedirs(d, exist_ok=True)
         for name, text in texts.items():
@@ -575,14 +585,47 @@ def write_pkgconfig(bd, prefix, version):
     return out
 
 
-def write_install(w, bd, prefix, gate, bpf, libs, pcs):
+def cmake_version_file(version):
+    """The text of allocgateConfigVersion.cmake for VERSION (`git describe`):
+    the numeric part of a tag (v1.2-3-gabc: 1.2), 0 when untagged."""
+    m = re.match(r"v?([0-9]+(?:\.[0-9]+)*)(?:$|[-+])", version)
+    return ("# allocgateConfigVersion.cmake: written by configure.py for %s. A\n"
+            "# request for version X is met when this one is X or newer; an untagged\n"
+            "# build is version 0.\n"
+            "set(PACKAGE_VERSION \"%s\")\n"
+            "set(PACKAGE_VERSION_COMPATIBLE TRUE)\n"
+            "if(PACKAGE_FIND_VERSION AND PACKAGE_VERSION VERSION_LESS PACKAGE_FIND_VERSION)\n"
+            "\tset(PACKAGE_VERSION_COMPATIBLE FALSE)\n"
+            "elseif(PACKAGE_FIND_VERSION AND PACKAGE_VERSION VERSION_EQUAL PACKAGE_FIND_VERSION)\n"
+            "\tset(PACKAGE_VERSION_EXACT TRUE)\n"
+            "endif()\n" % (version, m.group(1) if m else "0"))
+
+
+def write_build_packages(bd, version):
+    """The files `ninja install` copies for the CMake package and the Make
+    fragment, as (path, folder under the prefix): the two from integrate/
+    and BD/cmake-install/allocgateConfigVersion.cmake, written here."""
+    d = os.path.join(ROOT, bd, "cmake-install")
+    os.makedirs(d, exist_ok=True)
+    version_file = os.path.join(d, "allocgateConfigVersion.cmake")
+    write_file(version_file, cmake_version_file(version))
+    return [(CMAKE_CONFIG, "lib/cmake/allocgate"),
+            (os.path.relpath(version_file, ROOT), "lib/cmake/allocgate"),
+            (MAKE_FRAGMENT, "share/allocgate")]
+
+
+def write_install(w, bd, prefix, gate, bpf, libs, pcs, packages):
     """`ninja install`: the gate, gate-bpf where built, the kernel API headers,
-    LIBS (the probe as liballocgate.a, the interposer where built) and the
-    pkg-config files, under $DESTDIR/PREFIX (docs/install.md)."""
+    LIBS (the probe as liballocgate.a, the interposer where built), the
+    pkg-config files and PACKAGES ((path, folder under the prefix): the
+    CMake package, the Make fragment), under $DESTDIR/PREFIX
+    (docs/install.md)."""
     q = shlex.quote
     dest = '"$${DESTDIR}"%s' % q(prefix)
+    folders = sorted({folder for _, folder in packages})
     steps = ["set -e",
              "mkdir -p %s/bin %s/include/allocgate %s/lib/pkgconfig" % (dest, dest, dest)]
+    steps += ["mkdir -p %s/%s" % (dest, folder) for folder in folders]
     for exe in gate + bpf:
         steps.append("install -m 755 %s %s/bin/" % (q(exe), dest))
     for h in ("probe.h", "alloc_count.h"):
@@ -591,10 +634,12 @@ def write_install(w, bd, prefix, gate, bpf, libs, pcs):
         steps.append("install -m 644 %s %s/lib/" % (q(lib), dest))
     for pc in pcs:
         steps.append("install -m 644 %s %s/lib/pkgconfig/" % (q(pc), dest))
+    for path, folder in packages:
+        steps.append("install -m 644 %s %s/%s/" % (q(path), dest, folder))
     steps.append("echo installed into %s" % dest)
     w.rule("install", "sh -c %s" % q("; ".join(steps)).replace("$$", "$$"),
            description="INSTALL %s" % prefix, pool="console")
-    w.build("install", "install", implicit=gate + bpf + libs + pcs)
+    w.build("install", "install", implicit=gate + bpf + libs + pcs + [p for p, _ in packages])
 
 
 def parse_args(argv):
@@ -963,7 +1008,7 @@ def main(argv):
     if not platform.is_windows():
         pcs = write_pkgconfig(bd, os.path.abspath(args.prefix), version)
         write_install(w, bd, os.path.abspath(args.prefix), gate, bpf,
-                      [probe_lib] + interposer, pcs)
+                      [probe_lib] + interposer, pcs, write_build_packages(bd, version))
     fuzz = []
     if deps.fuzz_cc:
         fuzz = write_fuzz(w, bd, deps.fuzz_cc, gate_sources(platform), version_header)

@@ -38,6 +38,8 @@
 #   npm: the workflow lint (ci/lint-workflows.sh fetches
 #     @action-validator/cli from the npm registry); skipped without it or
 #     without a network
+#   meson: the example project's Meson build (tests/e2e_buildsys.sh);
+#     skipped without it
 #   ci/test.sh installs both groups as root (gate_tests_optional_ensure)
 
 # gate_has_pc NAME HEADER: 0 when library NAME is installed: pkg-config
@@ -271,8 +273,9 @@ gate_build() {
 # and 13), and on x86_64 mingw-w64, wine, wine64 and dpkg-dev for the
 # Windows tests under wine (wine64: `wine` alone pulls no loader with
 # --no-install-recommends; dpkg-dev: ci/mingw-jansson.sh's apt-get
-# source), and npm for the workflow lint (tests/test_workflow.c, which
-# fetches @action-validator/cli with it). One apt-get per group; as
+# source), npm for the workflow lint (tests/test_workflow.c, which
+# fetches @action-validator/cli with it) and meson for the example
+# project's Meson build (tests/e2e_buildsys.sh). One apt-get per group; as
 # another user one line names the command. Never fails: the tests say what is missing when they skip. (A
 # build configured before needs nothing: build.ninja depends on the dpkg
 # database and configures again.)
@@ -297,7 +300,10 @@ gate_tests_optional_ensure() {
 	# (ci/lint-workflows.sh): without a network it skips, saying so
 	lint=""
 	command -v npm >/dev/null 2>&1 || lint=" npm"
-	for group in "BPF tests:$bpf" "Windows tests:$win" "workflow lint:$lint"; do
+	meson=""
+	command -v meson >/dev/null 2>&1 || meson=" meson"
+	for group in "BPF tests:$bpf" "Windows tests:$win" "workflow lint:$lint" \
+		"Meson build tests:$meson"; do
 		pkgs=${group#*:}
 		[ -n "$pkgs" ] || continue
 		if gate_may_install; then

@@ -6,11 +6,12 @@
 # pkg-config, its baseline written into its own baselines/ with its own
 # commit, an unchanged rerun passing, a stray allocation in its library
 # failing at its kernel's line, a file that is not a kernel skipped with a
-# note, a missing counted twin named with how to build it, and the same
-# kernels built by its CMakeLists.txt passing against that baseline, and
+# note, a missing counted twin named with how to build it, and
 # ci/action.sh (the composite action) failing the committed stray
-# allocation against its parent with an annotation at the kernel. Prints
-# "e2e_project: ok" and exits 0, or names the first check that failed.
+# allocation against its parent with an annotation at the kernel; then
+# pull requests of its CMake build (tests/e2e_buildsys.sh builds it each
+# way). Prints "e2e_project: ok" and exits 0, or names the first check
+# that failed.
 set -u
 root=$(pwd)
 ninja_file=$1
@@ -69,19 +70,6 @@ code=$(run same.log --min-effect 1000)
 [ "$code" = 0 ] || { cat same.log >&2; fail "an unchanged rerun exited $code"; }
 grep -q "helper.sh: not a kernel" same.log || { cat same.log >&2; fail "no note for helper.sh"; }
 
-if command -v cmake >/dev/null 2>&1; then
-	# the same kernels from its CMakeLists.txt: the Makefile's baseline holds
-	cmake -S . -B build-cmake -DCMAKE_C_FLAGS="$cflags" >cmake.log 2>&1 &&
-		cmake --build build-cmake >>cmake.log 2>&1 ||
-		{ cat cmake.log >&2; fail "the CMake build failed"; }
-	code=$("$gate" run --quick --kernel-dir build-cmake/kernels --no-cost --no-color \
-		--min-effect 1000 >cmake-run.log 2>&1; echo $?)
-	[ "$code" = 0 ] || { cat cmake-run.log >&2; fail "the CMake build's run exited $code"; }
-	echo "e2e_project: cmake build gated"
-else
-	echo "e2e_project: cmake not installed, its build not tested"
-fi
-
 sed 's|^\tsb->data\[sb->len\] = .\\0.;$|&\n\tfree(malloc(24));|' src/strbuf.c >src/strbuf.c.new &&
 	mv src/strbuf.c.new src/strbuf.c
 grep -q 'free(malloc(24))' src/strbuf.c || fail "could not add the stray allocation"
@@ -118,10 +106,11 @@ code=$(AG_GATE="$gate" AG_BUILD=true AG_MODE=ab AG_SAMPLING=sideways sh "$root/c
 	{ cat sampling.log >&2; fail "a bad sampling input exited $code"; }
 echo "e2e_project: action A/B exit 1 with an annotation at the changed line"
 
-# a pull request of a CMake project built out of tree, through the action's
-# ab mode with the cost pass on, its base built in a worktree without a
-# prefix map (DWARF and __FILE__ name the worktree's absolute paths): an
-# unchanged pull request reads as a short page with no site and no
+# a pull request of a CMake project built out of tree by allocgate's CMake
+# package, through the action's ab mode with the cost pass on, its base
+# built in a worktree (another absolute path): a pull request that changes
+# no kernel is the same code on both sides, passing without measuring;
+# measured all the same, it reads as a short page with no site and no
 # annotation; a realloc turned into malloc + copy + free is said at the
 # caller's line
 if [ "$interposer" = no-interposer ]; then
@@ -139,12 +128,18 @@ else
 	pr() { # log summary base [gate args]: the action's ab mode, its exit status
 		: >"$2"
 		AG_GATE="$gate" AG_MODE=ab AG_BASE=$3 AG_TIER=quick AG_ARGS="--min-effect 1000 ${4:-}" \
-			AG_BUILD="cmake -S . -B build -DCMAKE_C_FLAGS='$cflags' >/dev/null && cmake --build build >/dev/null" \
+			AG_BUILD="cmake -S . -B build -DCMAKE_PREFIX_PATH='$inst' -DCMAKE_C_FLAGS='$cflags' >/dev/null && cmake --build build >/dev/null" \
 			GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY="$2" sh "$root/ci/action.sh" >"$1" 2>&1
 		echo $?
 	}
+	# the empty commit: its kernels are the same code as its base's, built
+	# at another path (the package's prefix map), so nothing is measured
+	code=$(pr same-code.log same-code.md HEAD~1)
+	[ "$code" = 0 ] || { cat same-code.log >&2; fail "the pull request of an empty commit exited $code"; }
+	grep -q "1 kernel is the same code on both sides" same-code.md ||
+		{ cat same-code.md same-code.log >&2; fail "the empty commit's kernels are not the same code"; }
 	# measured all the same (a variable nothing reads), so that its sites are
-	# compared: otherwise the same code on both sides is not measured
+	# compared
 	code=$(pr same-pr.log same-pr.md HEAD~1 "--b-env ALLOCGATE_AA=1")
 	[ "$code" = 0 ] || { cat same-pr.log >&2; fail "the unchanged pull request exited $code"; }
 	! grep -q '^::' same-pr.log || { cat same-pr.log >&2; fail "the unchanged pull request has annotations"; }
