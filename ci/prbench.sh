@@ -1,11 +1,16 @@
 #!/bin/sh
-# ci/prbench.sh JANSSON_SOURCE [--tier quick|default]
+# ci/prbench.sh JANSSON_SOURCE [--tier quick|default] [--build make|cmake]
 #
 # The benchmark of what a pull request reads (docs/measurements.md, "A pull
 # request of a real library"): jansson, a JSON library that allocates only
 # through its own hooks (memory.c's function pointers), as a user's project
-# would hold it: its src/ in a git repository of its own, built by a plain
-# Makefile with relative paths and no prefix map (ci/prbench/Makefile.jansson),
+# would hold it, in a git repository of its own, built
+#   make:  its src/ by a plain Makefile with relative paths and no prefix
+#          map (ci/prbench/Makefile.jansson);
+#   cmake: the whole source tree by jansson's own CMakeLists.txt, out of
+#          tree (cmake -S . -B build, RelWithDebInfo), absolute paths, the
+#          kernel's two builds appended as a user writes them with
+#          pkg-config (ci/prbench/jansson-kernels.cmake);
 # a kernel of four variants at two sizes (ci/prbench/json_build.c), and
 # allocgate installed from this checkout into a temporary prefix. It runs the
 # composite action's script (ci/action.sh) in ab mode twice, as a pull
@@ -21,12 +26,14 @@
 # checkout (its src/).
 set -u
 tier=quick
+build=make
 src=${1:-}
 [ $# -ge 1 ] && shift
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tier) tier=$2; shift 2 ;;
-	*) echo "usage: ci/prbench.sh JANSSON_SOURCE [--tier quick|default]" >&2; exit 2 ;;
+	--build) build=$2; shift 2 ;;
+	*) echo "usage: ci/prbench.sh JANSSON_SOURCE [--tier quick|default] [--build make|cmake]" >&2; exit 2 ;;
 	esac
 done
 [ -f "$src/src/value.c" ] && [ -f "$src/src/memory.c" ] ||
@@ -47,8 +54,21 @@ fail() {
 rm -f "$root/build-prbench.ninja"
 
 proj=$tmp/jansson
-mkdir -p "$proj/kernels" && cp -R "$src/src" "$proj/src" && cp "$src/LICENSE" "$proj/" 2>/dev/null
-cp "$root/ci/prbench/Makefile.jansson" "$proj/Makefile"
+case $build in
+make)
+	mkdir -p "$proj/kernels" && cp -R "$src/src" "$proj/src" && cp "$src/LICENSE" "$proj/" 2>/dev/null
+	cp "$root/ci/prbench/Makefile.jansson" "$proj/Makefile"
+	command=make
+	;;
+cmake)
+	[ -f "$src/CMakeLists.txt" ] || fail "no CMakeLists.txt in $src"
+	mkdir -p "$proj" && (cd "$src" && tar -cf - --exclude=.git .) | (cd "$proj" && tar -xf -) ||
+		fail "cannot copy $src"
+	mkdir -p "$proj/kernels" && cat "$root/ci/prbench/jansson-kernels.cmake" >>"$proj/CMakeLists.txt"
+	command="cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo && cmake --build build"
+	;;
+*) fail "--build $build: expected make or cmake" ;;
+esac
 cp "$root/ci/prbench/json_build.c" "$proj/kernels/"
 printf 'build/\nsrc/jansson_config.h\nallocgate-reports/\n' >"$proj/.gitignore"
 cd "$proj" || fail "no project"
@@ -60,7 +80,7 @@ pr() { # name [gate args]: the action's ab mode against HEAD~1; prints its figur
 	: >"$tmp/$1.md"
 	start=$(date +%s)
 	PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig" PATH="$tmp/prefix/bin:$PATH" GITHUB_ACTIONS=true \
-		GITHUB_STEP_SUMMARY="$tmp/$1.md" AG_MODE=ab AG_BASE=HEAD~1 AG_BUILD=make \
+		GITHUB_STEP_SUMMARY="$tmp/$1.md" AG_MODE=ab AG_BASE=HEAD~1 AG_BUILD="$command" \
 		AG_GATE="$tmp/prefix/bin/gate" AG_TIER=$tier AG_ARGS="${2:-}" sh "$root/ci/action.sh" \
 		>"$tmp/$1.log" 2>&1
 	code=$?
@@ -72,7 +92,7 @@ pr() { # name [gate args]: the action's ab mode against HEAD~1; prints its figur
 	grep -E '^- `[^`]*` .*\*\*' "$tmp/$1.md" | sed 's/^/  /'
 }
 
-echo "prbench: jansson $(git -C "$src" describe --always 2>/dev/null), $tier tier, $(date -u '+%Y-%m-%d %H:%M UTC'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') family $(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ') model $(grep -m1 '^model' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')"
+echo "prbench: jansson $(git -C "$src" describe --always 2>/dev/null), built by $build, $tier tier, $(date -u '+%Y-%m-%d %H:%M UTC'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') family $(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ') model $(grep -m1 '^model' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')"
 pr unchanged
 # measured all the same (a variable nothing reads): its sites compared
 pr unchanged_measured "--b-env ALLOCGATE_AA=1"
