@@ -49,3 +49,45 @@ Test(report_github, enabled_only_when_true)
 	unsetenv("GITHUB_ACTIONS");
 	cr_expect(!report_github_enabled());
 }
+
+/* A regressed group whose allocation calls changed at src/lib.c:12: the
+ * error stands at that line; where gate ab found src/lib.c the same on both
+ * sides (the change that moved its calls is elsewhere), at the group's
+ * variant line instead, never at a line the pull request did not touch. */
+Test(report_github, a_place_in_a_file_the_change_left_alone_is_annotated_at_the_kernel)
+{
+	struct run_result r;
+	fixture_build(&r);
+	struct series *s = result_add_series(&r, "toy", "single", "small", "heap_calls", "count",
+					     METRIC_EXACT);
+	cr_assert_not_null(s);
+	result_series_append(s, 2);
+	s->file = strdup("tests/kernels/toy.c");
+	s->line = 64;
+	s->median = 2;
+	s->has_baseline = true;
+	s->baseline_median = 1;
+	s->change = 1.0;
+	s->ci_low = s->ci_high = NAN;
+	s->verdict = VERDICT_FAIL;
+	s->gated = true;
+	r.sites_recorded = true;
+	struct site c = { "toy", "single", "small", "src/lib.c", "grow", "malloc", 12,
+			  2, 0, false, NULL };
+	struct site_change *sc = result_add_site_change(&r, &c);
+	cr_assert_not_null(sc);
+	sc->before = sc->after = true;
+	sc->calls_before = 1;
+	sc->calls_after = 2;
+	result_sort(&r);
+	char *text = fixture_render(render, &r, NULL);
+	cr_expect_not_null(strstr(text, "::error file=src/lib.c,line=12,"), "%s", text);
+	free(text);
+	r.site_changes[0].file_same = true;
+	text = fixture_render(render, &r, NULL);
+	cr_expect_null(strstr(text, "file=src/lib.c"), "%s", text);
+	cr_expect_not_null(strstr(text, "file=tests/kernels/toy.c,line=64,title=allocgate%3A "
+				    "regression toy/single/small::"), "%s", text);
+	free(text);
+	result_free(&r);
+}

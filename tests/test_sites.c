@@ -113,7 +113,7 @@ Test(sites, words)
 	format_count(1234567, buf, sizeof buf);
 	cr_expect_str_eq(buf, "1,234,567");
 	struct site_change c = { "k", "v", "p", "kernels/refcount.c", "worker_strdup", "malloc",
-				 153, false, true, 0, 80000, 0, 1920000, NULL, NULL };
+				 153, false, true, 0, 80000, 0, 1920000, NULL, NULL, false };
 	format_site_change(&c, false, buf, sizeof buf);
 	cr_expect_str_eq(buf, "new allocation site in worker_strdup: 80,000 malloc calls, 1.83 MiB");
 	c.before = true;
@@ -134,7 +134,7 @@ Test(sites, words)
 	format_site(&lib, buf, sizeof buf);
 	cr_expect_str_eq(buf, "inside libc.so.6: 1 malloc call, 7 B");
 	struct site_change lc = { "k", "v", "p", "libglib-2.0.so.0", "-", "malloc", 0, false, true,
-				  0, 500, 0, 0, NULL, NULL };
+				  0, 500, 0, 0, NULL, NULL, false };
 	format_site_change(&lc, false, buf, sizeof buf);
 	cr_expect_str_eq(buf, "new allocation site: 500 malloc calls");
 	format_site_place(lc.file, lc.line, buf, sizeof buf);
@@ -225,7 +225,7 @@ Test(sites, a_realloc_turned_into_malloc_and_free_is_one_place)
 	cr_expect_str_eq(text, "src/value.c:522 json_array_grow: realloc 11 -> malloc 11 + free 11 "
 			       "(via src/memory.c:43 jsonp_realloc -> src/memory.c:29 jsonp_malloc)");
 	/* the same call, more of it */
-	struct site_shift more = { "k.c", "f", 10, { 0 }, { 0 }, NULL, NULL, true };
+	struct site_shift more = { "k.c", "f", 10, { 0 }, { 0 }, NULL, NULL, true, false };
 	more.before[0] = 10;
 	more.after[0] = 1000;
 	format_site_shift_calls(&more, text, sizeof text);

@@ -145,6 +145,8 @@ struct site_change {
 	bool before, after;             /* present in the baseline / A, in this run / B */
 	uint64_t calls_before, calls_after, bytes_before, bytes_after;
 	char *via_before, *via_after;   /* each side's wrapper (struct site's via); NULL none */
+	bool file_same;                 /* gate ab: FILE reads the same on both sides, so
+					 * the change that moved its calls is elsewhere */
 };
 
 /* A sample that could not be taken, or a counter the machine refused. */

@@ -326,6 +326,7 @@ static void shift_add(struct site_shift *sh, const struct site_change *c)
 		sh->function = c->function;
 		sh->named_by_b = c->after;
 	}
+	sh->file_same = c->file_same;   /* one file: every change of the place alike */
 	if (c->via_before && !sh->via_before)
 		sh->via_before = c->via_before;
 	if (c->via_after && !sh->via_after)

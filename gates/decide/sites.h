@@ -33,6 +33,7 @@ struct site_shift {
 	uint64_t before[SITES_KINDS], after[SITES_KINDS];  /* calls by kind */
 	const char *via_before, *via_after;  /* a wrapper of each side, or NULL */
 	bool named_by_b;              /* LINE and FUNCTION are B's */
+	bool file_same;               /* FILE reads the same on both sides (gate ab) */
 };
 
 /* Lines further apart than this in one file, in two functions, are two

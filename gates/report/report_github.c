@@ -102,7 +102,9 @@ static int in_repository(const char *file, int line)
 }
 
 /* The places of group I (a regressed group's first series) whose
- * allocation calls changed, at lines of the repository, into SH (room for
+ * allocation calls changed, at lines of the repository that the change
+ * touched (gate ab: a file that reads the same on both sides is no place to
+ * point at; the group's variant line is), into SH (room for
  * REPORT_GITHUB_SHIFTS). Returns how many. */
 static size_t group_places(const struct run_result *r, size_t i, struct site_shift *sh)
 {
@@ -112,7 +114,7 @@ static size_t group_places(const struct run_result *r, size_t i, struct site_shi
 	size_t n = sites_shifts(r, s->kernel, s->variant, s->params, sh, REPORT_GITHUB_SHIFTS);
 	size_t m = 0;
 	for (size_t k = 0; k < n; k++)
-		if (in_repository(sh[k].file, sh[k].line))
+		if (in_repository(sh[k].file, sh[k].line) && !sh[k].file_same)
 			sh[m++] = sh[k];
 	return m;
 }

@@ -275,6 +275,51 @@ static void leave_out_same_code(struct ab_state *st)
 	s->result.same_code_kernels = st->same_count;
 }
 
+/* Whether the files at A and B hold the same bytes: 1, else 0 (one
+ * missing or unreadable too). */
+static int same_bytes(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	int same = fa && fb;
+	while (same) {
+		char ba[8192], bb[8192];
+		size_t na = fread(ba, 1, sizeof ba, fa), nb = fread(bb, 1, sizeof bb, fb);
+		same = na == nb && !memcmp(ba, bb, na) && !ferror(fa) && !ferror(fb);
+		if (!na || na < sizeof ba)
+			break;
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+/* Marks the site changes whose file, relative to each side's source root,
+ * reads the same in A's tree and in B's: the calls there changed because
+ * of a change elsewhere (an argument, a caller), and the reports point at
+ * the kernel's line instead (report_github.c). */
+static void mark_files_same(struct ab_state *st)
+{
+	struct run_result *r = &st->s.result;
+	for (size_t i = 0; i < r->site_change_count; i++) {
+		struct site_change *c = &r->site_changes[i];
+		const struct kernel_info *kb = NULL, *ka;
+		for (size_t k = 0; k < st->s.kernel_count && !kb; k++)
+			if (!strcmp(st->s.kernels[k].name, c->kernel))
+				kb = &st->s.kernels[k];
+		ka = find_kernel(st->a_kernels, st->a_count, c->kernel);
+		if (!kb || !ka || !kb->source_root || !ka->source_root || c->line <= 0 ||
+		    c->file[0] == '/' || !strncmp(c->file, "../", 3))
+			continue;
+		char pa[4096], pb[4096];
+		int na = snprintf(pa, sizeof pa, "%s/%s", ka->source_root, c->file);
+		int nb = snprintf(pb, sizeof pb, "%s/%s", kb->source_root, c->file);
+		c->file_same = na > 0 && (size_t)na < sizeof pa && nb > 0 && (size_t)nb < sizeof pb &&
+			       same_bytes(pa, pb);
+	}
+}
+
 /* The run's note: what B measured alone, which kernels were the same code. */
 static void note_sides(struct ab_state *st)
 {
@@ -408,6 +453,7 @@ int run_ab(struct ab_plan *p, const char *self_dir)
 	compare_ab_run(&s->result, &st.a, &s->result.policy);
 	if (sites_compare(&s->result, &st.a))
 		message_error("comparing allocation sites: out of memory");
+	mark_files_same(&st);
 	confirm(&st);
 	ab_sampling_figures(st.duet, &s->result.schedule);
 	session_conclude(s);
