@@ -1,5 +1,5 @@
 #!/bin/sh
-# ci/prbench.sh JANSSON_SOURCE [--tier quick|default] [--build make|cmake]
+# ci/prbench.sh JANSSON_SOURCE [--tier quick|default] [--build BUILD]
 #
 # The benchmark of what a pull request reads (docs/measurements.md, "A pull
 # request of a real library"): jansson, a JSON library that allocates only
@@ -7,10 +7,15 @@
 # would hold it, in a git repository of its own, built
 #   make:  its src/ by a plain Makefile with relative paths and no prefix
 #          map (ci/prbench/Makefile.jansson);
+#   make-fragment: its src/ by a Makefile of allocgate's Make fragment
+#          (ci/prbench/Makefile.fragment.jansson);
 #   cmake: the whole source tree by jansson's own CMakeLists.txt, out of
 #          tree (cmake -S . -B build, RelWithDebInfo), absolute paths, the
 #          kernel's two builds appended as a user writes them with
 #          pkg-config (ci/prbench/jansson-kernels.cmake);
+#   cmake-function: the same with allocgate's CMake package and its
+#          allocgate_add_kernel (ci/prbench/jansson-function.cmake);
+#   meson: its src/ by Meson, dependency('allocgate') (ci/prbench/meson/);
 # a kernel of four variants at two sizes (ci/prbench/json_build.c), and
 # allocgate installed from this checkout into a temporary prefix. It runs the
 # composite action's script (ci/action.sh) in ab mode twice, as a pull
@@ -33,7 +38,8 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--tier) tier=$2; shift 2 ;;
 	--build) build=$2; shift 2 ;;
-	*) echo "usage: ci/prbench.sh JANSSON_SOURCE [--tier quick|default] [--build make|cmake]" >&2; exit 2 ;;
+	*) echo "usage: ci/prbench.sh JANSSON_SOURCE [--tier quick|default]" \
+		"[--build make|make-fragment|cmake|cmake-function|meson]" >&2; exit 2 ;;
 	esac
 done
 [ -f "$src/src/value.c" ] && [ -f "$src/src/memory.c" ] ||
@@ -54,20 +60,40 @@ fail() {
 rm -f "$root/build-prbench.ninja"
 
 proj=$tmp/jansson
-case $build in
-make)
+copy_src() { # jansson's src/ alone
 	mkdir -p "$proj/kernels" && cp -R "$src/src" "$proj/src" && cp "$src/LICENSE" "$proj/" 2>/dev/null
-	cp "$root/ci/prbench/Makefile.jansson" "$proj/Makefile"
-	command=make
-	;;
-cmake)
+}
+copy_tree() { # the whole tree, its CMakeLists.txt with the lines of FILE appended
 	[ -f "$src/CMakeLists.txt" ] || fail "no CMakeLists.txt in $src"
 	mkdir -p "$proj" && (cd "$src" && tar -cf - --exclude=.git .) | (cd "$proj" && tar -xf -) ||
 		fail "cannot copy $src"
-	mkdir -p "$proj/kernels" && cat "$root/ci/prbench/jansson-kernels.cmake" >>"$proj/CMakeLists.txt"
+	mkdir -p "$proj/kernels" && cat "$root/ci/prbench/$1" >>"$proj/CMakeLists.txt"
+}
+case $build in
+make)
+	copy_src
+	cp "$root/ci/prbench/Makefile.jansson" "$proj/Makefile"
+	command=make
+	;;
+make-fragment)
+	copy_src
+	cp "$root/ci/prbench/Makefile.fragment.jansson" "$proj/Makefile"
+	command=make
+	;;
+cmake)
+	copy_tree jansson-kernels.cmake
 	command="cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo && cmake --build build"
 	;;
-*) fail "--build $build: expected make or cmake" ;;
+cmake-function)
+	copy_tree jansson-function.cmake
+	command="cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_PREFIX_PATH=$tmp/prefix && cmake --build build"
+	;;
+meson)
+	copy_src
+	cp -R "$root/ci/prbench/meson/." "$proj/"
+	command="meson setup build >/dev/null && meson compile -C build"
+	;;
+*) fail "--build $build: expected make, make-fragment, cmake, cmake-function or meson" ;;
 esac
 cp "$root/ci/prbench/json_build.c" "$proj/kernels/"
 printf 'build/\nsrc/jansson_config.h\nallocgate-reports/\n' >"$proj/.gitignore"
@@ -89,6 +115,8 @@ pr() { # name [gate args]: the action's ab mode against HEAD~1; prints its figur
 		"summary $(wc -c <"$tmp/$1.md") bytes, $(grep -cE '^- .*`[^`]*:[0-9]+`' "$tmp/$1.md") lines naming a place," \
 		"$(($(date +%s) - start)) s"
 	grep -E '^::(notice|warning|error)' "$tmp/$1.log" | cut -c1-300 | sed 's/^/  /'
+	grep -oE '(A/B: .* against [^;]*|[0-9]+ kernels? (is|are) the same code[^:]*)' "$tmp/$1.md" |
+		sed 's/^/  /'
 	grep -E '^- `[^`]*` .*\*\*' "$tmp/$1.md" | sed 's/^/  /'
 }
 
