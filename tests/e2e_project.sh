@@ -169,6 +169,39 @@ assert "src/strbuf.c" in files, files
 	size=$(wc -c <change-pr.md)
 	[ "$size" -le 6144 ] || { cat change-pr.md >&2; fail "the change's summary is $size bytes"; }
 	echo "e2e_project: CMake pull request: unchanged $(wc -c <same-pr.md) bytes, the change said at its line"
+	# a CMakeLists.txt of the user's own, without the package: pkg-config,
+	# absolute paths and no prefix map (the source root is in __FILE__ and
+	# in the debug information); the base's worktree at a path of the
+	# checkout's length (ci/worktree.sh), each side's root masked: an empty
+	# commit is the same code still
+	cat >CMakeLists.txt <<'CMAKE'
+cmake_minimum_required(VERSION 3.16)
+project(strbuf C)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(ALLOCGATE REQUIRED IMPORTED_TARGET allocgate)
+pkg_check_modules(ALLOCGATE_COUNTED REQUIRED allocgate-counted)
+set(sources kernels/strbuf_append.c src/strbuf.c)
+add_executable(strbuf_append ${sources})
+target_include_directories(strbuf_append PRIVATE src)
+target_link_libraries(strbuf_append PRIVATE PkgConfig::ALLOCGATE)
+set_target_properties(strbuf_append PROPERTIES RUNTIME_OUTPUT_DIRECTORY kernels)
+add_executable(strbuf_append_counted ${sources})
+target_include_directories(strbuf_append_counted PRIVATE src)
+target_compile_options(strbuf_append_counted PRIVATE ${ALLOCGATE_COUNTED_CFLAGS})
+target_link_libraries(strbuf_append_counted PRIVATE PkgConfig::ALLOCGATE)
+set_target_properties(strbuf_append_counted PROPERTIES
+	RUNTIME_OUTPUT_DIRECTORY kernels-counted OUTPUT_NAME strbuf_append)
+CMAKE
+	rm -rf build
+	g commit -qam "a CMakeLists.txt of its own" && g commit -q --allow-empty -m head2 ||
+		fail "cannot commit the plain CMakeLists.txt"
+	code=$(PKG_CONFIG_PATH="$inst/lib/pkgconfig" pr plain.log plain.md HEAD~1)
+	[ "$code" = 0 ] || { cat plain.log >&2; fail "the plain CMake empty commit exited $code"; }
+	grep -q "$(pwd)/src/strbuf.c" build/kernels-counted/strbuf_append ||
+		fail "the plain CMake build has no absolute path in its executable (nothing to mask)"
+	grep -q "1 kernel is the same code on both sides" plain.md ||
+		{ cat plain.md plain.log >&2; fail "the plain CMake build's empty commit is not the same code"; }
+	echo "e2e_project: a CMakeLists.txt without the package: the empty commit is the same code"
 	cd "$tmp/strbuf" || fail "cannot return to the project"
 fi
 
