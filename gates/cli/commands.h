@@ -37,4 +37,8 @@ int ab_main(int argc, char **argv, const char *self_dir);
  * one claims x allocators table. */
 int matrix_main(int argc, char **argv, const char *self_dir);
 
+/* `gate bisect --good REV --bad REV --build CMD`: the first commit whose
+ * exact series differ from the good revision's. */
+int bisect_main(int argc, char **argv, const char *self_dir);
+
 #endif

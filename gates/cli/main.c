@@ -28,6 +28,7 @@ static const struct {
 	{ "ab", ab_main, "compare B with A (env, allocator or kernel build) in the same rounds" },
 	{ "matrix", matrix_main, "measure every kernel under every installed allocator: claims x allocators" },
 	{ "diff", diff_main, "compare two result files (or the baseline) series by series" },
+	{ "bisect", bisect_main, "name the commit that changed an allocation count or cost" },
 	{ "list", list_main, "show kernels, variants, parameter sets and expectations" },
 	{ "merge", merge_main, "join --json results of shards and platforms into one verdict" },
 	{ "help", help_main, "show this help" },

@@ -56,6 +56,28 @@ int run_merge(const struct merge_plan *p);
  * side by side, with CHANGED_ONLY those whose median moved. */
 int run_diff(const char *a, const char *b, bool changed_only);
 
+/* What `gate bisect` was asked. */
+struct bisect_plan {
+	const char *good, *bad;        /* revisions, good an ancestor of bad */
+	const char *build;             /* the shell command that builds the kernels */
+	const char *kernel_dir;        /* where BUILD puts them, from the directory the
+					* gate runs in (default build/kernels) */
+	const char *cache_dir;         /* results kept per commit (default: the git
+					* directory's allocgate-bisect/) */
+	const char *json;              /* --json FILE, or NULL */
+	const char *tier;              /* "--quick", "--full" or NULL (the default tier) */
+	const char **kernels;          /* --kernel NAME..., may be none */
+	size_t kernel_count;
+	const char **metrics;          /* --metric NAME[*]...: only these decide; none: all */
+	size_t metric_count;
+	double build_seconds;          /* a build's time limit */
+	bool no_cost, no_color;
+};
+
+/* `gate bisect`: the first commit between P's good and bad revisions whose
+ * exact series differ from the good one's. */
+int run_bisect(const struct bisect_plan *p);
+
 /* `gate list`: every kernel of DIR, its variants, parameter sets and
  * expectations, printed. */
 int run_list(const char *dir);
