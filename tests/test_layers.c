@@ -2,7 +2,8 @@
  * of gates/") as the sources include them: every `#include "folder/file.h"`
  * of a file in gates/FOLDER/ names its own folder, a folder its layer may
  * use, or one of the few headers it may use of a folder it may not (the
- * renderers read decide/diff.h and decide/sites.h, the decisions what a
+ * renderers read decide/diff.h, decide/sites.h and decide/bisect.h, the
+ * records they render; the decisions what a
  * kernel declared); so no decision or report file reads the command line's
  * options, no renderer but the terminal's includes the terminal renderer,
  * and no folder includes one above it: the command line (cli/) hands a plan
@@ -34,7 +35,7 @@ static const struct {
 	 * nothing, so it never reads decide/ */
 	{ "cli", " run report sample store core " },
 	{ "run", " report decide sample store core " },
-	{ "report", " decide/diff.h decide/sites.h store core " },
+	{ "report", " decide/diff.h decide/sites.h decide/bisect.h store core " },
 	{ "decide", " sample/groups.h sample/kernel_info.h core " },
 	{ "sample", " core " },
 	{ "store", " core " },

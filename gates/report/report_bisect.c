@@ -7,13 +7,10 @@
 #include <string.h>
 
 #include "report/report_bisect.h"
-#include "core/exit_status.h"
-#include "core/message.h"
 #include "core/policy.h"
 #include "decide/sites.h"
 #include "report/escape.h"
 #include "report/format.h"
-#include "store/atomic_file.h"
 #include "store/jsonout.h"
 
 static const char *mark_word(enum bisect_mark m)
@@ -254,30 +251,4 @@ void report_bisect_json(FILE *f, const struct bisect_outcome *o)
 	if (root)
 		jsonout_dump(f, root);
 	json_decref(root);
-}
-
-int report_bisect(const struct bisect_outcome *o, const char *json_path, bool no_color)
-{
-	char err[600];
-	(void)no_color;   /* the text has no colour */
-	report_bisect_text(stdout, o);
-	fflush(stdout);
-	if (!json_path)
-		return 0;
-	struct atomic_file af;
-	if (atomic_file_open(&af, json_path, err, sizeof err)) {
-		message_error("%s", err);
-		return GATE_EXIT_USAGE;
-	}
-	report_bisect_json(af.fp, o);
-	if (ferror(af.fp)) {
-		atomic_file_abort(&af);
-		message_error("%s: write error", json_path);
-		return GATE_EXIT_USAGE;
-	}
-	if (atomic_file_commit(&af, err, sizeof err)) {
-		message_error("%s", err);
-		return GATE_EXIT_USAGE;
-	}
-	return 0;
 }

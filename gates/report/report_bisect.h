@@ -20,9 +20,4 @@ void report_bisect_text(FILE *f, const struct bisect_outcome *o);
 /* O as JSON into F. */
 void report_bisect_json(FILE *f, const struct bisect_outcome *o);
 
-/* O to stdout, and to JSON_PATH (atomically) when not NULL. Returns 0, or
- * GATE_EXIT_USAGE after a message naming the file that could not be
- * written. */
-int report_bisect(const struct bisect_outcome *o, const char *json_path, bool no_color);
-
 #endif

@@ -18,6 +18,7 @@
 #include "decide/bisect.h"
 #include "decide/sites.h"
 #include "report/report_bisect.h"
+#include "store/atomic_file.h"
 
 /* The key of what P asks to measure: the same build and measurement of a
  * commit is measured once, by whichever search asks first. */
@@ -270,6 +271,34 @@ static int conclude(struct bisect_outcome *o, char (*commits)[41], struct run_re
 	return sites_compare(&o->after, &o->before);
 }
 
+/* O to stdout, and to JSON_PATH (atomically) when not NULL. 0, or
+ * GATE_EXIT_USAGE after a message naming the file that could not be
+ * written. */
+static int report(const struct bisect_outcome *o, const char *json_path)
+{
+	char err[600];
+	report_bisect_text(stdout, o);
+	fflush(stdout);
+	if (!json_path)
+		return 0;
+	struct atomic_file af;
+	if (atomic_file_open(&af, json_path, err, sizeof err)) {
+		message_error("%s", err);
+		return GATE_EXIT_USAGE;
+	}
+	report_bisect_json(af.fp, o);
+	if (ferror(af.fp)) {
+		atomic_file_abort(&af);
+		message_error("%s: write error", json_path);
+		return GATE_EXIT_USAGE;
+	}
+	if (atomic_file_commit(&af, err, sizeof err)) {
+		message_error("%s", err);
+		return GATE_EXIT_USAGE;
+	}
+	return 0;
+}
+
 int run_bisect(const struct bisect_plan *p)
 {
 	struct bisect_env e;
@@ -313,7 +342,7 @@ int run_bisect(const struct bisect_plan *p)
 			search(&e, &o, commits, count, res, &good, keep, marks) ||
 			conclude(&o, commits, res, &good, marks, count)))
 		goto fail;
-	ret = report_bisect(&o, p->json, p->no_color);
+	ret = report(&o, p->json);
 	if (!ret)
 		ret = o.moved && o.found ? GATE_EXIT_OK : GATE_EXIT_REGRESSION;
 	goto out;
