@@ -36,5 +36,6 @@ int ab_main(int argc, char **argv, const char *self_dir);
 /* `gate matrix [options]`: every kernel under every installed allocator,
  * one claims x allocators table. */
 int matrix_main(int argc, char **argv, const char *self_dir);
+int history_main(int argc, char **argv, const char *self_dir); /* `gate history [add]` */
 
 #endif

@@ -30,6 +30,7 @@ static const struct {
 	{ "diff", diff_main, "compare two result files (or the baseline) series by series" },
 	{ "list", list_main, "show kernels, variants, parameter sets and expectations" },
 	{ "merge", merge_main, "join --json results of shards and platforms into one verdict" },
+	{ "history", history_main, "the commits that moved a series, from results kept per commit" },
 	{ "help", help_main, "show this help" },
 	{ "version", version_main, "show the version" },
 };
