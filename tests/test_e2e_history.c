@@ -287,3 +287,42 @@ Test(e2e_history, add_and_scan_a_git_repository)
 	cr_expect(strstr(out.out, want), "%s", out.out);
 	spawn_output_free(&out);
 }
+
+/* The composite action's script in mode baseline with AG_HISTORY_DIR: a
+ * run that measured everything joins the history, one that exits 2 does
+ * not (ci/action.sh, AG_GATE: this build's gate). */
+Test(e2e_history, action_keeps_the_history)
+{
+	struct spawn_output out;
+	char assign[8][600], *env[9], listing[1024] = "", cmd[600];
+	const char *values[8][2] = {
+		{ "AG_GATE", gate_abs }, { "AG_BUILD", "true" }, { "AG_KERNEL_DIR", kernels_abs },
+		{ "AG_BASELINE_DIR", tmpdir }, { "AG_TIER", "quick" }, { "AG_HISTORY_DIR", NULL },
+		{ "AG_OUT", NULL }, { "AG_ARGS", "--kernel toy --no-cost --best-of 1" },
+	};
+	char hist[512], outdir[512];
+	snprintf(hist, sizeof hist, "%s/hist", tmpdir);
+	snprintf(outdir, sizeof outdir, "%s/out", tmpdir);
+	values[5][1] = hist;
+	values[6][1] = outdir;
+	for (int k = 0; k < 2; k++) {
+		if (k)
+			values[7][1] = "--kernel nosuch";
+		for (int i = 0; i < 8; i++) {
+			snprintf(assign[i], sizeof assign[i], "%s=%s", values[i][0], values[i][1]);
+			env[i] = assign[i];
+		}
+		env[8] = NULL;
+		char *argv[] = { "/bin/sh", "ci/action.sh", NULL };
+		cr_assert_eq(spawn_run(argv, env, 300, &out), 0);
+		cr_expect_eq(out.exit_code, k ? 2 : 0, "%s\n%s", out.out, out.err);
+		if (k)
+			cr_expect(strstr(out.err, "not added to the history"), "%s", out.err);
+		spawn_output_free(&out);
+	}
+	snprintf(cmd, sizeof cmd, "ls '%s' | wc -l", hist);
+	FILE *p = popen(cmd, "r");
+	cr_assert(p && fgets(listing, sizeof listing, p));
+	pclose(p);
+	cr_expect_eq(atoi(listing), 1, "one run kept: %s", listing);
+}
