@@ -3,7 +3,10 @@
 # repository and any build command; runs locally too. Installs allocgate
 # (from this checkout, into AG_PREFIX) unless AG_GATE names a gate already
 # installed, builds the project's kernels with AG_BUILD, and gates them:
-#   AG_MODE=baseline  gate run against the project's baselines
+#   AG_MODE=baseline  gate run against the project's baselines; with
+#                     AG_HISTORY_DIR, its result (exit 0 or 1) is then kept
+#                     there by `gate history add` (docs/install.md, "A
+#                     history of the main branch")
 #   AG_MODE=record    gate run --update-baseline: records this runner's
 #                     baseline into AG_BASELINE_DIR and copies it to
 #                     AG_OUT/baselines/ (uploaded with the reports, for review)
@@ -23,7 +26,8 @@
 # (baselines), AG_TIER (quick|default|full; default), AG_MODE (baseline),
 # AG_BASE, AG_SAMPLING (duet|interleaved|empty), AG_ALLOCATOR,
 # AG_GATE_POLICY (--gate: counts,cost,timing,
-# deterministic or all; empty: the gate's default), AG_ARGS (more gate
+# deterministic or all; empty: the gate's default), AG_HISTORY_DIR (mode
+# baseline: the history's directory; empty: none), AG_ARGS (more gate
 # arguments, split on spaces),
 # AG_OUT (allocgate-reports), AG_PREFIX (RUNNER_TEMP/allocgate), AG_GATE.
 set -u
@@ -75,7 +79,17 @@ case "$mode" in
 baseline)
 	say "$gate run --kernel-dir $kdir --baseline-dir ${AG_BASELINE_DIR:-baselines} $*"
 	"$gate" run --kernel-dir "$kdir" --baseline-dir "${AG_BASELINE_DIR:-baselines}" "$@"
-	exit $?
+	code=$?
+	[ -n "${AG_HISTORY_DIR:-}" ] || exit $code
+	# a run that measured everything (0 pass, 1 regression) joins the
+	# history; a crashed or unmeasured one would read as a change
+	if [ $code -gt 1 ]; then
+		say "exit $code: the result is not added to the history in $AG_HISTORY_DIR"
+		exit $code
+	fi
+	"$gate" history add "$out/result.json" --dir "$AG_HISTORY_DIR" ||
+		{ say "gate history add failed: $AG_HISTORY_DIR is unchanged"; exit 2; }
+	exit $code
 	;;
 record)
 	bdir=${AG_BASELINE_DIR:-baselines}

@@ -78,3 +78,25 @@ Test(commit, a_directory_is_named_by_its_checkouts_revision, .init = setup, .fin
 	cr_expect_eq(commit_dir_revision("/no/such/dir", rev, sizeof rev), -1);
 	cr_expect_str_eq(rev, "");
 }
+
+/* What `gate history` asks of a commit: its subject, its committer time in
+ * UTC (whatever the zone it was made in), the commits between two; and -1
+ * for a commit the checkout does not have. */
+Test(commit, subject_time_and_range_of_a_commit, .init = setup, .fini = teardown)
+{
+	char subject[128], time[32];
+	long count = -1;
+	cr_assert_eq(sh("for s in two three; do GIT_COMMITTER_DATE='2026-03-04T05:06:07+02:00' "
+			"git -c user.name=t -c user.email=t@t commit -q --allow-empty -m \"$s\"; "
+			"done"), 0);
+	cr_assert_eq(commit_subject("HEAD", subject, sizeof subject), 0);
+	cr_expect_str_eq(subject, "three");
+	cr_assert_eq(commit_time_utc("HEAD~1", time, sizeof time), 0);
+	cr_expect_str_eq(time, "2026-03-04T03:06:07Z");
+	cr_assert_eq(commit_count_range("HEAD~2", "HEAD", &count), 0);
+	cr_expect_eq(count, 2);
+	cr_expect_eq(commit_subject("0123456789abcdef", subject, sizeof subject), -1);
+	cr_expect_str_eq(subject, "");
+	cr_expect_eq(commit_time_utc("-x", time, sizeof time), -1);
+	cr_expect_eq(commit_count_range("HEAD", "0123456789abcdef", &count), -1);
+}

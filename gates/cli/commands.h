@@ -36,6 +36,7 @@ int ab_main(int argc, char **argv, const char *self_dir);
 /* `gate matrix [options]`: every kernel under every installed allocator,
  * one claims x allocators table. */
 int matrix_main(int argc, char **argv, const char *self_dir);
+int history_main(int argc, char **argv, const char *self_dir); /* `gate history [add]` */
 
 /* `gate bisect --good REV --bad REV --build CMD`: the first commit whose
  * exact series differ from the good revision's. */

@@ -31,6 +31,7 @@ static const struct {
 	{ "bisect", bisect_main, "name the commit that changed an allocation count or cost" },
 	{ "list", list_main, "show kernels, variants, parameter sets and expectations" },
 	{ "merge", merge_main, "join --json results of shards and platforms into one verdict" },
+	{ "history", history_main, "the commits that moved a series, from results kept per commit" },
 	{ "help", help_main, "show this help" },
 	{ "version", version_main, "show the version" },
 };

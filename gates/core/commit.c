@@ -201,3 +201,73 @@ int commit_base_revision(const char *path, size_t max, char *rev, size_t size, c
 		 "the last commit's change");
 	return 0;
 }
+
+/* The first line git prints for PIPE into OUT of SIZE (trailing newline
+ * removed); 0, or -1 when git printed nothing or failed. */
+static int first_line(FILE *pipe, char *out, size_t size)
+{
+	if (!pipe || !size)
+		return pipe ? (commit_os_close(pipe), -1) : -1;
+	int got = fgets(out, (int)size, pipe) != NULL;
+	if (commit_os_close(pipe) != 0 || !got) {
+		*out = '\0';
+		return -1;
+	}
+	out[strcspn(out, "\r\n")] = '\0';
+	return 0;
+}
+
+int commit_subject(const char *rev, char *out, size_t size)
+{
+	if (size)
+		*out = '\0';
+	return ref_usable(rev) ? first_line(commit_os_open_log(rev, 's'), out, size) : -1;
+}
+
+/* SECONDS since 1970-01-01T00:00:00Z as "YYYY-MM-DDTHH:MM:SSZ" into OUT:
+ * the proleptic Gregorian calendar by days (H. Hinnant, "chrono-Compatible
+ * Low-Level Date Algorithms", civil_from_days), without the C library's
+ * time zones (gmtime_r is not everywhere). */
+static void utc_text(long long seconds, char *out, size_t size)
+{
+	long long days = seconds / 86400, sod = seconds % 86400;
+	if (sod < 0) {
+		sod += 86400;
+		days--;
+	}
+	long long z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
+	long long doe = z - era * 146097;
+	long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
+	long long day = doy - (153 * mp + 2) / 5 + 1, month = mp < 10 ? mp + 3 : mp - 9;
+	long long year = yoe + era * 400 + (month <= 2);
+	snprintf(out, size, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ", year, month, day,
+		 sod / 3600, sod / 60 % 60, sod % 60);
+}
+
+int commit_time_utc(const char *rev, char *out, size_t size)
+{
+	char line[64], *end;
+	if (size)
+		*out = '\0';
+	if (!ref_usable(rev) || first_line(commit_os_open_log(rev, 't'), line, sizeof line))
+		return -1;
+	long long seconds = strtoll(line, &end, 10);
+	if (end == line || *end || seconds < 0 || seconds > 253402300799LL)   /* to 9999 */
+		return -1;
+	utc_text(seconds, out, size);
+	return 0;
+}
+
+int commit_count_range(const char *a, const char *b, long *count)
+{
+	char line[64], *end;
+	if (!ref_usable(a) || !ref_usable(b) ||
+	    first_line(commit_os_open_rev_count(a, b), line, sizeof line))
+		return -1;
+	long n = strtol(line, &end, 10);
+	if (end == line || *end || n < 0)
+		return -1;
+	*count = n;
+	return 0;
+}

@@ -49,4 +49,14 @@ int commit_base_revision(const char *path, size_t max, char *rev, size_t size, c
  * no such file at REV, longer than MAX, no memory). */
 int commit_file_at(const char *rev, const char *path, size_t max, char **text, size_t *len);
 
+/* What the git checkout of the current directory says of commit REV (a
+ * revision of the characters commit_base_revision allows), for `gate
+ * history`; each returns 0, or -1 (no git, not a checkout, no such commit
+ * in it): its subject line into OUT of SIZE; its committer time as
+ * "YYYY-MM-DDTHH:MM:SSZ" (UTC) into OUT; the commits reachable from B but
+ * not from A (`git rev-list --count A..B`) into *COUNT. */
+int commit_subject(const char *rev, char *out, size_t size);
+int commit_time_utc(const char *rev, char *out, size_t size);
+int commit_count_range(const char *a, const char *b, long *count);
+
 #endif

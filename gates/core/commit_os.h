@@ -27,6 +27,15 @@ FILE *commit_os_open_show(const char *dir, const char *rev, const char *name);
  * abbreviated commit, never a tag), or NULL; DIR quoted for the shell. */
 FILE *commit_os_open_revision(const char *dir);
 
+/* `git log -1 --format=%s REV --` (WHAT 's': the subject) or
+ * `--format=%ct` (WHAT 't': the committer time, seconds since 1970) in the
+ * current directory, or NULL; REV as REF above. */
+FILE *commit_os_open_log(const char *rev, char what);
+
+/* `git rev-list --count A..B --` in the current directory, or NULL; A and
+ * B as REF above. */
+FILE *commit_os_open_rev_count(const char *a, const char *b);
+
 /* Closes it; 0 when git exited 0. */
 int commit_os_close(FILE *pipe);
 

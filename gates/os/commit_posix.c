@@ -84,6 +84,25 @@ FILE *commit_os_open_changes(void)
 		      "\":(top,exclude)baselines\" 2>/dev/null", "r");
 }
 
+FILE *commit_os_open_log(const char *rev, char what)
+{
+	return open_quoted(what == 's' ? "git log -1 --format=%%s %s -- 2>/dev/null"
+				       : "git log -1 --format=%%ct %s -- 2>/dev/null", rev, NULL);
+}
+
+FILE *commit_os_open_rev_count(const char *a, const char *b)
+{
+	char *range = malloc(strlen(a) + strlen(b) + 3);
+	FILE *p;
+
+	if (!range)
+		return NULL;
+	sprintf(range, "%s..%s", a, b);
+	p = open_quoted("git rev-list --count %s -- 2>/dev/null", range, NULL);
+	free(range);
+	return p;
+}
+
 int commit_os_close(FILE *pipe)
 {
 	return pclose(pipe);

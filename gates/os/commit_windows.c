@@ -50,6 +50,18 @@ FILE *commit_os_open_revision(const char *dir)
 			   "2>NUL", dir, "");
 }
 
+/* cmd.exe leaves a lone % as it is: no second one follows */
+FILE *commit_os_open_log(const char *rev, char what)
+{
+	return open_quoted(what == 's' ? "git log -1 --format=%%s \"%s\" --%s 2>NUL"
+				       : "git log -1 --format=%%ct \"%s\" --%s 2>NUL", rev, "");
+}
+
+FILE *commit_os_open_rev_count(const char *a, const char *b)
+{
+	return open_quoted("git rev-list --count \"%s..%s\" -- 2>NUL", a, b);
+}
+
 int commit_os_close(FILE *pipe)
 {
 	return _pclose(pipe);

@@ -86,4 +86,21 @@ int run_list(const char *dir);
  * build), into OUT; 0, or -1 (no memory, or OUT too small). */
 int run_baseline_path(const char *dir, const char *self_dir, char *out, size_t size);
 
+/* What `gate history` was asked: with ADD, store that result in DIR;
+ * otherwise find the change points of DIR's history. */
+struct history_plan {
+	const char *dir;               /* --dir DIR */
+	const char *add;               /* `history add RESULT.json`; NULL: show */
+	const char *kernel, *metric;   /* --kernel NAME, --metric M; NULL: every one */
+	const char *svg, *json;        /* --svg FILE, --json FILE; NULL: none */
+	double min_effect;             /* --min-effect PERCENT / 100; NaN: the default */
+};
+
+/* `gate history add`: P's result as one file of the history in P's DIR. */
+int run_history_add(const struct history_plan *p);
+
+/* `gate history`: the change points of P's DIR, printed (and its files
+ * written); 0 none, 1 some, 2 bad input. */
+int run_history(const struct history_plan *p);
+
 #endif
