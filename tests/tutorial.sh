@@ -87,6 +87,7 @@ ls "$steps"/*.spec >/dev/null 2>&1 || fail "$doc has no <!-- tutorial: ... --> m
 # whose remote is itself (the tutorial adds it as a submodule from there)
 (git ls-files -co --exclude-standard | while IFS= read -r f; do [ -e "$f" ] && echo "$f"; done |
 	tar -cf - -T - | tar -xf - -C "$tmp/home/src/allocgate") || fail "cannot copy the checkout"
+# no git gc in the background, writing into the directory as it is removed
 export HOME="$tmp/home" GIT_CONFIG_NOSYSTEM=1
 cat >"$HOME/.gitconfig" <<EOF
 [user]
@@ -96,6 +97,10 @@ cat >"$HOME/.gitconfig" <<EOF
 	defaultBranch = main
 [protocol "file"]
 	allow = always
+[gc]
+	auto = 0
+[maintenance]
+	auto = false
 [url "$tmp/origin.git"]
 	insteadOf = git@github.com:you/buf.git
 EOF
