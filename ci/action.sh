@@ -17,9 +17,11 @@
 #                     does not build: B alone, its own claims gating;
 #                     AG_SAMPLING=duet|interleaved (empty: the gate's
 #                     default) says how gate ab takes its samples
-# Reports (result.json, junit.xml, summary.md, svg/) go to AG_OUT; the
-# markdown is appended to GITHUB_STEP_SUMMARY and annotations printed when
-# GITHUB_ACTIONS=true (the gate does both). Exits with the gate's status.
+# Reports (result.json, junit.xml, summary.md, svg/) go to AG_OUT, and
+# pr-number.txt (the pull request's number) when GITHUB_EVENT_NAME is
+# pull_request or pull_request_target; the markdown is appended to
+# GITHUB_STEP_SUMMARY and annotations printed when GITHUB_ACTIONS=true (the
+# gate does both). Exits with the gate's status.
 #
 # Environment (the action's inputs): AG_BUILD (required), AG_KERNEL_DIR
 # (build/kernels; the counted twins in AG_KERNEL_DIR-counted), AG_BASELINE_DIR
@@ -57,10 +59,26 @@ if [ -z "$gate" ]; then
 	fi
 fi
 
+mkdir -p "$out"
+# a pull request's number, uploaded with the reports: a workflow_run job
+# in the base repository comments with them where this job's token cannot
+# (a fork's pull request; docs/install.md, "Comments on pull requests")
+case "${GITHUB_EVENT_NAME:-}" in
+pull_request | pull_request_target)
+	python3 -c '
+import json, sys
+n = json.load(open(sys.argv[1]))["pull_request"]["number"]
+assert type(n) is int and n > 0, n
+print(n)' "${GITHUB_EVENT_PATH:-}" >"$out/pr-number.txt" 2>/dev/null || {
+		rm -f "$out/pr-number.txt"
+		say "no pull request number in GITHUB_EVENT_PATH (${GITHUB_EVENT_PATH:-unset})"
+	}
+	;;
+esac
+
 say "building the kernels: $AG_BUILD"
 sh -c "$AG_BUILD" || { say "the build command failed: $AG_BUILD"; exit 2; }
 
-mkdir -p "$out"
 set -- --no-color
 case "${AG_TIER:-default}" in
 quick) set -- "$@" --quick ;;

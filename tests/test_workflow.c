@@ -1,13 +1,16 @@
 /* test_workflow.c: the workflows in .github/workflows pass the workflow linter
  * (ci/lint-workflows.sh: @action-validator/cli from npm); skipped with
  * the script's one line when npm is not available. Also checks that the
- * ci/ scripts the workflow calls exist and are executable. */
+ * ci/ scripts the workflow calls exist and are executable, and what the
+ * comment workflow of docs/install.md posts (tests/comment_workflow.sh). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "sample/spawn.h"
 
 Test(workflow, passes_action_validator, .timeout = 300)
 {
@@ -64,4 +67,18 @@ Test(workflow, install_doc_holds_a_usable_workflow)
 	cr_expect(strstr(workflow, "mode: record"), "no job records the runner's baseline");
 	cr_expect(strstr(workflow, "pull_request"), "%s", workflow);
 	cr_expect(!strstr(text, "OWNER/allocgate"), "an owner placeholder left in the doc");
+}
+
+/* The comment workflow's script (docs/install.md, "Comments on pull
+ * requests") against a fake gh: it posts, updates, refuses a number that
+ * is not digits before any call, and comments only on change when asked. */
+Test(workflow, comment_workflow_posts_what_it_should, .timeout = 60)
+{
+	char *argv[] = { "/bin/sh", "tests/comment_workflow.sh", NULL };
+	struct spawn_output out;
+	cr_assert_eq(spawn_run(argv, NULL, 50, &out), 0);
+	cr_expect(out.status == SPAWN_EXITED && out.exit_code == 0, "exit %d:\n%s\n%s",
+		  out.exit_code, out.out, out.err);
+	cr_expect(strstr(out.out, "comment_workflow: ok"), "%s\n%s", out.out, out.err);
+	spawn_output_free(&out);
 }
