@@ -164,6 +164,15 @@ void report_bisect_text(FILE *f, const struct bisect_outcome *o)
 		o->commits);
 }
 
+/* A with X appended; NULL (both freed) when X is NULL or on no memory. */
+static json_t *append(json_t *a, json_t *x)
+{
+	if (x && !json_array_append_new(a, x))
+		return a;
+	json_decref(a);
+	return NULL;
+}
+
 /* The series of the culprit that moved, as JSON objects. */
 static json_t *series_json(const struct bisect_outcome *o)
 {
@@ -180,10 +189,8 @@ static json_t *series_json(const struct bisect_outcome *o)
 				      jsonout_string(s->metric), "before",
 				      b ? jsonout_number(b->median) : json_null(), "after",
 				      jsonout_number(s->median));
-		if (!x || json_array_append_new(a, x)) {
-			json_decref(a);
+		if (!(a = append(a, x)))
 			return NULL;
-		}
 	}
 	return a;
 }
@@ -210,10 +217,8 @@ static json_t *places_json(const struct bisect_outcome *o)
 					      "calls", jsonout_string(text), "wrapper",
 					      jsonout_string(sh[k].via_after ? sh[k].via_after
 									     : sh[k].via_before));
-			if (!x || json_array_append_new(a, x)) {
-				json_decref(a);
+			if (!(a = append(a, x)))
 				return NULL;
-			}
 		}
 	}
 	return a;
@@ -227,10 +232,8 @@ static json_t *probes_json(const struct bisect_outcome *o)
 		json_t *x = json_pack("{s:s, s:o, s:s, s:o, s:b}", "commit", p->commit, "subject",
 				      jsonout_string(p->subject), "mark", mark_word(p->mark), "why",
 				      jsonout_string(p->why), "cached", p->cached);
-		if (!x || json_array_append_new(a, x)) {
-			json_decref(a);
+		if (!(a = append(a, x)))
 			return NULL;
-		}
 	}
 	return a;
 }

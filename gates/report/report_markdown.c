@@ -36,9 +36,11 @@ static void md_arrows(FILE *f, const char *text)
 {
 	const char *at;
 	while ((at = strstr(text, " -> "))) {
-		char *piece = strndup(text, (size_t)(at - text));
+		char *piece = malloc((size_t)(at - text) + 1);   /* no strndup in msvcrt */
 		if (!piece)   /* no memory: the rule alone, nothing raw */
 			break;
+		memcpy(piece, text, (size_t)(at - text));
+		piece[at - text] = '\0';
 		md(f, piece);
 		free(piece);
 		fputs(MARKDOWN_ARROW, f);

@@ -298,10 +298,15 @@ static int same_bytes(const char *a, const char *b)
 /* Marks the site changes whose file, relative to each side's source root,
  * reads the same in A's tree and in B's: the calls there changed because
  * of a change elsewhere (an argument, a caller), and the reports point at
- * the kernel's line instead (report_github.c). */
+ * the kernel's line instead (report_github.c). Only where the sides differ
+ * by their code alone, built from two trees (a pull request's base in a
+ * worktree): where an environment, an allocator or the build flags of one
+ * tree tell them apart, the place whose calls changed is the news. */
 static void mark_files_same(struct ab_state *st)
 {
 	struct run_result *r = &st->s.result;
+	if (!same_setup(st->p))
+		return;
 	for (size_t i = 0; i < r->site_change_count; i++) {
 		struct site_change *c = &r->site_changes[i];
 		const struct kernel_info *kb = NULL, *ka;
@@ -310,7 +315,8 @@ static void mark_files_same(struct ab_state *st)
 				kb = &st->s.kernels[k];
 		ka = find_kernel(st->a_kernels, st->a_count, c->kernel);
 		if (!kb || !ka || !kb->source_root || !ka->source_root || c->line <= 0 ||
-		    c->file[0] == '/' || !strncmp(c->file, "../", 3))
+		    c->file[0] == '/' || !strncmp(c->file, "../", 3) ||
+		    !strcmp(kb->source_root, ka->source_root))
 			continue;
 		char pa[4096], pb[4096];
 		int na = snprintf(pa, sizeof pa, "%s/%s", ka->source_root, c->file);
