@@ -54,7 +54,8 @@ int commit_file_at(const char *rev, const char *path, size_t max, char **text, s
  * history`; each returns 0, or -1 (no git, not a checkout, no such commit
  * in it): its subject line into OUT of SIZE; its committer time as
  * "YYYY-MM-DDTHH:MM:SSZ" (UTC) into OUT; the commits reachable from B but
- * not from A (`git rev-list --count A..B`) into *COUNT. */
+ * not from A along B's first parents (`git rev-list --first-parent --count
+ * A..B`: a merged branch's own commits are no gap) into *COUNT. */
 int commit_subject(const char *rev, char *out, size_t size);
 int commit_time_utc(const char *rev, char *out, size_t size);
 int commit_count_range(const char *a, const char *b, long *count);

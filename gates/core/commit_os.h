@@ -32,7 +32,7 @@ FILE *commit_os_open_revision(const char *dir);
  * current directory, or NULL; REV as REF above. */
 FILE *commit_os_open_log(const char *rev, char what);
 
-/* `git rev-list --count A..B --` in the current directory, or NULL; A and
+/* `git rev-list --first-parent --count A..B --` in the current directory, or NULL; A and
  * B as REF above. */
 FILE *commit_os_open_rev_count(const char *a, const char *b);
 

@@ -98,7 +98,7 @@ FILE *commit_os_open_rev_count(const char *a, const char *b)
 	if (!range)
 		return NULL;
 	sprintf(range, "%s..%s", a, b);
-	p = open_quoted("git rev-list --count %s -- 2>/dev/null", range, NULL);
+	p = open_quoted("git rev-list --first-parent --count %s -- 2>/dev/null", range, NULL);
 	free(range);
 	return p;
 }

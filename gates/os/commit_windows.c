@@ -59,7 +59,7 @@ FILE *commit_os_open_log(const char *rev, char what)
 
 FILE *commit_os_open_rev_count(const char *a, const char *b)
 {
-	return open_quoted("git rev-list --count \"%s..%s\" -- 2>NUL", a, b);
+	return open_quoted("git rev-list --first-parent --count \"%s..%s\" -- 2>NUL", a, b);
 }
 
 int commit_os_close(FILE *pipe)
