@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/e2e_bisect.sh BUILDDIR [interposer|no-interposer]: gate bisect on a
+# tests/e2e_bisect.sh BUILDDIR [interposer|no-interposer [CFLAGS]]: gate bisect on a
 # toy history (tests/test_e2e_bisect.c): examples/strbuf in a git
 # repository of its own, 16 commits after the good one: the 8th does not
 # build (the 9th fixes it) and the 11th turns grow_to's realloc into
@@ -17,6 +17,8 @@ root=$(pwd)
 bd=$(cd "$1" && pwd)
 cost=--no-cost
 [ "${2:-interposer}" = interposer ] && command -v valgrind >/dev/null 2>&1 && cost=
+# a sanitizer build's probe needs its sanitizers at the project's link
+cflags=${3:--O2 -g}
 tmp=$(mktemp -d /tmp/allocgate-bisect-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail() {
@@ -55,7 +57,8 @@ broken=$(git rev-parse --short=7 HEAD~8)
 search() { # log [more gate bisect arguments]: its exit status
 	log=$1
 	shift
-	"$gate" bisect --quick $cost --build make --json "$log.json" "$@" >"$log" 2>&1
+	"$gate" bisect --quick $cost --build "make CFLAGS='$cflags'" --json "$log.json" "$@" \
+		>"$log" 2>&1
 	echo $?
 }
 code=$(search first.log --good "$good" --bad HEAD)
@@ -96,4 +99,30 @@ code=$(search reversed.log --good HEAD --bad "$good")
 code=$(search same.log --good HEAD~4 --bad HEAD)
 [ "$code" = 1 ] && grep -q "no first bad commit" same.log ||
 	{ cat same.log >&2; fail "a range whose ends measure alike exited $code"; }
-echo "e2e_bisect: ok ($(measured first.log) revisions measured for 16 commits)"
+
+# --timing: 4 commits after the good one, the 3rd slowing strbuf_append
+# down several times without an allocation more; each probe timed against
+# the good revision by gate ab
+cp -R "$root/examples/strbuf" "$tmp/slow" && cd "$tmp/slow" || fail "cannot copy the example again"
+rm -rf build baselines
+printf 'build/\n' >.gitignore
+g init -q . && g add -A && g commit -qm "strbuf" || fail "git init failed"
+slow_good=$(git rev-parse HEAD)
+for i in 1 2 3 4; do
+	echo "note $i" >>NOTES
+	msg="note $i"
+	if [ "$i" = 3 ]; then
+		sed 's|^\tmemcpy(sb->data + sb->len, s, n);$|\tfor (volatile unsigned spin = 0; spin < 4000; spin++)\n\t\t;\n\tmemcpy(sb->data + sb->len, s, n);|' \
+			src/strbuf.c >src/strbuf.c.new && mv src/strbuf.c.new src/strbuf.c
+		grep -q 'spin < 4000' src/strbuf.c || fail "could not slow strbuf_append down"
+		msg="spin in strbuf_append"
+	fi
+	g add -A && g commit -qm "$msg" || fail "commit $i failed"
+done
+slow=$(git rev-parse --short=7 HEAD~1)
+code=$(search timing.log --good "$slow_good" --bad HEAD --timing --no-cost)
+[ "$code" = 0 ] && grep -q "^first bad commit: $slow spin in strbuf_append$" timing.log ||
+	{ cat timing.log >&2; fail "--timing exited $code without naming $slow"; }
+grep -q "wall_ns .* -> .* (+[0-9.]*%)" timing.log ||
+	{ cat timing.log >&2; fail "--timing does not name the slower series with both values"; }
+echo "e2e_bisect: ok ($(cd "$tmp/strbuf" && measured first.log) revisions measured for 16 commits; --timing named $slow)"

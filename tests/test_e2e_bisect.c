@@ -14,12 +14,15 @@ Test(e2e_bisect, the_commit_that_changed_the_counts_is_named_past_an_unbuildable
 {
 	const char *bd = getenv("GATE_BUILD_DIR");
 	bd = bd && *bd ? bd : "build";
+	/* a sanitized build's probe needs its sanitizers at the project's link */
 #if defined(__SANITIZE_ADDRESS__)
 	char *interposer = "no-interposer";   /* and no cost pass */
+	char *cflags = "-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer";
 #else
 	char *interposer = "interposer";
+	char *cflags = "-O2 -g";
 #endif
-	char *argv[] = { "/bin/sh", "tests/e2e_bisect.sh", (char *)bd, interposer, NULL };
+	char *argv[] = { "/bin/sh", "tests/e2e_bisect.sh", (char *)bd, interposer, cflags, NULL };
 	struct spawn_output out;
 	cr_assert_eq(spawn_run(argv, NULL, 540, &out), 0);
 	cr_expect(out.status == SPAWN_EXITED && out.exit_code == 0, "exit %d:\n%s\n%s",

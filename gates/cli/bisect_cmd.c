@@ -89,6 +89,8 @@ static int set_switch(void *plan, const char *flag, const char *v)
 		p->tier = flag;
 	else if (!strcmp(flag, "--no-cost"))
 		p->no_cost = true;
+	else if (!strcmp(flag, "--timing"))
+		p->timing = true;
 	else
 		p->no_color = true;
 	return 0;
@@ -107,6 +109,8 @@ static const struct cli_flag bisect_flags[] = {
 	{ "--quick", NULL, NULL, "the quick tier's parameter sets (or --full)", set_switch },
 	{ "--full", NULL, "", NULL, set_switch },
 	{ "--no-cost", NULL, NULL, "no cost pass: counts alone decide", set_switch },
+	{ "--timing", NULL, NULL, "timing decides: each probe timed against the good\n"
+	  "revision by gate ab, in the same rounds", set_switch },
 	{ "--cache-dir", "DIR", NULL, "each commit's result, kept for the next search\n"
 	  "(default: allocgate-bisect/ in the git directory)", set_text },
 	{ "--build-timeout", "SECONDS", NULL, "a build's time limit (default 1800)", set_seconds },

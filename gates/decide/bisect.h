@@ -69,7 +69,10 @@ struct bisect_probe {
 struct bisect_outcome {
 	char good[41], bad[41];
 	size_t commits;             /* after good up to bad, first parents */
-	size_t moved;               /* exact series that differ between good and bad */
+	size_t moved;               /* exact series that differ between good and bad; with
+				     * TIMING, timing series of bad that gate ab found slower */
+	bool timing;                /* --timing: gate ab's timing verdicts decided; AFTER is
+				     * gate ab's result of good against the first bad commit */
 	struct bisect_probe *probes;
 	size_t probe_count;
 	bool found;                 /* FIRST is the first bad commit */

@@ -27,10 +27,13 @@ static void commit_line(FILE *f, const char *commit, const char *subject)
 	free(safe);
 }
 
-/* Whether series I of AFTER moved against BEFORE (decide/bisect.h). */
+/* Whether series I of AFTER moved against BEFORE (decide/bisect.h); with
+ * --timing, whether gate ab found it slower than the good revision's. */
 static const struct series *moved(const struct bisect_outcome *o, size_t i)
 {
 	const struct series *s = &o->after.series[i];
+	if (o->timing)
+		return s->cls == METRIC_TIMING && s->verdict == VERDICT_FAIL ? s : NULL;
 	const struct series *b = result_find_series(&o->before, s->kernel, s->variant, s->params,
 						    s->metric);
 	if (s->cls == METRIC_TIMING || (b && !bisect_series_moved(s, b, POLICY_COST_TOLERANCE)))
@@ -65,6 +68,13 @@ static void group_line(FILE *f, const struct bisect_outcome *o, size_t first)
 			continue;
 		const struct series *was = result_find_series(&o->before, s->kernel, s->variant,
 							      s->params, s->metric);
+		if (o->timing) {   /* gate ab: A is the good revision */
+			format_value(s->baseline_median, s->unit, a, sizeof a);
+			format_value(s->median, s->unit, b, sizeof b);
+			fprintf(f, "%s%s %s -> %s (%+.1f%%)", sep, s->metric, a, b, 100 * s->change);
+			sep = "; ";
+			continue;
+		}
 		exact_value(was ? was->median : 0, s->unit, a, sizeof a);
 		exact_value(s->median, s->unit, b, sizeof b);
 		fprintf(f, "%s%s %s -> %s", sep, s->metric, was ? a : "(none)", b);
@@ -128,8 +138,10 @@ static void culprit(FILE *f, const struct bisect_outcome *o)
 void report_bisect_text(FILE *f, const struct bisect_outcome *o)
 {
 	size_t cached = 0, built = 0;
-	fprintf(f, "%zu commit%s after %.7s (good) up to %.7s (bad): %zu exact series differ\n",
-		o->commits, o->commits == 1 ? "" : "s", o->good, o->bad, o->moved);
+	fprintf(f, "%zu commit%s after %.7s (good) up to %.7s (bad): %zu %s\n", o->commits,
+		o->commits == 1 ? "" : "s", o->good, o->bad, o->moved,
+		o->timing ? "timing series slower (gate ab of good against bad)"
+			  : "exact series differ");
 	for (size_t i = 0; i < o->probe_count; i++) {
 		const struct bisect_probe *p = &o->probes[i];
 		fprintf(f, "  %-7s ", mark_word(p->mark));
@@ -144,8 +156,10 @@ void report_bisect_text(FILE *f, const struct bisect_outcome *o)
 		built += !p->cached;
 	}
 	if (!o->moved) {
-		fputs("no first bad commit: the good and the bad revision measure the same in "
-		      "every exact series (counts, calls, cost)\n", f);
+		fputs(o->timing ? "no first bad commit: gate ab finds the bad revision's timing "
+				  "no slower than the good one's\n"
+				: "no first bad commit: the good and the bad revision measure the same "
+				  "in every exact series (counts, calls, cost)\n", f);
 	} else if (o->found) {
 		fputs("first bad commit: ", f);
 		commit_line(f, o->first, o->first_subject);
@@ -187,7 +201,8 @@ static json_t *series_json(const struct bisect_outcome *o)
 				      jsonout_string(s->kernel), "variant", jsonout_string(s->variant),
 				      "params", jsonout_string(s->params), "metric",
 				      jsonout_string(s->metric), "before",
-				      b ? jsonout_number(b->median) : json_null(), "after",
+				      o->timing ? jsonout_number(s->baseline_median)
+				      : b ? jsonout_number(b->median) : json_null(), "after",
 				      jsonout_number(s->median));
 		if (!(a = append(a, x)))
 			return NULL;
@@ -241,9 +256,9 @@ static json_t *probes_json(const struct bisect_outcome *o)
 void report_bisect_json(FILE *f, const struct bisect_outcome *o)
 {
 	bool culprit_known = o->moved && o->found;
-	json_t *root = json_pack("{s:i, s:s, s:s, s:I, s:I, s:o, s:s, s:o, s:o, s:o, s:o, s:o}",
+	json_t *root = json_pack("{s:i, s:s, s:s, s:I, s:b, s:I, s:o, s:s, s:o, s:o, s:o, s:o, s:o}",
 				 "allocgate_bisect", REPORT_BISECT_VERSION, "good", o->good, "bad",
-				 o->bad, "commits", (json_int_t)o->commits, "moved",
+				 o->bad, "commits", (json_int_t)o->commits, "timing", o->timing, "moved",
 				 (json_int_t)o->moved, "probes", probes_json(o), "outcome",
 				 !o->moved ? "none" : o->found ? "found" : "range", "first",
 				 o->moved ? json_string(o->first) : json_null(), "last",

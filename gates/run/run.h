@@ -72,6 +72,7 @@ struct bisect_plan {
 	size_t metric_count;
 	double build_seconds;          /* a build's time limit */
 	bool no_cost, no_color;
+	bool timing;                   /* --timing: gate ab's timing verdicts decide */
 };
 
 /* `gate bisect`: the first commit between P's good and bad revisions whose

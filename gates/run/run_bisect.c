@@ -26,7 +26,8 @@ static void plan_key(const struct bisect_plan *p, const char **kernels, size_t c
 		     bool no_cost, char *out, size_t size)
 {
 	uint64_t h = DIGEST_FNV1A64_OFFSET;
-	const char *parts[] = { p->build, p->kernel_dir, p->tier ? p->tier : "", no_cost ? "-" : "+" };
+	const char *parts[] = { p->build, p->kernel_dir, p->tier ? p->tier : "", no_cost ? "-" : "+",
+				p->timing ? "timing" : "exact" };
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
 		h = digest_fnv1a64(h, parts[i], strlen(parts[i]) + 1);
 	for (size_t i = 0; i < count; i++)
@@ -271,6 +272,58 @@ static int conclude(struct bisect_outcome *o, char (*commits)[41], struct run_re
 	return sites_compare(&o->after, &o->before);
 }
 
+/* --timing's search over COMMITS (COUNT, the last the bad one): the good
+ * revision built once and kept, the bad one and each probe timed against
+ * it by gate ab; O->after gets gate ab's result of the first bad commit.
+ * 0 (O says what was found), GATE_EXIT_USAGE after a message, or a
+ * negative errno. */
+static int timing_search(const struct bisect_env *e, struct bisect_outcome *o,
+			 char (*commits)[41], size_t count, enum bisect_mark *marks)
+{
+	char dir[4096], kd[8400], why[1200] = "";
+	int ret = bisect_worktree_build(e, o->good, dir, sizeof dir, why, sizeof why);
+	if (ret) {
+		if (ret > 0)
+			message_error("the good revision %.12s cannot be built: %s", o->good, why);
+		return ret > 0 ? GATE_EXIT_USAGE : ret;
+	}
+	snprintf(kd, sizeof kd, "%s/%s%s", dir, e->prefix, e->p->kernel_dir);
+	if (add_probe(o, o->good, BISECT_GOOD, NULL, false) < 0)
+		ret = -ENOMEM;
+	struct bisect b = { marks, count };
+	for (long i = (long)count - 1; !ret && i >= 0; i = bisect_next(&b)) {
+		struct run_result r;
+		memset(&r, 0, sizeof r);
+		int t = bisect_time(e, kd, commits[i], &r, why, sizeof why);
+		if (t < 0) {
+			ret = t;
+			break;
+		}
+		marks[i] = t == 2 ? BISECT_BAD : t == 1 ? BISECT_SKIP : BISECT_GOOD;
+		if (add_probe(o, commits[i], marks[i], t == 1 ? why : NULL, false) < 0)
+			ret = -ENOMEM;
+		if (t == 2) {   /* the latest bad one is the first bad so far */
+			result_free(&o->after);
+			o->after = r;
+		} else {
+			result_free(&r);
+		}
+		message_note("%.7s %s", commits[i], t == 2 ? "slower" : t == 1 ? "skipped" : "good");
+		if ((size_t)i == count - 1 && t != 2) {   /* the ends: nothing to search */
+			if (t == 1) {
+				message_error("the bad revision %.12s cannot be timed: %s", o->bad, why);
+				ret = GATE_EXIT_USAGE;
+			}
+			break;
+		}
+	}
+	for (size_t i = 0; i < o->after.series_count; i++)
+		o->moved += marks[count - 1] == BISECT_BAD && o->after.series[i].cls == METRIC_TIMING &&
+			    o->after.series[i].verdict == VERDICT_FAIL;
+	bisect_worktree_remove(e, dir);
+	return ret;
+}
+
 /* O to stdout, and to JSON_PATH (atomically) when not NULL. 0, or
  * GATE_EXIT_USAGE after a message naming the file that could not be
  * written. */
@@ -328,9 +381,25 @@ int run_bisect(const struct bisect_plan *p)
 	if (ret)
 		goto out;
 	o.commits = count;
+	o.timing = p->timing;
 	res = calloc(count, sizeof *res);
 	marks = calloc(count, sizeof *marks);
-	if (!res || !marks || (ret = ends(&e, &o, &good, &res[count - 1])))
+	if (!res || !marks)
+		goto fail;
+	if (p->timing) {
+		if ((ret = timing_search(&e, &o, commits, count, marks)))
+			goto fail;
+		if (o.moved) {
+			struct bisect b = { marks, count };
+			size_t first, last;
+			o.found = bisect_culprit(&b, &first, &last);
+			memcpy(o.first, commits[first], 41);
+			memcpy(o.last, commits[last], 41);
+			o.first_subject = bisect_git_subject(o.first);
+		}
+		goto report;
+	}
+	if ((ret = ends(&e, &o, &good, &res[count - 1])))
 		goto fail;
 	if (!(keep = calloc(res[count - 1].series_count + 1, sizeof *keep)))
 		goto fail;
@@ -342,13 +411,17 @@ int run_bisect(const struct bisect_plan *p)
 			search(&e, &o, commits, count, res, &good, keep, marks) ||
 			conclude(&o, commits, res, &good, marks, count)))
 		goto fail;
+report:
 	ret = report(&o, p->json);
 	if (!ret)
 		ret = o.moved && o.found ? GATE_EXIT_OK : GATE_EXIT_REGRESSION;
 	goto out;
 fail:
-	if (!ret) {
-		message_error("out of memory");
+	if (ret < 0)
+		message_error("%s", strerror(-ret));
+	if (ret <= 0) {
+		if (!ret)
+			message_error("out of memory");
 		ret = GATE_EXIT_USAGE;
 	}
 out:

@@ -49,4 +49,22 @@ struct bisect_env {
 int bisect_measure(const struct bisect_env *e, const char *commit, struct run_result *r,
 		   bool *cached, char *why, size_t why_size);
 
+/* COMMIT checked out in a new worktree at a path of the checkout's length
+ * and built there by E's build command, its path into DIR: 0 (the caller
+ * removes it: bisect_worktree_remove), 1 when COMMIT is skipped (WHY: it
+ * does not build; nothing is left), or a negative errno. */
+int bisect_worktree_build(const struct bisect_env *e, const char *commit, char *dir,
+			  size_t dir_size, char *why, size_t why_size);
+
+/* Removes the worktree DIR. */
+void bisect_worktree_remove(const struct bisect_env *e, const char *dir);
+
+/* --timing: COMMIT built and timed by `gate ab` against the kernels in
+ * GOOD_KD (the good revision's, built once), in the same rounds, its
+ * timing alone gating (--gate timing, no cost pass). 0 when its timing
+ * holds, 2 when it regressed (RESULT, when not NULL, gets gate ab's
+ * result), 1 when COMMIT is skipped (WHY), or a negative errno. */
+int bisect_time(const struct bisect_env *e, const char *good_kd, const char *commit,
+		struct run_result *result, char *why, size_t why_size);
+
 #endif

@@ -130,26 +130,41 @@ static int measure(const struct bisect_env *e, const char *dir, const char *comm
 	return ok ? 0 : skip(e, commit, why, why, size);
 }
 
-/* Builds and measures COMMIT in a worktree of its own, removed after. */
-static int fresh(const struct bisect_env *e, const char *commit, char *why, size_t size)
+int bisect_worktree_build(const struct bisect_env *e, const char *commit, char *dir,
+			  size_t dir_size, char *why, size_t why_size)
 {
-	char dir[4096], err[300];
-	if (worktree_os_make_dir(e->top, dir, sizeof dir) < 0)
+	char err[300];
+	if (worktree_os_make_dir(e->top, dir, dir_size) < 0)
 		return -EIO;
 	const char *add[] = { "-C", e->top, "worktree", "add", "-q", "--detach", dir, commit,
 			      NULL };
-	int ret;
 	if (bisect_git(add, NULL, err, sizeof err)) {
-		snprintf(why, size, "git worktree add: %s", err);
-		ret = skip(e, commit, why, why, size);
-	} else {
-		ret = build(e, dir, commit, why, size);
-		if (!ret)
-			ret = measure(e, dir, commit, why, size);
+		snprintf(why, why_size, "git worktree add: %s", err);
+		remove(dir);
+		return skip(e, commit, why, why, why_size);
 	}
+	int ret = build(e, dir, commit, why, why_size);
+	if (ret)
+		bisect_worktree_remove(e, dir);
+	return ret;
+}
+
+void bisect_worktree_remove(const struct bisect_env *e, const char *dir)
+{
 	const char *rm[] = { "-C", e->top, "worktree", "remove", "--force", dir, NULL };
 	bisect_git(rm, NULL, NULL, 0);
 	remove(dir);
+}
+
+/* Builds and measures COMMIT in a worktree of its own, removed after. */
+static int fresh(const struct bisect_env *e, const char *commit, char *why, size_t size)
+{
+	char dir[4096];
+	int ret = bisect_worktree_build(e, commit, dir, sizeof dir, why, size);
+	if (ret)
+		return ret;
+	ret = measure(e, dir, commit, why, size);
+	bisect_worktree_remove(e, dir);
 	return ret;
 }
 
