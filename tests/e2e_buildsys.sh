@@ -18,7 +18,8 @@ ninja_file=$1
 cflags=${2:--O2 -g}
 # a sanitizer build (no-interposer) has no cost pass
 cost=--no-cost
-[ "${3:-interposer}" = interposer ] && command -v valgrind >/dev/null 2>&1 && cost=
+interposer=${3:-interposer}
+[ "$interposer" = interposer ] && command -v valgrind >/dev/null 2>&1 && cost=
 tmp=$(mktemp -d /tmp/allocgate-buildsys-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail() {
@@ -74,8 +75,15 @@ assert files == {"src/strbuf.c"}, "allocation sites in %s, not src/strbuf.c" % s
 		{ cat "$tmp/$name-run.log" >&2; fail "$name: the claim is not named at kernels/strbuf_append.c"; }
 }
 
-# located: the same project built at another path is the same code
+# located: the same project built at another path is the same code. Not
+# for CMake's absolute paths in a sanitizer build: GCC's AddressSanitizer
+# keeps each module's source path as given (absolute) in its globals'
+# metadata, a loaded string that -ffile-prefix-map does not rewrite
 located() {
+	if [ "$interposer" = no-interposer ] && [ "$name" = cmake ]; then
+		echo "e2e_buildsys: cmake: a sanitizer build keeps absolute paths in ASan's metadata: the same-code check at another path is not made"
+		return 0
+	fi
 	mkdir -p "$tmp/elsewhere/$name" && cp -R "$tmp/strbuf" "$tmp/elsewhere/$name/strbuf" ||
 		fail "$name: cannot copy the project"
 	build "$tmp/elsewhere/$name/strbuf"
