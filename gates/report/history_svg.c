@@ -2,6 +2,7 @@
  * change points marked (history_report.h). */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -126,7 +127,14 @@ static void marks(FILE *f, const struct change_findings *fx, const struct change
 			    xpos(t->commit[p->at], fx->commit_count)) / 2;
 		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" class=\"cp\"/>\n",
 			x, x, top, top + SVG_PLOT);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"cpl\">", x + 3, top + 11);
+		/* right of its line in the plot's left half, left of it in the
+		 * right half (the label stays inside the plot); each lower than
+		 * the one before, so that two close change points do not overlap */
+		double mid = (xpos(0, fx->commit_count) +
+			      xpos(fx->commit_count ? fx->commit_count - 1 : 0, fx->commit_count)) / 2;
+		bool left = x > mid;
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"cpl\"%s>", left ? x - 3 : x + 3,
+			top + 11 + 12 * (double)(j % 8), left ? " text-anchor=\"end\"" : "");
 		format_xml_text(f, change_points_commit(fx, t, p)->short_id);
 		if (isinf(p->change))
 			fputs(" from 0</text>\n", f);
