@@ -9,6 +9,7 @@
 
 #include "run/run.h"
 #include "core/result.h"
+#include "sample/spawn.h"
 
 /* Runs git with ARGS (NULL-terminated, after "git"), its stdout into *OUT
  * (the caller frees it; OUT may be NULL). 0 when git exited 0, else -1
@@ -58,6 +59,13 @@ int bisect_worktree_build(const struct bisect_env *e, const char *commit, char *
 
 /* Removes the worktree DIR. */
 void bisect_worktree_remove(const struct bisect_env *e, const char *dir);
+
+/* Appends E's tier and --kernel names to ARGV (ROOM entries) from *N on. */
+void bisect_gate_args(const struct bisect_env *e, const char **argv, size_t *n, size_t room);
+
+/* Why the gate's process O (WHAT: "gate run", "gate ab") failed, into WHY:
+ * its exit status and its last line of stderr. */
+void bisect_why_gate(const struct spawn_output *o, const char *what, char *why, size_t size);
 
 /* --timing: COMMIT built and timed by `gate ab` against the kernels in
  * GOOD_KD (the good revision's, built once), in the same rounds, its

@@ -85,6 +85,26 @@ static int build(const struct bisect_env *e, const char *dir, const char *commit
 	return ok ? 0 : skip(e, commit, why, why, size);
 }
 
+void bisect_gate_args(const struct bisect_env *e, const char **argv, size_t *n, size_t room)
+{
+	if (e->p->tier && *n + 2 < room)
+		argv[(*n)++] = e->p->tier;
+	for (size_t i = 0; i < e->kernel_count && *n + 4 < room; i++) {
+		argv[(*n)++] = "--kernel";
+		argv[(*n)++] = e->kernels[i];
+	}
+}
+
+void bisect_why_gate(const struct spawn_output *o, const char *what, char *why, size_t size)
+{
+	const char *err = o->err && *o->err ? o->err : "no output";
+	const char *last = err;   /* the gate's last line of stderr says why */
+	for (const char *p = err; (p = strchr(p, '\n')) && p[1]; p++)
+		last = p + 1;
+	snprintf(why, size, "%s exited %d: %.*s", what, o->exit_code, (int)strcspn(last, "\n"),
+		 last);
+}
+
 /* Runs the gate on the kernels of DIR into the cache file of COMMIT: 0, or
  * 1 with WHY (no kernel, a kernel that crashed). */
 static int measure(const struct bisect_env *e, const char *dir, const char *commit, char *why,
@@ -102,12 +122,7 @@ static int measure(const struct bisect_env *e, const char *dir, const char *comm
 				"--no-color" };
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
 		argv[n++] = fixed[i];
-	if (e->p->tier)
-		argv[n++] = e->p->tier;
-	for (size_t i = 0; i < e->kernel_count && n + 4 < sizeof argv / sizeof argv[0]; i++) {
-		argv[n++] = "--kernel";
-		argv[n++] = e->kernels[i];
-	}
+	bisect_gate_args(e, argv, &n, sizeof argv / sizeof argv[0]);
 	if (e->no_cost)
 		argv[n++] = "--no-cost";
 	argv[n] = NULL;
@@ -115,14 +130,8 @@ static int measure(const struct bisect_env *e, const char *dir, const char *comm
 	if (spawn_run((char *const *)argv, NULL, 3600, &o))
 		return skip(e, commit, "the gate could not be started", why, size);
 	int ok = o.status == SPAWN_EXITED && o.exit_code <= 1 && exists(tmp);
-	if (!ok) {
-		const char *err = o.err && *o.err ? o.err : "no output";
-		const char *last = err;   /* the gate's last line of stderr says why */
-		for (const char *p = err; (p = strchr(p, '\n')) && p[1]; p++)
-			last = p + 1;
-		snprintf(why, size, "gate run exited %d: %.*s", o.exit_code,
-			 (int)strcspn(last, "\n"), last);
-	}
+	if (!ok)
+		bisect_why_gate(&o, "gate run", why, size);
 	spawn_output_free(&o);
 	if (ok && rename(tmp, json))
 		return -errno;

@@ -26,12 +26,7 @@ static int time_ab(const struct bisect_env *e, const char *good_kd, const char *
 				"--no-cost", "--no-color", "--json", json };
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
 		argv[n++] = fixed[i];
-	if (e->p->tier)
-		argv[n++] = e->p->tier;
-	for (size_t i = 0; i < e->kernel_count && n + 4 < sizeof argv / sizeof argv[0]; i++) {
-		argv[n++] = "--kernel";
-		argv[n++] = e->kernels[i];
-	}
+	bisect_gate_args(e, argv, &n, sizeof argv / sizeof argv[0]);
 	argv[n] = NULL;
 	struct spawn_output o;
 	if (spawn_run((char *const *)argv, NULL, 7200, &o)) {
@@ -39,13 +34,8 @@ static int time_ab(const struct bisect_env *e, const char *good_kd, const char *
 		return -1;
 	}
 	int code = o.status == SPAWN_EXITED ? o.exit_code : -1;
-	if (code != 0 && code != 1) {
-		const char *err = o.err && *o.err ? o.err : "no output";
-		const char *last = err;
-		for (const char *p = err; (p = strchr(p, '\n')) && p[1]; p++)
-			last = p + 1;
-		snprintf(why, size, "gate ab exited %d: %.*s", code, (int)strcspn(last, "\n"), last);
-	}
+	if (code != 0 && code != 1)
+		bisect_why_gate(&o, "gate ab", why, size);
 	spawn_output_free(&o);
 	return code;
 }
