@@ -83,17 +83,24 @@ static void group_line(FILE *f, const struct bisect_outcome *o, size_t first)
 	fputc('\n', f);
 }
 
+/* The places whose allocation calls changed in the group of O's site
+ * change I, when I is its group's first, into SH (room for 8); how many. */
+static size_t group_places(const struct bisect_outcome *o, size_t i, struct site_shift *sh)
+{
+	const struct site_change *c = &o->after.site_changes[i];
+	if (!sites_first_of_group(&o->after, i))
+		return 0;
+	return sites_shifts(&o->after, c->kernel, c->variant, c->params, sh, 8);
+}
+
 /* Each place whose allocation calls changed at the culprit, once. */
 static void places(FILE *f, const struct bisect_outcome *o)
 {
 	char text[2048], said[16][2048];
 	size_t n_said = 0;
 	for (size_t i = 0; i < o->after.site_change_count; i++) {
-		const struct site_change *c = &o->after.site_changes[i];
-		if (!sites_first_of_group(&o->after, i))
-			continue;
 		struct site_shift sh[8];
-		size_t n = sites_shifts(&o->after, c->kernel, c->variant, c->params, sh, 8);
+		size_t n = group_places(o, i, sh);
 		for (size_t k = 0; k < n; k++) {
 			format_site_shift(&sh[k], text, sizeof text);
 			size_t j = 0;
@@ -217,10 +224,8 @@ static json_t *places_json(const struct bisect_outcome *o)
 	char text[2048];
 	for (size_t i = 0; a && i < o->after.site_change_count; i++) {
 		const struct site_change *c = &o->after.site_changes[i];
-		if (!sites_first_of_group(&o->after, i))
-			continue;
 		struct site_shift sh[8];
-		size_t n = sites_shifts(&o->after, c->kernel, c->variant, c->params, sh, 8);
+		size_t n = group_places(o, i, sh);
 		for (size_t k = 0; k < n; k++) {
 			format_site_shift_calls(&sh[k], text, sizeof text);
 			json_t *x = json_pack("{s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o}", "kernel",
@@ -253,7 +258,7 @@ static json_t *probes_json(const struct bisect_outcome *o)
 	return a;
 }
 
-void report_bisect_json(FILE *f, const struct bisect_outcome *o)
+json_t *report_bisect_json(const struct bisect_outcome *o)
 {
 	bool culprit_known = o->moved && o->found;
 	json_t *root = json_pack("{s:i, s:s, s:s, s:I, s:b, s:I, s:o, s:s, s:o, s:o, s:o, s:o, s:o}",
@@ -266,7 +271,5 @@ void report_bisect_json(FILE *f, const struct bisect_outcome *o)
 				 culprit_known ? jsonout_string(o->first_subject) : json_null(),
 				 "series", o->moved ? series_json(o) : json_array(), "places",
 				 o->moved ? places_json(o) : json_array());
-	if (root)
-		jsonout_dump(f, root);
-	json_decref(root);
+	return root;
 }

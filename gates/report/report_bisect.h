@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "decide/bisect.h"
+#include "store/jsonout.h"
 
 /* The version of the --json file's layout. */
 #define REPORT_BISECT_VERSION 1
@@ -17,7 +18,7 @@
  * the places whose allocation calls changed), the builds it took. */
 void report_bisect_text(FILE *f, const struct bisect_outcome *o);
 
-/* O as JSON into F. */
-void report_bisect_json(FILE *f, const struct bisect_outcome *o);
+/* O as a JSON object (store/jsonout.h writes it); NULL on no memory. */
+json_t *report_bisect_json(const struct bisect_outcome *o);
 
 #endif

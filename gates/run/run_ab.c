@@ -11,6 +11,7 @@
 #include "run/run.h"
 #include "run/session.h"
 #include "core/commit.h"
+#include "core/digest.h"
 #include "core/message.h"
 #include "decide/compare_ab.h"
 #include "decide/confirm.h"
@@ -275,24 +276,12 @@ static void leave_out_same_code(struct ab_state *st)
 	s->result.same_code_kernels = st->same_count;
 }
 
-/* Whether the files at A and B hold the same bytes: 1, else 0 (one
- * missing or unreadable too). */
+/* Whether the files at A and B hold the same bytes (their digests,
+ * core/digest.h): 1, else 0 (one missing or unreadable too). */
 static int same_bytes(const char *a, const char *b)
 {
-	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-	int same = fa && fb;
-	while (same) {
-		char ba[8192], bb[8192];
-		size_t na = fread(ba, 1, sizeof ba, fa), nb = fread(bb, 1, sizeof bb, fb);
-		same = na == nb && !memcmp(ba, bb, na) && !ferror(fa) && !ferror(fb);
-		if (!na || na < sizeof ba)
-			break;
-	}
-	if (fa)
-		fclose(fa);
-	if (fb)
-		fclose(fb);
-	return same;
+	char da[DIGEST_TEXT_SIZE], db[DIGEST_TEXT_SIZE];
+	return !digest_file(a, da, sizeof da) && !digest_file(b, db, sizeof db) && !strcmp(da, db);
 }
 
 /* Marks the site changes whose file, relative to each side's source root,
@@ -309,11 +298,8 @@ static void mark_files_same(struct ab_state *st)
 		return;
 	for (size_t i = 0; i < r->site_change_count; i++) {
 		struct site_change *c = &r->site_changes[i];
-		const struct kernel_info *kb = NULL, *ka;
-		for (size_t k = 0; k < st->s.kernel_count && !kb; k++)
-			if (!strcmp(st->s.kernels[k].name, c->kernel))
-				kb = &st->s.kernels[k];
-		ka = find_kernel(st->a_kernels, st->a_count, c->kernel);
+		const struct kernel_info *kb = find_kernel(st->s.kernels, st->s.kernel_count, c->kernel);
+		const struct kernel_info *ka = find_kernel(st->a_kernels, st->a_count, c->kernel);
 		if (!kb || !ka || !kb->source_root || !ka->source_root || c->line <= 0 ||
 		    c->file[0] == '/' || !strncmp(c->file, "../", 3) ||
 		    !strcmp(kb->source_root, ka->source_root))

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "run/run_bisect.h"
+#include "core/commit.h"
 #include "core/digest.h"
 #include "core/message.h"
 #include "core/path_os.h"
@@ -18,7 +19,7 @@
 #include "decide/bisect.h"
 #include "decide/sites.h"
 #include "report/report_bisect.h"
-#include "store/atomic_file.h"
+#include "store/jsonout.h"
 
 /* The key of what P asks to measure: the same build and measurement of a
  * commit is measured once, by whichever search asks first. */
@@ -94,6 +95,14 @@ static int resolve(const char *rev, const char *what, char *out)
 	return 0;
 }
 
+/* COMMIT's subject line (core/commit.h), newly allocated; NULL when
+ * unknown. */
+static char *subject_of(const char *commit)
+{
+	char line[512];
+	return commit_subject(commit, line, sizeof line) ? NULL : strdup(line);
+}
+
 /* Adds a probe of COMMIT to O; its index, or -1 on no memory. */
 static long add_probe(struct bisect_outcome *o, const char *commit, enum bisect_mark mark,
 		      const char *why, bool cached)
@@ -105,7 +114,7 @@ static long add_probe(struct bisect_outcome *o, const char *commit, enum bisect_
 	p += o->probe_count;
 	memset(p, 0, sizeof *p);
 	memcpy(p->commit, commit, 41);
-	p->subject = bisect_git_subject(commit);
+	p->subject = subject_of(commit);
 	p->mark = mark;
 	p->why = why && *why ? strdup(why) : NULL;
 	p->cached = cached;
@@ -248,17 +257,26 @@ static int search(const struct bisect_env *e, struct bisect_outcome *o, char (*c
 	return 0;
 }
 
+/* The culprit of the search into O (or the range its skips leave), with
+ * its subject; its index, *LAST the range's last. */
+static size_t name_culprit(struct bisect_outcome *o, char (*commits)[41],
+			   const enum bisect_mark *marks, size_t count, size_t *last)
+{
+	struct bisect b = { (enum bisect_mark *)marks, count };
+	size_t first;
+	o->found = bisect_culprit(&b, &first, last);
+	memcpy(o->first, commits[first], 41);
+	memcpy(o->last, commits[*last], 41);
+	o->first_subject = subject_of(o->first);
+	return first;
+}
+
 /* The outcome of the search into O: the culprit (or the range), the
  * results before and after it, their site changes. 0 or -ENOMEM. */
 static int conclude(struct bisect_outcome *o, char (*commits)[41], struct run_result *res,
 		    struct run_result *good, const enum bisect_mark *marks, size_t count)
 {
-	struct bisect b = { (enum bisect_mark *)marks, count };
-	size_t first, last;
-	o->found = bisect_culprit(&b, &first, &last);
-	memcpy(o->first, commits[first], 41);
-	memcpy(o->last, commits[last], 41);
-	o->first_subject = bisect_git_subject(o->first);
+	size_t last, first = name_culprit(o, commits, marks, count, &last);
 	struct run_result *before = good;
 	for (size_t i = first; i-- > 0;)
 		if (marks[i] == BISECT_GOOD) {
@@ -334,106 +352,108 @@ static int report(const struct bisect_outcome *o, const char *json_path)
 	fflush(stdout);
 	if (!json_path)
 		return 0;
-	struct atomic_file af;
-	if (atomic_file_open(&af, json_path, err, sizeof err)) {
-		message_error("%s", err);
-		return GATE_EXIT_USAGE;
-	}
-	report_bisect_json(af.fp, o);
-	if (ferror(af.fp)) {
-		atomic_file_abort(&af);
-		message_error("%s: write error", json_path);
-		return GATE_EXIT_USAGE;
-	}
-	if (atomic_file_commit(&af, err, sizeof err)) {
-		message_error("%s", err);
+	json_t *root = report_bisect_json(o);
+	int rc = root ? jsonout_write_file(json_path, root, err, sizeof err) : -ENOMEM;
+	json_decref(root);
+	if (rc) {
+		message_error("%s", root ? err : "out of memory");
 		return GATE_EXIT_USAGE;
 	}
 	return 0;
+}
+
+/* P's revisions as full hashes into O, and the commits after good up to
+ * bad into *COMMITS (*COUNT of them). 0, or GATE_EXIT_USAGE after a
+ * message (an unknown revision, good no ancestor of bad, nothing between). */
+static int range(const struct bisect_plan *p, struct bisect_outcome *o, char (**commits)[41],
+		 size_t *count)
+{
+	char why[300] = "";
+	int ret = resolve(p->good, "good", o->good);
+	if (!ret)
+		ret = resolve(p->bad, "bad", o->bad);
+	if (ret)
+		return ret;
+	const char *ancestor[] = { "merge-base", "--is-ancestor", o->good, o->bad, NULL };
+	if (bisect_git(ancestor, NULL, why, sizeof why)) {
+		message_error("--good %s is not an ancestor of --bad %s", p->good, p->bad);
+		return GATE_EXIT_USAGE;
+	}
+	if (bisect_git_commits(o->good, o->bad, commits, count, why, sizeof why) || !*count) {
+		message_error("no commit after --good %s up to --bad %s%s%s", p->good, p->bad,
+			      *why ? ": " : "", why);
+		return GATE_EXIT_USAGE;
+	}
+	o->commits = *count;
+	o->timing = p->timing;
+	return 0;
+}
+
+/* The search over exact series: the ends measured, what moved between
+ * them, the probes, the culprit. 0, GATE_EXIT_USAGE after a message, or a
+ * negative errno (-ENOMEM). */
+static int exact_search(struct bisect_env *e, struct bisect_outcome *o, char (*commits)[41],
+			size_t count, struct run_result *res, enum bisect_mark *marks)
+{
+	struct run_result good;
+	memset(&good, 0, sizeof good);
+	bool *keep = NULL;
+	int ret = ends(e, o, &good, &res[count - 1]);
+	if (!ret && !(keep = calloc(res[count - 1].series_count + 1, sizeof *keep)))
+		ret = -ENOMEM;
+	if (!ret) {
+		o->moved = bisect_moved_count(&good, &res[count - 1], POLICY_COST_TOLERANCE, keep);
+		if (e->p->metric_count)
+			o->moved = only_asked(e->p, &res[count - 1], keep);
+		marks[count - 1] = BISECT_BAD;
+	}
+	if (!ret && o->moved && !(ret = narrow(e, &res[count - 1], keep)) &&
+	    !(ret = search(e, o, commits, count, res, &good, keep, marks)))
+		ret = conclude(o, commits, res, &good, marks, count);
+	free(keep);
+	result_free(&good);
+	return ret;
 }
 
 int run_bisect(const struct bisect_plan *p)
 {
 	struct bisect_env e;
 	struct bisect_outcome o;
-	struct run_result good, *res = NULL;
-	char (*commits)[41] = NULL, why[300];
+	struct run_result *res = NULL;
+	char (*commits)[41] = NULL;
 	enum bisect_mark *marks = NULL;
-	bool *keep = NULL;
 	size_t count = 0;
 	message_set_program("gate bisect");
 	memset(&o, 0, sizeof o);
-	memset(&good, 0, sizeof good);
 	int ret = locate(p, &e);
-	if (!ret && !(ret = resolve(p->good, "good", o.good)))
-		ret = resolve(p->bad, "bad", o.bad);
-	const char *ancestor[] = { "merge-base", "--is-ancestor", o.good, o.bad, NULL };
-	if (!ret && bisect_git(ancestor, NULL, why, sizeof why)) {
-		message_error("--good %s is not an ancestor of --bad %s", p->good, p->bad);
-		ret = GATE_EXIT_USAGE;
-	}
-	if (!ret && (bisect_git_commits(o.good, o.bad, &commits, &count, why, sizeof why) ||
-		     !count)) {
-		message_error("no commit after --good %s up to --bad %s%s%s", p->good, p->bad,
-			      *why ? ": " : "", why);
-		ret = GATE_EXIT_USAGE;
-	}
-	if (ret)
-		goto out;
-	o.commits = count;
-	o.timing = p->timing;
-	res = calloc(count, sizeof *res);
-	marks = calloc(count, sizeof *marks);
-	if (!res || !marks)
-		goto fail;
-	if (p->timing) {
-		if ((ret = timing_search(&e, &o, commits, count, marks)))
-			goto fail;
-		if (o.moved) {
-			struct bisect b = { marks, count };
-			size_t first, last;
-			o.found = bisect_culprit(&b, &first, &last);
-			memcpy(o.first, commits[first], 41);
-			memcpy(o.last, commits[last], 41);
-			o.first_subject = bisect_git_subject(o.first);
-		}
-		goto report;
-	}
-	if ((ret = ends(&e, &o, &good, &res[count - 1])))
-		goto fail;
-	if (!(keep = calloc(res[count - 1].series_count + 1, sizeof *keep)))
-		goto fail;
-	o.moved = bisect_moved_count(&good, &res[count - 1], POLICY_COST_TOLERANCE, keep);
-	if (p->metric_count)
-		o.moved = only_asked(p, &res[count - 1], keep);
-	marks[count - 1] = BISECT_BAD;
-	if (o.moved && (narrow(&e, &res[count - 1], keep) ||
-			search(&e, &o, commits, count, res, &good, keep, marks) ||
-			conclude(&o, commits, res, &good, marks, count)))
-		goto fail;
-report:
-	ret = report(&o, p->json);
 	if (!ret)
-		ret = o.moved && o.found ? GATE_EXIT_OK : GATE_EXIT_REGRESSION;
-	goto out;
-fail:
-	if (ret < 0)
-		message_error("%s", strerror(-ret));
-	if (ret <= 0) {
+		ret = range(p, &o, &commits, &count);
+	if (!ret) {
+		res = calloc(count, sizeof *res);
+		marks = calloc(count, sizeof *marks);
+		ret = !res || !marks ? -ENOMEM
+		      : p->timing ? timing_search(&e, &o, commits, count, marks)
+				  : exact_search(&e, &o, commits, count, res, marks);
+	}
+	if (!ret && p->timing && o.moved) {
+		size_t last;
+		name_culprit(&o, commits, marks, count, &last);
+	}
+	if (!ret) {
+		ret = report(&o, p->json);
 		if (!ret)
-			message_error("out of memory");
+			ret = o.moved && o.found ? GATE_EXIT_OK : GATE_EXIT_REGRESSION;
+	} else if (ret < 0) {
+		message_error("%s", strerror(-ret));
 		ret = GATE_EXIT_USAGE;
 	}
-out:
 	if (e.kernels != p->kernels)
 		free((void *)e.kernels);
 	for (size_t i = 0; res && i < count; i++)
 		result_free(&res[i]);
 	free(res);
 	free(marks);
-	free(keep);
 	free(commits);
-	result_free(&good);
 	bisect_outcome_free(&o);
 	return ret;
 }

@@ -28,9 +28,6 @@ int bisect_git_line(const char *const *args, char *out, size_t size, char *why,
 int bisect_git_commits(const char *good, const char *bad, char (**out)[41], size_t *count,
 		       char *why, size_t why_size);
 
-/* COMMIT's subject line, newly allocated; NULL when unknown. */
-char *bisect_git_subject(const char *commit);
-
 /* Where a search keeps its results and what it measures: the repository's
  * top and the gate's directory inside it, the cache, the key of P's build
  * and measurement, the kernels and the cost pass to take. */

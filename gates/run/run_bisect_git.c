@@ -85,12 +85,3 @@ int bisect_git_commits(const char *good, const char *bad, char (**out)[41], size
 	free(text);
 	return 0;
 }
-
-char *bisect_git_subject(const char *commit)
-{
-	char line[512], why[64];
-	const char *args[] = { "log", "-1", "--format=%s", commit, NULL };
-	if (bisect_git_line(args, line, sizeof line, why, sizeof why))
-		return NULL;
-	return strdup(line);
-}
