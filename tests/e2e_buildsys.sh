@@ -28,11 +28,8 @@ fail() {
 }
 unset ALLOCGATE_COMMIT GITHUB_SHA
 
-DESTDIR=$tmp/dest ninja -f "$ninja_file" install >"$tmp/install.log" 2>&1 ||
-	{ cat "$tmp/install.log" >&2; fail "ninja install failed"; }
-gate_bin=$(find "$tmp/dest" -path '*/bin/gate' -type f | head -n 1)
-[ -n "$gate_bin" ] || fail "ninja install put no bin/gate under DESTDIR"
-inst=$(dirname "$(dirname "$gate_bin")")
+. "$root/tests/e2e_install.sh"
+e2e_install "$ninja_file" "$tmp"
 for f in lib/cmake/allocgate/allocgateConfig.cmake lib/cmake/allocgate/allocgateConfigVersion.cmake \
 	share/allocgate/allocgate.mk; do
 	[ -f "$inst/$f" ] || fail "not installed: $f"

@@ -26,11 +26,8 @@ fail() {
 unset ALLOCGATE_COMMIT GITHUB_SHA ALLOCGATE_INTERPOSE ALLOCGATE_COST
 
 command -v valgrind >/dev/null 2>&1 || { echo "e2e_hooks: skipped: valgrind not installed"; exit 0; }
-DESTDIR=$tmp/dest ninja -f "$ninja_file" install >"$tmp/install.log" 2>&1 ||
-	{ cat "$tmp/install.log" >&2; fail "ninja install failed"; }
-gate_bin=$(find "$tmp/dest" -path '*/bin/gate' -type f | head -n 1)
-[ -n "$gate_bin" ] || fail "ninja install put no bin/gate under DESTDIR"
-inst=$(dirname "$(dirname "$gate_bin")")
+. "$root/tests/e2e_install.sh"
+e2e_install "$ninja_file" "$tmp"
 [ -f "$inst/lib/liballocgate-interpose.so" ] || fail "no lib/liballocgate-interpose.so installed"
 
 cp -R "$root/examples/hooked_json" "$tmp/hooked_json" && cd "$tmp/hooked_json" ||
@@ -43,14 +40,14 @@ make CFLAGS="$cflags" BUILD=build-step JW_CFLAGS=-DJW_GROWTH_STEP=64 >make-step.
 line=$(grep -n 'char \*text = jw_realloc' src/jw.c | cut -d: -f1)
 [ -n "$line" ] || fail "no realloc line in src/jw.c"
 mkdir -p link
-ln -s "$gate_bin" link/gate
+ln -s "$inst/bin/gate" link/gate
 # the gate on PATH: nothing next to "gate" in the current directory
 export PATH="$tmp/dest-path:$PATH"
-mkdir -p "$tmp/dest-path" && ln -s "$gate_bin" "$tmp/dest-path/gate"
+mkdir -p "$tmp/dest-path" && ln -s "$inst/bin/gate" "$tmp/dest-path/gate"
 command -v gate | grep -q "$tmp/dest-path/gate" || fail "the installed gate is not first on PATH"
 
 # the baseline by full path, on the unchanged build
-"$gate_bin" run --quick --kernel-dir build/kernels --no-color --update-baseline \
+"$inst/bin/gate" run --quick --kernel-dir build/kernels --no-color --update-baseline \
 	>update.log 2>&1 || { cat update.log >&2; fail "--update-baseline exited $?"; }
 grep -q "proc_\* (interposer)" update.log && { cat update.log >&2; fail "the full path found no interposer"; }
 python3 -c '

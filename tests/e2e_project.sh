@@ -26,12 +26,8 @@ fail() {
 }
 unset ALLOCGATE_COMMIT GITHUB_SHA
 
-DESTDIR=$tmp/dest ninja -f "$ninja_file" install >"$tmp/install.log" 2>&1 ||
-	{ cat "$tmp/install.log" >&2; fail "ninja install failed"; }
-# the prefix under DESTDIR: wherever bin/gate went (configure.py --prefix)
-gate_bin=$(find "$tmp/dest" -path '*/bin/gate' -type f | head -n 1)
-[ -n "$gate_bin" ] || fail "ninja install put no bin/gate under DESTDIR"
-inst=$(dirname "$(dirname "$gate_bin")")
+. "$root/tests/e2e_install.sh"
+e2e_install "$ninja_file" "$tmp"
 prefix=${inst#"$tmp/dest"}
 for f in bin/gate include/allocgate/probe.h include/allocgate/alloc_count.h \
 	lib/liballocgate.a lib/pkgconfig/allocgate.pc lib/pkgconfig/allocgate-counted.pc; do

@@ -4,33 +4,16 @@
  * example's own Makefile and CMakeLists.txt, and checks what a user would
  * see (its baseline and commit, a passing rerun, a stray allocation named
  * at the kernel's line, notes for a non-kernel and a missing twin). */
-#include <criterion/criterion.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "sample/spawn.h"
+#include "e2e_script.h"
 
 Test(e2e_project, an_installed_gate_gates_a_project_of_its_own, .timeout = 600)
 {
-	const char *bd = getenv("GATE_BUILD_DIR");
+	const char *bd = e2e_build_dir();
 	char ninja_file[300];
-	bd = bd && *bd ? bd : "build";
 	snprintf(ninja_file, sizeof ninja_file, "%s.ninja", bd);   /* ci/sanitize.sh's naming */
-	/* a sanitized build's probe needs its sanitizers at the project's link */
-#if defined(__SANITIZE_ADDRESS__)
-	char *cflags = "-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer";
-	char *interposer = "no-interposer";
-#else
-	char *cflags = "-O2 -g";
-	char *interposer = "interposer";
-#endif
-	char *argv[] = { "/bin/sh", "tests/e2e_project.sh", ninja_file, (char *)bd, cflags,
-			 interposer, NULL };
-	struct spawn_output out;
-	cr_assert_eq(spawn_run(argv, NULL, 540, &out), 0);
-	cr_expect(out.status == SPAWN_EXITED && out.exit_code == 0, "exit %d:\n%s\n%s",
-		  out.exit_code, out.out, out.err);
-	cr_expect(strstr(out.out, "e2e_project: ok"), "%s\n%s", out.out, out.err);
-	spawn_output_free(&out);
+	char *argv[] = { "/bin/sh", "tests/e2e_project.sh", ninja_file, (char *)bd, E2E_CFLAGS,
+			 E2E_INTERPOSER, NULL };
+	e2e_script_expect_ok(argv, 540, "e2e_project: ok");
 }
