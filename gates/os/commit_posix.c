@@ -92,15 +92,8 @@ FILE *commit_os_open_log(const char *rev, char what)
 
 FILE *commit_os_open_rev_count(const char *a, const char *b)
 {
-	char *range = malloc(strlen(a) + strlen(b) + 3);
-	FILE *p;
-
-	if (!range)
-		return NULL;
-	sprintf(range, "%s..%s", a, b);
-	p = open_quoted("git rev-list --first-parent --count %s -- 2>/dev/null", range, NULL);
-	free(range);
-	return p;
+	/* 'A'..'B': the shell joins the two quoted words into one argument */
+	return open_quoted("git rev-list --first-parent --count %s..%s -- 2>/dev/null", a, b);
 }
 
 int commit_os_close(FILE *pipe)
