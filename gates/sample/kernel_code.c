@@ -14,13 +14,20 @@ struct code_state {
 	int objects;
 };
 
-/* Adds the file at PATH, named NAME, to the digest. 0 or a negative errno. */
-static int add_file(struct code_state *st, const char *name, const char *path)
+/* Adds the file at PATH, named NAME, to the digest: KNOWN, its digest
+ * when already taken (the kernel's, at its listing), else its own. 0 or a
+ * negative errno. */
+static int add_file(struct code_state *st, const char *name, const char *path,
+		    const char *known)
 {
-	char d[64];
-	int ret = digest_executable(path, st->k->source_root, d, sizeof d);
-	if (ret)
-		return ret;
+	char own[64];
+	const char *d = known;
+	if (!d || !*d) {
+		int ret = digest_executable(path, st->k->source_root, own, sizeof own);
+		if (ret)
+			return ret;
+		d = own;
+	}
 	st->h = digest_fnv1a64(st->h, name, strlen(name) + 1);
 	st->h = digest_fnv1a64(st->h, d, strlen(d) + 1);
 	return 0;
@@ -34,7 +41,7 @@ static int add_object(const char *path, void *arg)
 	if (name == path)
 		return 0;   /* the system's: the same file for both sides */
 	st->objects++;
-	return add_file(st, name, path);
+	return add_file(st, name, path, NULL);
 }
 
 int kernel_code_digest(const struct kernel_info *k, char *out, size_t size)
@@ -44,11 +51,11 @@ int kernel_code_digest(const struct kernel_info *k, char *out, size_t size)
 	if (size < DIGEST_TEXT_SIZE || !k->path || !k->source_root)
 		return -EINVAL;
 	out[0] = '\0';
-	int ret = add_file(&st, "kernel", k->path);
+	int ret = add_file(&st, "kernel", k->path, k->digest);
 	if (!ret)
 		ret = loaded_objects_each(k->path, add_object, &st);
 	if (!ret && !kernel_info_counted_path(k, twin, sizeof twin)) {
-		ret = add_file(&st, "counted", twin);
+		ret = add_file(&st, "counted", twin, NULL);
 		if (!ret)
 			ret = loaded_objects_each(twin, add_object, &st);
 	}
