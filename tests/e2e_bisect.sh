@@ -75,7 +75,7 @@ measured() { sed -n 's/^\([0-9]*\) revisions measured (.*/\1/p' "$1"; }
 n=$(measured first.log)
 [ -n "$n" ] && [ "$n" -le 7 ] ||
 	{ cat first.log >&2; fail "measured ${n:-?} revisions, more than ceil(log2(16)) + 2 and the skipped one"; }
-grep -q "^  skipped $broken a commit that does not build: the build exit" first.log ||
+grep -q "^  skipped $broken a commit that does not build: the build failed: exit" first.log ||
 	{ cat first.log >&2; fail "the unbuildable commit was not skipped with why"; }
 python3 -c '
 import json, sys

@@ -79,7 +79,7 @@ static int build(const struct bisect_env *e, const char *dir, const char *commit
 	char how[300];
 	if (!ok) {
 		spawn_describe(&o, how, sizeof how);
-		snprintf(why, size, "the build %s (log: %s)", how, log);
+		snprintf(why, size, "the build failed: %s (log: %s)", how, log);
 	}
 	spawn_output_free(&o);
 	return ok ? 0 : skip(e, commit, why, why, size);
