@@ -288,6 +288,8 @@ void result_sort(struct run_result *r)
 	if (r->series_count > 1)
 		qsort(r->series, r->series_count, sizeof(*r->series), series_order);
 	result_sites_sort(r);
+	result_stacks_sort(&r->stacks);
+	result_stacks_sort(&r->stacks_before);
 }
 
 void result_context_free(struct context *c)
@@ -337,6 +339,8 @@ void result_free(struct run_result *r)
 	for (i = 0; i < r->problem_count; i++)
 		problem_free(&r->problems[i]);
 	result_sites_free(r);
+	result_stacks_free(&r->stacks);
+	result_stacks_free(&r->stacks_before);
 	for (i = 0; i < REFERENCE_PARTS; i++)
 		free(r->reference.part[i].samples);
 	free(r->series);

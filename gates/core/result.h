@@ -149,6 +149,38 @@ struct site_change {
 					 * the change that moved its calls is elsewhere */
 };
 
+/* One allocation call stack of a variant, from its cost sample's call graph
+ * (sample/cost_stacks.h): the calls of one allocator entry point along one
+ * path of functions, from the variant's function (the root) to the function
+ * that made the call, allocation wrappers folded as in the sites. */
+struct stack {
+	char *kernel, *variant, *params;
+	char *kind;               /* the entry point: "malloc", "calloc", "realloc", "free",
+				   * "aligned" (sample/cost_dump.h, cost_entry_name) */
+	char **frames;            /* function names, root first; the last called KIND */
+	size_t frame_count;       /* 0 for the rest (below) */
+	char *file;               /* where the last frame made the calls; NULL unknown */
+	int line;                 /* its line, 0 unknown */
+	uint64_t calls;           /* calls of KIND along this stack, inside the regions */
+	uint64_t bytes;           /* bytes requested by them, when bytes_known */
+	bool bytes_known;         /* callgrind does not see arguments: known only where the
+				   * counted build's site at FILE:LINE is reached by this
+				   * stack alone */
+	uint64_t instructions;    /* instructions inside KIND (inclusive) along this stack */
+	bool truncated;           /* deeper than the frames followed: frames[0] is not the
+				   * variant's function */
+	bool rest;                /* the stacks of this variant and KIND left out by the bound
+				   * (decide/stacks.h), summed; no frames */
+};
+
+/* The allocation call stacks of a run, of its baseline or of gate ab's side A. */
+struct stacks {
+	struct stack *items;      /* in result_stack_order */
+	size_t count;
+	bool recorded;            /* a cost pass took them or a file held them: a file of an
+				   * older version has none, which is not "no calls" */
+};
+
 /* A sample that could not be taken, or a counter the machine refused. */
 struct problem {
 	char *kernel, *variant, *params; /* NULL where it concerns the run */
@@ -311,6 +343,9 @@ struct run_result {
 				   * allocation at any site" */
 	struct site_change *site_changes;   /* against the baseline or A (decide/sites.h) */
 	size_t site_change_count;
+	struct stacks stacks;     /* this run's (gate ab: B's) allocation call stacks */
+	struct stacks stacks_before; /* the baseline's or gate ab's side A's: the differential
+				   * flame graphs' other side; not recorded when none */
 	char *baseline_path;   /* NULL when none was found */
 	char *baseline_written; /* --update-baseline: the file this run wrote; NULL none */
 	size_t same_code_kernels; /* gate ab: kernels whose code is A's, not measured
@@ -408,6 +443,20 @@ int result_has_sites(const struct run_result *r, const char *kernel, const char 
 /* Adds a site change (strings copied from S, the site on either side);
  * returns it or NULL on no memory. */
 struct site_change *result_add_site_change(struct run_result *r, const struct site *s);
+
+/* Adds a stack to SET (strings and FRAMES copied; FRAME_COUNT 0 and
+ * FRAMES NULL for a rest); returns it, or NULL on no memory. */
+struct stack *result_add_stack(struct stacks *set, const char *kernel, const char *variant,
+			       const char *params, const char *kind,
+			       const char *const *frames, size_t frame_count);
+
+/* The order of stacks: kernel, variant, params, kind, then frames root
+ * first (a rest after every stack of its variant and kind). */
+int result_stack_order(const struct stack *a, const struct stack *b);
+
+/* Sorts SET in that order; frees what SET holds and zeroes it. */
+void result_stacks_sort(struct stacks *set);
+void result_stacks_free(struct stacks *set);
 
 /* The order of sites: kernel, variant, params, file, line, kind, function. */
 int result_site_order(const struct site *a, const struct site *b);
