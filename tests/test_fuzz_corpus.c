@@ -17,12 +17,14 @@
 #include "decide/expr.h"
 #include "sample/cost_dump.h"
 #include "sample/cost_sites.h"
+#include "sample/cost_stacks.h"
 #include "sample/kernel_info.h"
 #include "sample/record.h"
 #include "store/baseline.h"
 #include "store/policy_json.h"
 #include "store/results_load.h"
 #include "store/sites_json.h"
+#include "store/stacks_json.h"
 
 /* Calls FN on the path of every file of tests/fuzz/<kind>/<target>/;
  * returns how many. */
@@ -186,21 +188,47 @@ static void replay_cost_dump(const char *path)
 static void replay_cost_sites(const char *path)
 {
 	struct cost_sites g;
+	struct cost_stacks contexts;
+	struct stacks stacks;
 	struct record rec;
 	char *text = slurp(path);
 	memset(&g, 0, sizeof g);
+	memset(&contexts, 0, sizeof contexts);
+	memset(&stacks, 0, sizeof stacks);
 	memset(&rec, 0, sizeof rec);
 	cr_expect_eq(cost_sites_add_dump(&g, text), 0, "%s", path);
 	cr_expect_eq(cost_sites_record(&g, &rec), 0, "%s", path);
+	cr_expect_eq(cost_stacks_add_dump(&contexts, text), 0, "%s", path);
+	cr_expect_eq(cost_stacks_record(&contexts, &g, &stacks), 0, "%s", path);
+	result_stacks_free(&stacks);
+	cost_stacks_free(&contexts);
 	record_free(&rec);
 	cost_sites_free(&g);
 	free(text);
+}
+
+static void replay_stacks_json(const char *path)
+{
+	json_t *root = load_json(path);
+	struct stacks set;
+	char err[512] = "";
+	memset(&set, 0, sizeof set);
+	if (root && stacks_json_load(root, "stacks", &set, err, sizeof err) != 0)
+		cr_expect(err[0], "%s: rejected without a reason", path);
+	result_stacks_free(&set);
+	json_decref(root);
 }
 
 Test(fuzz_corpus, results_load_seeds_and_regressions)
 {
 	cr_expect_gt(each_file("corpus", "results_load", replay_results_load), 0);
 	each_file("regressions", "results_load", replay_results_load);
+}
+
+Test(fuzz_corpus, stacks_json_seeds_and_regressions)
+{
+	cr_expect_gt(each_file("corpus", "stacks_json", replay_stacks_json), 0);
+	each_file("regressions", "stacks_json", replay_stacks_json);
 }
 
 Test(fuzz_corpus, sites_json_seeds_and_regressions)

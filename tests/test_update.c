@@ -1,7 +1,8 @@
 /* test_update.c: gates/store/update.c, `--update-baseline`: refusal after failed
  * samples, one writer at a time, stale temporary files of a killed writer
- * removed, series written by another updater meanwhile kept, and the drift
- * history carried from one recording of the same executable to the next. */
+ * removed, series written by another updater meanwhile kept, the drift
+ * history carried from one recording of the same executable to the next,
+ * and the call stacks of the variants a run took no cost sample of kept. */
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 #include <errno.h>
@@ -143,6 +144,46 @@ Test(update, series_written_meanwhile_by_another_updater_are_kept)
 	cr_assert_eq(baseline_load(path, &loaded, err, sizeof err), 0, "%s", err);
 	cr_expect_not_null(result_find_series(&loaded, "a", "v", "p", "wall_ns"));
 	cr_expect_not_null(result_find_series(&loaded, "b", "v", "p", "wall_ns"));
+	expect_stderr("gate: note: %s was replaced during this run; merging with its new "
+		      "contents\n");
+	result_free(&first);
+	result_free(&second);
+	result_free(&loaded);
+}
+
+/* A cost series and one call stack of KERNEL with CALLS calls, in R. */
+static void costed(struct run_result *r, const char *kernel, uint64_t calls)
+{
+	struct series *s = result_add_series(r, kernel, "v", "p", "cost_instructions",
+					     "instructions", METRIC_EXACT);
+	cr_assert_not_null(s);
+	cr_assert_eq(result_series_append(s, 1000), 0);
+	const char *frames[] = { "v" };
+	struct stack *st = result_add_stack(&r->stacks, kernel, "v", "p", "malloc", frames, 1);
+	cr_assert_not_null(st);
+	st->calls = calls;
+	r->stacks.recorded = true;
+}
+
+Test(update, call_stacks_of_variants_without_a_cost_sample_are_kept)
+{
+	struct run_result first = { 0 }, second = { 0 }, loaded = { 0 };
+	char err[512];
+	context(&first, "2026-01-01T00:00:00Z");
+	context(&second, "2026-01-02T00:00:00Z");
+	costed(&first, "a", 10);
+	costed(&first, "b", 20);
+	costed(&second, "a", 11);
+	one(&second, "b", 20);   /* measured, but no cost sample (--no-cost) */
+	cr_assert_eq(update_baseline_wait(&first, NULL, NULL, path, 0, 0), 0);
+	cr_assert_eq(update_baseline_wait(&second, NULL, NULL, path, 0, 0), 0);
+	cr_assert_eq(baseline_load(path, &loaded, err, sizeof err), 0, "%s", err);
+	cr_expect(loaded.stacks.recorded);
+	cr_assert_eq(loaded.stacks.count, 2);
+	cr_expect_str_eq(loaded.stacks.items[0].kernel, "a");
+	cr_expect_eq(loaded.stacks.items[0].calls, 11, "a's from the second run");
+	cr_expect_str_eq(loaded.stacks.items[1].kernel, "b");
+	cr_expect_eq(loaded.stacks.items[1].calls, 20, "b's kept from the first");
 	expect_stderr("gate: note: %s was replaced during this run; merging with its new "
 		      "contents\n");
 	result_free(&first);

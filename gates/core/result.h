@@ -450,8 +450,14 @@ struct stack *result_add_stack(struct stacks *set, const char *kernel, const cha
 			       const char *params, const char *kind,
 			       const char *const *frames, size_t frame_count);
 
+/* Adds a copy of S to SET, of kernel KERNEL (NULL: S's); returns it, or
+ * NULL on no memory. */
+struct stack *result_add_stack_copy(struct stacks *set, const struct stack *s,
+				    const char *kernel);
+
 /* The order of stacks: kernel, variant, params, kind, then frames root
- * first (a rest after every stack of its variant and kind). */
+ * first (a rest after every stack of its variant and kind), then file (none
+ * first) and line. */
 int result_stack_order(const struct stack *a, const struct stack *b);
 
 /* Sorts SET in that order; frees what SET holds and zeroes it. */

@@ -39,6 +39,41 @@ struct stack *result_add_stack(struct stacks *set, const char *kernel, const cha
 	return s;
 }
 
+/* Frees what stack S owns. */
+static void release(struct stack *s)
+{
+	for (size_t j = 0; j < s->frame_count; j++)
+		free(s->frames[j]);
+	free(s->frames);
+	free(s->kernel);
+	free(s->variant);
+	free(s->params);
+	free(s->kind);
+	free(s->file);
+}
+
+struct stack *result_add_stack_copy(struct stacks *set, const struct stack *s,
+				    const char *kernel)
+{
+	struct stack *c = result_add_stack(set, kernel ? kernel : s->kernel, s->variant, s->params,
+					   s->kind, (const char *const *)s->frames, s->frame_count);
+	if (!c)
+		return NULL;
+	if (s->file && !(c->file = strdup(s->file))) {
+		release(c);
+		set->count--;
+		return NULL;
+	}
+	c->line = s->line;
+	c->calls = s->calls;
+	c->bytes = s->bytes;
+	c->bytes_known = s->bytes_known;
+	c->instructions = s->instructions;
+	c->truncated = s->truncated;
+	c->rest = s->rest;
+	return c;
+}
+
 int result_stack_order(const struct stack *a, const struct stack *b)
 {
 	int c = strcmp(a->kernel, b->kernel);
@@ -53,7 +88,14 @@ int result_stack_order(const struct stack *a, const struct stack *b)
 	for (size_t i = 0; i < a->frame_count && i < b->frame_count; i++)
 		if ((c = strcmp(a->frames[i], b->frames[i])))
 			return c;
-	return a->frame_count < b->frame_count ? -1 : a->frame_count > b->frame_count;
+	if (a->frame_count != b->frame_count)
+		return a->frame_count < b->frame_count ? -1 : 1;
+	/* the same frames at two lines (a function calling from both) */
+	if (!a->file || !b->file)
+		c = (a->file != NULL) - (b->file != NULL);
+	else
+		c = strcmp(a->file, b->file);
+	return c ? c : (a->line > b->line) - (a->line < b->line);
 }
 
 static int stack_cmp(const void *a, const void *b)
@@ -69,17 +111,8 @@ void result_stacks_sort(struct stacks *set)
 
 void result_stacks_free(struct stacks *set)
 {
-	for (size_t i = 0; i < set->count; i++) {
-		struct stack *s = &set->items[i];
-		for (size_t j = 0; j < s->frame_count; j++)
-			free(s->frames[j]);
-		free(s->frames);
-		free(s->kernel);
-		free(s->variant);
-		free(s->params);
-		free(s->kind);
-		free(s->file);
-	}
+	for (size_t i = 0; i < set->count; i++)
+		release(&set->items[i]);
 	free(set->items);
 	memset(set, 0, sizeof *set);
 }

@@ -23,6 +23,7 @@
 #include "sample/cost_pass.h"
 #include "sample/cost_regions.h"
 #include "sample/cost_sites.h"
+#include "sample/cost_stacks.h"
 #include "sample/spawn.h"
 
 /* valgrind on PATH into OUT; 0 or -ENOENT. */
@@ -180,6 +181,7 @@ static int read_dumps(struct cost_job *job, const char *dir)
 {
 	struct cost_regions *rs = calloc(1, sizeof *rs);
 	struct cost_sites graph = { 0 };
+	struct cost_stacks contexts = { 0 };
 	char path[4200];
 	int ret = 0;
 	if (!rs)
@@ -191,14 +193,18 @@ static int read_dumps(struct cost_job *job, const char *dir)
 			break;
 		ret = cost_regions_add_dump(rs, text, &job->ifuncs, job->why, sizeof job->why);
 		ret = ret ? ret : cost_sites_add_dump(&graph, text);
+		ret = ret ? ret : cost_stacks_add_dump(&contexts, text);
 		free(text);
 	}
 	ret = ret ? ret : cost_regions_metrics(rs, job->argv[0], &job->rec, job->why,
 					       sizeof job->why);
 	/* the allocation sites of the same dumps (cost_sites.h) */
 	ret = ret ? ret : cost_sites_record(&graph, &job->rec);
+	/* and their call stacks, wrappers folded as the sites found them */
+	ret = ret ? ret : cost_stacks_record(&contexts, &graph, &job->stacks);
 	if (ret == -ENOMEM && !job->why[0])
 		snprintf(job->why, sizeof job->why, "cost pass: out of memory");
+	cost_stacks_free(&contexts);
 	cost_sites_free(&graph);
 	free(rs);
 	return ret;
@@ -294,6 +300,7 @@ static void run_job(struct cost_job *job)
 	struct spawn_output out;
 	char tunables[2048], *env[256];
 	memset(&job->rec, 0, sizeof job->rec);
+	memset(&job->stacks, 0, sizeof job->stacks);
 	job->why[0] = '\0';
 	job->ifuncs = NULL;
 	if (find_valgrind(tool, sizeof tool)) {
@@ -331,6 +338,7 @@ static void run_job(struct cost_job *job)
 		if (job->ret) {
 			record_free(&job->rec);
 			memset(&job->rec, 0, sizeof job->rec);
+			result_stacks_free(&job->stacks);
 		}
 	}
 	spawn_output_free(&out);

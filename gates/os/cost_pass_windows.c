@@ -26,6 +26,7 @@ void cost_pass_run(struct cost_job *jobs, size_t n, int parallel)
 	(void)parallel;
 	for (size_t i = 0; i < n; i++) {
 		memset(&jobs[i].rec, 0, sizeof jobs[i].rec);
+		memset(&jobs[i].stacks, 0, sizeof jobs[i].stacks);
 		strcpy(jobs[i].why, "valgrind does not run on Windows");
 		jobs[i].ret = -ENOSYS;
 	}

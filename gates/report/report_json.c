@@ -9,6 +9,7 @@
 #include "store/policy_json.h"
 #include "store/reference_json.h"
 #include "store/sites_json.h"
+#include "store/stacks_json.h"
 
 
 /* gate ab: claim E on side A ("a") and on B alone ("b_verdict"), added to
@@ -107,6 +108,10 @@ static int put_arrays(json_t *root, const struct run_result *r)
 		bad |= json_object_set_new(root, "sites", sites_json(r));
 		bad |= json_object_set_new(root, "site_changes", site_changes_json(r));
 	}
+	if (r->stacks.recorded)
+		bad |= json_object_set_new(root, "stacks", stacks_json(&r->stacks));
+	if (r->stacks_before.recorded)
+		bad |= json_object_set_new(root, "stacks_before", stacks_json(&r->stacks_before));
 	return bad;
 }
 

@@ -18,6 +18,7 @@
 #include "decide/expect_eval.h"
 #include "decide/sequential.h"
 #include "decide/sites.h"
+#include "decide/stacks.h"
 #include "sample/allocator.h"
 #include "sample/groups.h"
 #include "sample/kernel_code.h"
@@ -438,6 +439,10 @@ int run_ab(struct ab_plan *p, const char *self_dir)
 	if (!p->all_rounds)
 		set_looks(&st);
 	take_samples(&st);
+	/* each side's call stacks bounded, A's the other side of B's */
+	if (stacks_settle(&s->result.stacks, &s->result) || stacks_settle(&st.a.stacks, &st.a) ||
+	    stacks_take_before(&s->result, &st.a.stacks))
+		message_error("allocation call stacks: out of memory");
 	note_sides(&st);
 	take_problems_of_a(&s->result, &st.a);
 	check_expectations(&st);

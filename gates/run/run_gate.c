@@ -18,6 +18,7 @@
 #include "decide/exit_decide.h"
 #include "decide/metric_class.h"
 #include "decide/reference.h"
+#include "decide/stacks.h"
 #include "sample/reference.h"
 #include "sample/runner.h"
 #include "sample/shard.h"
@@ -179,6 +180,9 @@ static void compare(struct run_state *st)
 	struct session *s = &st->s;
 	if (compare_baseline(&s->result, st->have_base ? &st->base : NULL, &st->comparable))
 		message_error("comparing with the baseline: out of memory");
+	/* the baseline's stacks: the differential flame graphs' other side */
+	if (st->have_base && stacks_take_before(&s->result, &st->base.stacks))
+		message_error("the baseline's allocation call stacks: out of memory");
 	if (st->have_base)
 		add_baseline_notes(st);
 	if (confirm_against_baseline(st->have_base, &st->comparable))
@@ -239,6 +243,8 @@ int run_gate(struct run_options *o, const char *self_dir)
 	/* the reference is compared with a baseline or stored in one; without
 	 * either its samples (and its 64 MiB cycle, 0.2 s to fault in) are waste */
 	take_samples(s, st.have_base || s->options.update_baseline);
+	if (stacks_settle(&s->result.stacks, &s->result))
+		message_error("allocation call stacks: out of memory");
 	metric_class_settle(&s->result);
 	session_check_expectations(s);
 	compare(&st);

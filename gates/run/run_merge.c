@@ -107,6 +107,21 @@ static const char *name_in(const struct run_result *in, const char *name, int mu
 	return buf;
 }
 
+/* Adds the call stacks FROM of input IN to TO, their kernels named as
+ * name_in says. 0 or -ENOMEM. */
+static int add_stacks(struct stacks *to, const struct stacks *from, const struct run_result *in,
+		      int multi)
+{
+	char name[512];
+	to->recorded |= from->recorded;
+	for (size_t i = 0; i < from->count; i++) {
+		const struct stack *s = &from->items[i];
+		if (!result_add_stack_copy(to, s, name_in(in, s->kernel, multi, name, sizeof name)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* Adds the series, expectations and problems of IN (file PATH) to OUT;
  * ORIGIN[i] records which input each series of OUT came from. Returns 0,
  * GATE_EXIT_USAGE after a message about overlapping series, or -ENOMEM. */
@@ -164,6 +179,9 @@ static int add_result(struct run_result *out, const struct run_result *in, int m
 		    (c->via_after && !(d->via_after = strdup(c->via_after))))
 			return -ENOMEM;
 	}
+	if (add_stacks(&out->stacks, &in->stacks, in, multi) ||
+	    add_stacks(&out->stacks_before, &in->stacks_before, in, multi))
+		return -ENOMEM;
 	for (size_t i = 0; i < in->problem_count; i++) {
 		const struct problem *p = &in->problems[i];
 		if ((!p->kernel && has_problem(out, p)) ||

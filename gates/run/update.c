@@ -7,6 +7,7 @@
 
 #include "run/update.h"
 #include "core/message.h"
+#include "core/metric_name.h"
 #include "decide/comparable.h"
 #include "decide/exit_decide.h"
 #include "decide/history.h"
@@ -152,6 +153,50 @@ static void release_own(struct run_result *merged, size_t count)
 	}
 }
 
+/* Whether R took a cost sample of (KERNEL, VARIANT, PARAMS): it has a
+ * cost series of it. */
+static bool has_cost_of(const struct run_result *r, const char *kernel, const char *variant,
+			const char *params)
+{
+	for (size_t i = 0; i < r->series_count; i++) {
+		const struct series *s = &r->series[i];
+		if (metric_is_cost(s->metric) && !strcmp(s->kernel, kernel) &&
+		    !strcmp(s->variant, variant) && !strcmp(s->params, params))
+			return true;
+	}
+	return false;
+}
+
+/* The call stacks of MERGED: R's, and OLD's of the variants R took no cost
+ * sample of (another tier's, or --no-cost), borrowed like the sites.
+ * 0 or -ENOMEM. */
+static int merge_stacks(struct run_result *merged, const struct run_result *r,
+			const struct run_result *old)
+{
+	size_t n = r->stacks.count + (old ? old->stacks.count : 0);
+	struct stacks *set = &merged->stacks;
+	set->items = calloc(n + 1, sizeof *set->items);
+	if (!set->items)
+		return -ENOMEM;
+	if (r->stacks.count)
+		memcpy(set->items, r->stacks.items, r->stacks.count * sizeof *set->items);
+	set->count = r->stacks.count;
+	const struct stack *last = NULL;
+	bool keep = false;
+	for (size_t i = 0; old && i < old->stacks.count; i++) {
+		const struct stack *st = &old->stacks.items[i];
+		/* a variant's stacks lie together (result_stack_order): ask once */
+		if (!last || strcmp(st->kernel, last->kernel) || strcmp(st->variant, last->variant) ||
+		    strcmp(st->params, last->params))
+			keep = !has_cost_of(r, st->kernel, st->variant, st->params);
+		last = st;
+		if (keep)
+			set->items[set->count++] = *st;
+	}
+	set->recorded = r->stacks.recorded || (old && old->stacks.recorded);
+	return 0;
+}
+
 /* Merges R with OLD (compared as AGAINST_OLD says, or NULL) and writes
  * PATH; the caller holds PATH's lock. */
 static int write_merged(const struct run_result *r, const struct run_result *old,
@@ -189,6 +234,12 @@ static int write_merged(const struct run_result *r, const struct run_result *old
 			merged.sites[merged.site_count++] = *st;
 	}
 	merged.sites_recorded = r->sites_recorded || (old && old->sites_recorded);
+	if (merge_stacks(&merged, r, old)) {
+		free(merged.series);
+		free(merged.sites);
+		message_error("baseline not updated: out of memory");
+		return GATE_EXIT_USAGE;
+	}
 	struct history_summary h = { 0 };
 	char err[1024];
 	long forgotten = forget_disturbed(&merged, r->series_count);
@@ -201,6 +252,7 @@ static int write_merged(const struct run_result *r, const struct run_result *old
 	release_own(&merged, r->series_count);
 	free(merged.series);
 	free(merged.sites);
+	free(merged.stacks.items);
 	if (ret) {
 		message_error("baseline not updated: %s", err);
 		return GATE_EXIT_USAGE;

@@ -19,20 +19,49 @@ static const char *const cost_entry_names[COST_ENTRIES] = {
 	"malloc", "calloc", "realloc", "free", "aligned",
 };
 
+#define COST_TEXT_(x) #x
+#define COST_TEXT(x) COST_TEXT_(x)
+
 /* Symbol names of each entry point: glibc's public names and the aliases
- * under which valgrind may show them or a preloaded allocator's. */
-static const char *const cost_entry_symbols[COST_ENTRIES][8] = {
-	{ "malloc", "__libc_malloc", "je_malloc", "mi_malloc", "tc_malloc", NULL },
-	{ "calloc", "__libc_calloc", "je_calloc", "mi_calloc", "tc_calloc", NULL },
-	{ "realloc", "__libc_realloc", "je_realloc", "mi_realloc", "tc_realloc", NULL },
-	{ "free", "__libc_free", "cfree", "je_free", "mi_free", "tc_free", NULL },
-	{ "posix_memalign", "aligned_alloc", "memalign", "__libc_memalign", "valloc",
-	  "pvalloc", "mi_posix_memalign", NULL },
+ * under which valgrind may show them or a preloaded allocator's; each with
+ * the options that split its cost by its callers (cost_stacks.h), under
+ * its name and its versioned names ("free@@GLIBC_2.2.5", where a library
+ * has no debug information: callgrind's patterns take '*'). */
+#define COST_SEPARATE "--separate-callers" COST_TEXT(COST_STACK_DEPTH) "="
+#define COST_SYMBOL(entry, name) { entry, name, COST_SEPARATE name, COST_SEPARATE name "@*" }
+static const struct {
+	int entry;
+	const char *name, *separate, *separate_versioned;
+} cost_symbols[] = {
+	COST_SYMBOL(COST_MALLOC, "malloc"), COST_SYMBOL(COST_MALLOC, "__libc_malloc"),
+	COST_SYMBOL(COST_MALLOC, "je_malloc"), COST_SYMBOL(COST_MALLOC, "mi_malloc"),
+	COST_SYMBOL(COST_MALLOC, "tc_malloc"),
+	COST_SYMBOL(COST_CALLOC, "calloc"), COST_SYMBOL(COST_CALLOC, "__libc_calloc"),
+	COST_SYMBOL(COST_CALLOC, "je_calloc"), COST_SYMBOL(COST_CALLOC, "mi_calloc"),
+	COST_SYMBOL(COST_CALLOC, "tc_calloc"),
+	COST_SYMBOL(COST_REALLOC, "realloc"), COST_SYMBOL(COST_REALLOC, "__libc_realloc"),
+	COST_SYMBOL(COST_REALLOC, "je_realloc"), COST_SYMBOL(COST_REALLOC, "mi_realloc"),
+	COST_SYMBOL(COST_REALLOC, "tc_realloc"),
+	COST_SYMBOL(COST_FREE, "free"), COST_SYMBOL(COST_FREE, "__libc_free"),
+	COST_SYMBOL(COST_FREE, "cfree"), COST_SYMBOL(COST_FREE, "je_free"),
+	COST_SYMBOL(COST_FREE, "mi_free"), COST_SYMBOL(COST_FREE, "tc_free"),
+	COST_SYMBOL(COST_ALIGNED, "posix_memalign"), COST_SYMBOL(COST_ALIGNED, "aligned_alloc"),
+	COST_SYMBOL(COST_ALIGNED, "memalign"), COST_SYMBOL(COST_ALIGNED, "__libc_memalign"),
+	COST_SYMBOL(COST_ALIGNED, "valloc"), COST_SYMBOL(COST_ALIGNED, "pvalloc"),
+	COST_SYMBOL(COST_ALIGNED, "mi_posix_memalign"),
 };
+
+#define COST_SYMBOLS (sizeof cost_symbols / sizeof *cost_symbols)
 
 const char *cost_entry_name(enum cost_entry e)
 {
 	return cost_entry_names[e];
+}
+
+size_t cost_name_length(const char *name, const char *end)
+{
+	const char *tick = memchr(name, '\'', (size_t)(end - name));
+	return (size_t)((tick ? tick : end) - name);
 }
 
 size_t cost_prefix(const char *valgrind, const char *out_file, char *out_arg,
@@ -52,6 +81,12 @@ size_t cost_prefix(const char *valgrind, const char *out_file, char *out_arg,
 	prefix[n++] = COST_LL;
 	prefix[n++] = "--compress-strings=no";  /* every name in full: no id table */
 	prefix[n++] = "--compress-pos=no";
+	/* each entry point's cost split by its callers: the call stacks
+	 * (cost_stacks.h) */
+	for (size_t i = 0; i < COST_SYMBOLS; i++) {
+		prefix[n++] = (char *)cost_symbols[i].separate;
+		prefix[n++] = (char *)cost_symbols[i].separate_versioned;
+	}
 	prefix[n++] = out_arg;
 	prefix[n++] = "--quiet";
 	return n;
@@ -59,17 +94,16 @@ size_t cost_prefix(const char *valgrind, const char *out_file, char *out_arg,
 
 int cost_entry_of(const char *name, const char *end, int in_library)
 {
+	end = name + cost_name_length(name, end);   /* before a context or recursion */
 	const char *at = memchr(name, '@', (size_t)(end - name));
 	size_t len = (size_t)((at ? at : end) - name);
-	for (int e = 0; e < COST_ENTRIES; e++)
-		for (int i = 0; cost_entry_symbols[e][i]; i++) {
-			const char *sym = cost_entry_symbols[e][i];
-			int prefixed = strchr(sym, '_') != NULL &&
-				       strcmp(sym, "posix_memalign") && strcmp(sym, "aligned_alloc");
-			if (strlen(sym) == len && !strncmp(sym, name, len) &&
-			    (!prefixed || in_library))
-				return e;
-		}
+	for (size_t i = 0; i < COST_SYMBOLS; i++) {
+		const char *sym = cost_symbols[i].name;
+		int prefixed = strchr(sym, '_') != NULL &&
+			       strcmp(sym, "posix_memalign") && strcmp(sym, "aligned_alloc");
+		if (strlen(sym) == len && !strncmp(sym, name, len) && (!prefixed || in_library))
+			return cost_symbols[i].entry;
+	}
 	return -1;
 }
 
@@ -261,8 +295,8 @@ int cost_dump_ifuncs(const char *text, char **set)
 	for (const char *p = text; *p;) {
 		const char *end = line_end(p);
 		const char *name = !strncmp(p, "fn=", 3) ? p + 3 : !strncmp(p, "cfn=", 4) ? p + 4 : NULL;
-		if (name && cost_key_is_ifunc_variant(name, (size_t)(end - name)) &&
-		    cost_key_set_add(set, name, (size_t)(end - name)))
+		size_t len = name ? cost_name_length(name, end) : 0;
+		if (name && cost_key_is_ifunc_variant(name, len) && cost_key_set_add(set, name, len))
 			return -ENOMEM;
 		p = *end ? end + 1 : end;
 	}

@@ -45,11 +45,24 @@ struct cost_dump {
 #define COST_D1 "--D1=32768,8,64"
 #define COST_LL "--LL=8388608,16,64"
 
+/* The most callers callgrind names of a call of an entry point
+ * (--separate-callersN=SYMBOL: the dump's callee becomes
+ * "malloc'caller'its_caller'..."), the depth of the call stacks
+ * (cost_stacks.h). Callgrind follows calls from the moment a region opens,
+ * so a context ends at the function that opened it, and the depth matters
+ * only below that: the seed kernels' stacks are 1 or 2 frames deep there
+ * (their quick tier, 2026-12-07), library code deeper, and a recursive
+ * descent parser takes a frame per nesting level (recursion shows once,
+ * mutual recursion does not). 30 leaves a library room for 15 levels of
+ * such recursion and bounds what one entry point's contexts cost
+ * callgrind and the dump where a program recurses deeper. */
+#define COST_STACK_DEPTH 30
+
 /* Arguments put before a kernel's argv to take a cost sample whose dumps
  * go to OUT_FILE.1, OUT_FILE.2, ...; OUT_ARG is storage for
  * "--callgrind-out-file=OUT_FILE". Fills PREFIX (at least COST_PREFIX_MAX
  * slots) and returns how many it used. */
-#define COST_PREFIX_MAX 16
+#define COST_PREFIX_MAX 80
 size_t cost_prefix(const char *valgrind, const char *out_file, char *out_arg,
 		   size_t out_arg_size, char **prefix);
 
@@ -72,13 +85,20 @@ void cost_label_regions(const char *label, void (*fn)(const char *region, void *
  * instruction and data accesses (Ir + Dr + Dw) that did not miss L1. */
 uint64_t cost_estimated_cycles(const uint64_t *e);
 
+/* The length of callgrind's function name NAME (up to END) without what
+ * follows its first '\'': a context of callers ("malloc'caller'...", whose
+ * frames may be versioned: "__libc_start_main@@GLIBC_2.34") or a
+ * recursion depth ("grow'2"). Every reader of a name cuts there first. */
+size_t cost_name_length(const char *name, const char *end);
+
 /* The entry point's name in metric names: "malloc", "calloc", ... */
 const char *cost_entry_name(enum cost_entry e);
 
-/* The entry point whose symbol is NAME (up to END), or -1. A versioned
- * name ("free@@GLIBC_2.2.5") counts as its base name. The allocators' own
- * names (je_, mi_, tc_, __libc_) count only in a shared library (IN_LIBRARY):
- * a kernel may have a function of that name (thread_cache's tc_free). */
+/* The entry point whose symbol is NAME (up to END, cut at its context:
+ * cost_name_length), or -1. A versioned name ("free@@GLIBC_2.2.5") counts
+ * as its base name. The allocators' own names (je_, mi_, tc_, __libc_)
+ * count only in a shared library (IN_LIBRARY): a kernel may have a
+ * function of that name (thread_cache's tc_free). */
 int cost_entry_of(const char *name, const char *end, int in_library);
 
 /* Whether the object path P (to END) is a shared library ("....so",

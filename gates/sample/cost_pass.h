@@ -22,6 +22,8 @@ struct cost_job {
 	char *const *env;            /* extra environment, may be NULL */
 	double timeout_seconds;      /* for the whole valgrind process */
 	struct record rec;           /* out: the cost metrics, "[REGION.]cost_*" */
+	struct stacks stacks;        /* out: the allocation call stacks (cost_stacks.h),
+				      * kernel, variant and params "", not bounded */
 	char why[512];               /* out: why it failed */
 	char *ifuncs;                /* out: glibc's ifunc variants it ran, sorted and
 				      * comma-separated (core/cost_key.h), or NULL */

@@ -8,26 +8,6 @@
 #include "sample/cost_dump.h"
 #include "sample/cost_sites.h"
 
-/* One function of one object. */
-struct cost_sites_fn {
-	char *object, *name;
-	int entry;                         /* enum cost_entry, or -1 */
-	int forwards;                      /* the entry point it only forwards to, or -1 */
-	size_t via_call;                   /* a wrapper's call toward that entry point */
-	uint64_t self_ir;                  /* its own instructions */
-	uint64_t calls_in;                 /* calls made of it */
-	int probe_called;                  /* called by the probe: a kernel's variant */
-};
-
-/* CALLS calls of CALLEE from line LINE of file FILE (an index of files)
- * in CALLER (fns indices): one per (caller, callee, file, line), the
- * dumps' edges added up. */
-struct cost_sites_call {
-	size_t caller, callee, file;
-	int line;
-	uint64_t calls;
-};
-
 #define FNV_OFFSET 1469598103934665603ull
 #define FNV_PRIME 1099511628211ull
 
@@ -103,8 +83,7 @@ static int room(void **a, size_t *cap, size_t count, size_t size)
  * suffix "'2" dropped) of OBJECT, added when new; SIZE_MAX on no memory. */
 static size_t fn_of(struct cost_sites *g, const char *object, const char *name, size_t name_len)
 {
-	const char *tick = memchr(name, '\'', name_len);
-	name_len = tick ? (size_t)(tick - name) : name_len;
+	name_len = cost_name_length(name, name + name_len);
 	if (table_room(g, COST_SITES_FNS, g->fn_count) ||
 	    room((void **)&g->fns, &g->fn_capacity, g->fn_count, sizeof *g->fns))
 		return SIZE_MAX;
@@ -135,6 +114,22 @@ static size_t fn_of(struct cost_sites *g, const char *object, const char *name, 
 				  cost_object_is_library(object, object + strlen(object)));
 	tb->slots[at] = g->fn_count;
 	return g->fn_count++;
+}
+
+size_t cost_sites_fn_find(const struct cost_sites *g, const char *object, const char *name,
+			  size_t name_len)
+{
+	const struct cost_sites_table *tb = &g->tables[COST_SITES_FNS];
+	if (!tb->size)
+		return SIZE_MAX;
+	size_t at = hash_fn(object, name, name_len) % tb->size;
+	for (; tb->slots[at] != SIZE_MAX; at = (at + 1) % tb->size) {
+		const struct cost_sites_fn *fn = &g->fns[tb->slots[at]];
+		if (!strcmp(fn->object, object) && !strncmp(fn->name, name, name_len) &&
+		    !fn->name[name_len])
+			return tb->slots[at];
+	}
+	return SIZE_MAX;
 }
 
 /* The index of file name FILE, added when new; SIZE_MAX on no memory. */
@@ -305,11 +300,17 @@ static int is_binding(const struct cost_sites_fn *f)
 	return !strncmp(f->name, "_dl_runtime_resolve", 19);
 }
 
-/* Whether F is the probe's (perf/probe/: `probe_*` and `gate_*`), whose
- * calls of a kernel's variant are no forwarding. */
+int cost_sites_is_probe(const char *name, const char *end)
+{
+	size_t len = (size_t)(end - name);
+	return (len >= 6 && !strncmp(name, "probe_", 6)) || (len >= 5 && !strncmp(name, "gate_", 5));
+}
+
+/* Whether F is the probe's, whose calls of a kernel's variant are no
+ * forwarding. */
 static int is_probe(const struct cost_sites_fn *f)
 {
-	return !strncmp(f->name, "probe_", 6) || !strncmp(f->name, "gate_", 5);
+	return cost_sites_is_probe(f->name, f->name + strlen(f->name));
 }
 
 /* One pass of the wrapper rule (cost_sites.h) over every function: F
@@ -355,11 +356,10 @@ static const char *const kinds[COST_ENTRIES] = {
 	"malloc", "calloc", "realloc", "free", "aligned_alloc",
 };
 
-/* FILE as a path without "." segments and with "dir/.." folded, into OUT:
- * debug information names files as the compiler was given them
+/* Debug information names files as the compiler was given them
  * ("./kernels/k.c" under -fdebug-prefix-map=DIR=., glibc's
  * "./string/../sysdeps/x.c"), the counted build as "kernels/k.c". */
-static void normal_path(const char *file, char *out, size_t size)
+void cost_sites_normal_path(const char *file, char *out, size_t size)
 {
 	size_t n = 0;
 	int absolute = file[0] == '/';
@@ -388,6 +388,11 @@ static void normal_path(const char *file, char *out, size_t size)
 		snprintf(out, size, "%s", file);
 }
 
+int cost_sites_has_line(const char *file, int line)
+{
+	return *file && strcmp(file, "???") && line > 0;
+}
+
 /* The wrapper TO as a site names it: "FILE:LINE NAME" of its call toward
  * the allocator, "NAME" without line information; into OUT. */
 static void via_of(const struct cost_sites *g, const struct cost_sites_fn *to, char *out,
@@ -396,11 +401,11 @@ static void via_of(const struct cost_sites *g, const struct cost_sites_fn *to, c
 	const struct cost_sites_call *c = to->via_call == SIZE_MAX ? NULL : &g->calls[to->via_call];
 	const char *file = c ? g->files[c->file] : "";
 	char path[4096];
-	if (!c || !*file || !strcmp(file, "???") || c->line <= 0) {
+	if (!c || !cost_sites_has_line(file, c->line)) {
 		snprintf(out, size, "%s", to->name);
 		return;
 	}
-	normal_path(file, path, sizeof path);
+	cost_sites_normal_path(file, path, sizeof path);
 	snprintf(out, size, "%s:%d %s", path, c->line, to->name);
 }
 
@@ -415,13 +420,13 @@ static int put_site(const struct cost_sites *g, const struct cost_sites_call *c,
 	int line = c->line;
 	if (to->forwards >= 0)
 		via_of(g, to, via, sizeof via);
-	if (!*file || !strcmp(file, "???") || line <= 0) {
+	if (!cost_sites_has_line(file, line)) {
 		const char *slash = strrchr(caller->object, '/');
 		file = slash ? slash + 1 : caller->object;
 		function = "-";
 		line = 0;
 	} else {
-		normal_path(file, path, sizeof path);
+		cost_sites_normal_path(file, path, sizeof path);
 		file = path;
 	}
 	for (size_t i = 0; i < rec->site_count; i++) {

@@ -41,6 +41,27 @@ struct cost_sites_table {
 
 enum { COST_SITES_FNS, COST_SITES_FILES, COST_SITES_CALLS, COST_SITES_TABLES };
 
+/* One function of one object. */
+struct cost_sites_fn {
+	char *object, *name;               /* name without context or recursion */
+	int entry;                         /* enum cost_entry, or -1 */
+	int forwards;                      /* the entry point it only forwards to (a
+					    * wrapper's, found by cost_sites_record), or -1 */
+	size_t via_call;                   /* a wrapper's call toward that entry point */
+	uint64_t self_ir;                  /* its own instructions */
+	uint64_t calls_in;                 /* calls made of it */
+	int probe_called;                  /* called by the probe: a kernel's variant */
+};
+
+/* CALLS calls of CALLEE from line LINE of file FILE (an index of files)
+ * in CALLER (fns indices): one per (caller, callee, file, line), the
+ * dumps' edges added up. */
+struct cost_sites_call {
+	size_t caller, callee, file;
+	int line;
+	uint64_t calls;
+};
+
 /* The call graph of one sample's dumps; start from all zeroes. */
 struct cost_sites {
 	struct cost_sites_fn *fns;   /* functions, by object and name */
@@ -62,6 +83,21 @@ int cost_sites_add_dump(struct cost_sites *g, const char *text);
  * see the arguments). A caller without line information is a site of line
  * 0 and function "-" in its object's file name. Returns 0 or -ENOMEM. */
 int cost_sites_record(struct cost_sites *g, struct record *rec);
+
+/* The index of function NAME (NAME_LEN bytes) of OBJECT in G, or SIZE_MAX. */
+size_t cost_sites_fn_find(const struct cost_sites *g, const char *object, const char *name,
+			  size_t name_len);
+
+/* Whether NAME (to END) is the probe's (perf/probe/: `probe_*`, `gate_*`):
+ * what it calls is a kernel's (a variant, a thread's worker). */
+int cost_sites_is_probe(const char *name, const char *end);
+
+/* Whether a call at FILE:LINE has line information ("???" or line 0: none). */
+int cost_sites_has_line(const char *file, int line);
+
+/* FILE as a path without "." segments and with "dir/.." folded, into OUT
+ * (as the sites name their files). */
+void cost_sites_normal_path(const char *file, char *out, size_t size);
 
 /* Frees what G holds. */
 void cost_sites_free(struct cost_sites *g);

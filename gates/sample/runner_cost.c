@@ -92,6 +92,57 @@ static int take_cost_sites(struct run_result *r, const struct kernel_info *k, si
 	return 0;
 }
 
+/* Whether R has call stacks of (KERNEL, VARIANT, PARAMS). */
+static int has_stacks(const struct run_result *r, const char *kernel, const char *variant,
+		      const char *params)
+{
+	for (size_t i = 0; i < r->stacks.count; i++) {
+		const struct stack *s = &r->stacks.items[i];
+		if (!strcmp(s->kernel, kernel) && !strcmp(s->variant, variant) &&
+		    !strcmp(s->params, params))
+			return 1;
+	}
+	return 0;
+}
+
+/* The allocation call stacks of one cost sample of variant V of K on
+ * PARAMS (sample/cost_stacks.h), once per group as the sites, their files
+ * named as the sites' are; the run bounds them (decide/stacks.h). Returns
+ * 0 or -ENOMEM. */
+static int take_cost_stacks(struct run_result *r, const struct kernel_info *k, size_t v,
+			    const char *params, const struct stacks *sample)
+{
+	const char *variant = k->variants[v];
+	r->stacks.recorded = true;
+	if (has_stacks(r, k->name, variant, params))
+		return 0;
+	for (size_t i = 0; i < sample->count; i++) {
+		const struct stack *st = &sample->items[i];
+		struct stack *s = result_add_stack(&r->stacks, k->name, variant, params, st->kind,
+						   (const char *const *)st->frames, st->frame_count);
+		if (!s || (st->file && !(s->file = strdup(kernel_info_source_file(k, st->file)))))
+			return -ENOMEM;
+		s->line = st->line;
+		s->calls = st->calls;
+		s->instructions = st->instructions;
+		s->truncated = st->truncated;
+	}
+	return 0;
+}
+
+/* The allocation sites and call stacks of JOB, the first cost sample of
+ * variant V of K on PARAMS; a problem where memory ran out. */
+static void take_call_graph(struct run_result *r, const struct kernel_info *k, size_t v,
+			    const char *params, const struct cost_job *job)
+{
+	if (take_cost_sites(r, k, v, params, &job->rec))
+		result_add_problem(r, k->name, k->variants[v], params, "allocation sites",
+				   "out of memory");
+	if (take_cost_stacks(r, k, v, params, &job->stacks))
+		result_add_problem(r, k->name, k->variants[v], params, "allocation call stacks",
+				   "out of memory");
+}
+
 /* The cost pass of one group (cost_pass.h): COST_RUNS samples of every
  * item that did not fail, taken in parallel after the timed rounds; round
  * r of the batch gets the cost of sample r mod COST_RUNS, so the
@@ -144,10 +195,8 @@ void runner_cost_pass(const struct runner_side *sides, const size_t *item_side,
 				result_add_problem(sd->r, sd->k->name, sd->k->variants[item_variant[i]],
 						   sd->p->name, "cost sample", mine[rep].why);
 		}
-		if (!failed && take_cost_sites(sd->r, sd->k, item_variant[i], sd->p->name,
-					       &mine[0].rec))
-			result_add_problem(sd->r, sd->k->name, sd->k->variants[item_variant[i]],
-					   sd->p->name, "allocation sites", "out of memory");
+		if (!failed)
+			take_call_graph(sd->r, sd->k, item_variant[i], sd->p->name, &mine[0]);
 		size_t hint = 0;
 		for (int round = 0; !failed && round < o->rounds; round++) {
 			const struct record *rec = &mine[round % runs].rec;
@@ -159,6 +208,7 @@ void runner_cost_pass(const struct runner_side *sides, const size_t *item_side,
 out:
 	for (size_t i = 0; jobs && i < count; i++) {
 		record_free(&jobs[i].rec);
+		result_stacks_free(&jobs[i].stacks);
 		free(jobs[i].ifuncs);
 	}
 	free(jobs);

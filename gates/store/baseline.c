@@ -19,6 +19,7 @@
 #include "store/policy_json.h"
 #include "store/reference_json.h"
 #include "store/sites_json.h"
+#include "store/stacks_json.h"
 
 struct loader {
 	const char *path;
@@ -432,6 +433,12 @@ static int load_root(const struct loader *ld, const json_t *root, struct run_res
 		return NO_MEMORY(ld);
 	if (rc)
 		return INVALID(ld, "%s", why);
+	rc = stacks_json_load(json_object_get(root, "stacks"), "stacks", &out->stacks, why,
+			      sizeof why);
+	if (rc == -ENOMEM)
+		return NO_MEMORY(ld);
+	if (rc)
+		return INVALID(ld, "%s", why);
 	rc = reference_json_load(json_object_get(root, "reference"), &out->reference, why,
 				 sizeof why);
 	if (rc == -ENOMEM)
@@ -595,6 +602,8 @@ int baseline_save(const char *path, const struct run_result *r, char *err, size_
 		bad |= json_object_set_new(root, "series", series_array(r));
 		if (r->sites_recorded)
 			bad |= json_object_set_new(root, "sites", sites_json(r));
+		if (r->stacks.recorded)
+			bad |= json_object_set_new(root, "stacks", stacks_json(&r->stacks));
 		if (r->reference.part[REFERENCE_CPU].count)
 			bad |= json_object_set_new(root, "reference",
 						   reference_json(&r->reference, false));

@@ -11,6 +11,7 @@
 #include "store/results_load.h"
 #include "store/reference_json.h"
 #include "store/sites_json.h"
+#include "store/stacks_json.h"
 #include "store/baseline.h"
 
 struct rl {
@@ -279,6 +280,9 @@ static int load_arrays(const struct rl *l, const json_t *root, struct run_result
 	}
 	char why[400];
 	rc = site_changes_json_load(json_object_get(root, "site_changes"), out, why, sizeof why);
+	if (!rc)   /* "stacks" is the baseline part's */
+		rc = stacks_json_load(json_object_get(root, "stacks_before"), "stacks_before",
+				      &out->stacks_before, why, sizeof why);
 	if (rc == -ENOMEM)
 		return rc;
 	return rc ? fail(l, "%s", why) : 0;

@@ -35,7 +35,11 @@ struct start {
 	void *job;
 };
 
-static void *run_from_start_line(void *arg)
+/* A thread of the region: waits at the start line, then runs the worker.
+ * Named probe_*: the cost pass's call graph knows the function it calls
+ * for the kernel's own (gates/sample/cost_sites.h, cost_stacks.h: the
+ * worker is never a wrapper, and it is its call stacks' root). */
+static void *probe_thread_start(void *arg)
 {
 	const struct start *s = arg;
 	struct start_line *line = s->line;
@@ -81,7 +85,7 @@ int gate_parallel_region(const char *name, void *(*worker)(void *), void *jobs,
 	for (; started < threads; started++) {
 		starts[started] = (struct start){ &line, worker,
 						  (char *)jobs + (size_t)started * job_size };
-		err = pthread_create(&handles[started], NULL, run_from_start_line,
+		err = pthread_create(&handles[started], NULL, probe_thread_start,
 				     &starts[started]);
 		if (err)
 			break;
