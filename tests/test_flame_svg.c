@@ -4,7 +4,9 @@
  * rest and truncated stacks), the differential colours (the changed path
  * red or blue, unchanged frames grey), A-only paths listed, a hostile
  * function name escaped, the SVG parsed by python3's XML parser, labels cut
- * to fit, narrow frames left out, and the written directory's file names. */
+ * to fit, narrow frames left out, the written directory's file names, and
+ * `gate diff --flame` (gates/run/run_diff.c, run_diff_flame) on two loaded
+ * results. */
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -12,8 +14,11 @@
 
 #include "report/flame_layout.h"
 #include "report/flame_svg.h"
+#include "run/run.h"
 #include "flame_fixture.h"
 #include "report_fixture.h"
+
+#include <criterion/redirect.h>
 
 static const struct flame_ask ask_calls = { "toy", "single", "small", FLAME_CALLS, false,
 					    false, "" };
@@ -484,4 +489,42 @@ Test(flame_svg, the_written_directorys_file_names)
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	cr_expect_eq(system(cmd), 0);
 	result_free(&r);
+}
+
+static void redirect_output(void)
+{
+	cr_redirect_stdout();
+	cr_redirect_stderr();
+}
+
+/* gate diff --flame DIR A.json B.json, past the loading: B's graphs and
+ * their differentials; a side whose stacks were not taken, or two sides
+ * without a stack, exit 2 with a message naming the file. */
+Test(flame_svg, gate_diff_flame, .init = redirect_output)
+{
+	char dir[] = "/tmp/allocgate-flame-XXXXXX", sub[64], cmd[128];
+	cr_assert(mkdtemp(dir));
+	snprintf(sub, sizeof sub, "%s/out", dir);
+	struct run_result a, b;
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	flame_fixture_build(&b.stacks, &a.stacks);
+	cr_expect_eq(run_diff_flame(sub, &a, "a.json", &b, "b.json"), GATE_EXIT_OK);
+	snprintf(cmd, sizeof cmd, "%s/toy.single.small.calls.diff.svg", sub);
+	cr_expect_eq(access(cmd, R_OK), 0, "%s missing", cmd);
+	b.stacks.recorded = false;
+	cr_expect_eq(run_diff_flame(sub, &a, "a.json", &b, "b.json"), GATE_EXIT_USAGE);
+	result_stacks_free(&b.stacks);
+	result_stacks_free(&a.stacks);
+	a.stacks.recorded = b.stacks.recorded = true;
+	cr_expect_eq(run_diff_flame(sub, &a, "a.json", &b, "b.json"), GATE_EXIT_USAGE);
+	fflush(stderr);
+	cr_expect_stderr_eq_str(
+		"gate: --flame: b.json has no call stacks: they are recorded by the cost pass of "
+		"gate run or gate ab (on unless --no-cost) in its --json result, and a baseline or a result "
+		"of an older version has none\n"
+		"gate: --flame: neither a.json nor b.json has a call stack (no allocation in the "
+		"cost pass's regions): nothing to draw\n");
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
 }
