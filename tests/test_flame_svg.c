@@ -380,7 +380,8 @@ Test(flame_svg, standalone_and_inline)
 	ask.measure = FLAME_INSTRUCTIONS;
 	svg = render(&after, &before, &ask, &rc);
 	cr_assert_eq(rc, 0);
-	static const char head[] = "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"k1-&quot;flame\"";
+	static const char head[] =
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"k1-&quot;flame\"";
 	cr_expect(!strncmp(svg, head, strlen(head)), "%.80s", svg);
 	cr_expect(!strstr(svg, "<?xml"));
 	cr_expect(!strstr(svg, "<style"), "no style sheet that would reach the page");
@@ -521,8 +522,8 @@ Test(flame_svg, gate_diff_flame, .init = redirect_output)
 	fflush(stderr);
 	cr_expect_stderr_eq_str(
 		"gate: --flame: b.json has no call stacks: they are recorded by the cost pass of "
-		"gate run or gate ab (on unless --no-cost) in its --json result, and a baseline or a result "
-		"of an older version has none\n"
+		"gate run or gate ab (on unless --no-cost) in its --json result, and a "
+		"baseline or a result of an older version has none\n"
 		"gate: --flame: neither a.json nor b.json has a call stack (no allocation in the "
 		"cost pass's regions): nothing to draw\n");
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

@@ -205,7 +205,10 @@ static void print_change(const struct flame_draw *d, const struct flame_frame *f
 		return;
 	}
 	if (!flame_frame_change(fr, m)) {
-		fputs(fr->value == fr->before ? ": unchanged" : ": unchanged (within 0.2%)", d->f);
+		if (fr->value == fr->before)
+			fputs(": unchanged", d->f);
+		else
+			fprintf(d->f, ": unchanged (within %.1f%%)", 100 * POLICY_COST_TOLERANCE);
 		return;
 	}
 	char buf[32];
@@ -287,7 +290,8 @@ static int plan(struct flame_draw *d)
 	d->px = fr[0].value ? (FLAME_WIDTH - 2.0 * FLAME_MARGIN) / (double)fr[0].value : 0;
 	for (size_t i = 0; i < d->t->count; i++) {
 		bool parent = i == 0 || d->drawn[fr[i].parent];
-		d->drawn[i] = parent && fr[i].value > 0 && (double)fr[i].value * d->px >= FLAME_MIN_PX;
+		d->drawn[i] = parent && fr[i].value > 0 &&
+			      (double)fr[i].value * d->px >= FLAME_MIN_PX;
 		d->hidden += fr[i].value > 0 && !d->drawn[i];
 		if (d->drawn[i] && fr[i].depth + 1 > d->levels)
 			d->levels = fr[i].depth + 1;
@@ -395,8 +399,10 @@ static void print_foot(const struct flame_draw *d, double y)
 		print_key(d->f, FLAME_MARGIN + 130, y, "rgb(110,130,255)", "less than in A");
 		print_key(d->f, FLAME_MARGIN + 255, y, "rgb(224,224,224)", "unchanged");
 		fprintf(d->f, "<text x=\"%d\" y=\"%.0f\" fill=\"#555\">deeper colour: larger change "
-			"(the largest: the deepest)%s</text>\n", FLAME_MARGIN + 355, y,
-			d->ask->measure == FLAME_INSTRUCTIONS ? "; within 0.2% of A's: unchanged" : "");
+			"(the largest: the deepest)", FLAME_MARGIN + 355, y);
+		if (d->ask->measure == FLAME_INSTRUCTIONS)
+			fprintf(d->f, "; within %.1f%% of A's: unchanged", 100 * POLICY_COST_TOLERANCE);
+		fputs("</text>\n", d->f);
 		y += FLAME_LINE;
 	} else if (d->before_missing) {
 		fprintf(d->f, "<text x=\"%d\" y=\"%.0f\">A has no call stacks recorded: no colours "

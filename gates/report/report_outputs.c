@@ -56,7 +56,8 @@ static int write_flame(const struct run_result *r, const char *svg_dir, char *er
 		return 0;
 	int rc = worktree_os_mkdir(svg_dir);
 	if (rc) {
-		snprintf(err, err_size, "%s: cannot make the directory: %s", svg_dir, strerror(-rc));
+		snprintf(err, err_size, "%s: cannot make the directory: %s", svg_dir,
+			 strerror(-rc));
 		return rc;
 	}
 	snprintf(dir, sizeof dir, "%s/%s", svg_dir, FLAME_SVG_SUBDIR);

@@ -46,8 +46,8 @@ static bool flame_has_stacks(const struct run_result *r, const char *path)
 	if (r->stacks.recorded)
 		return true;
 	message_error("--flame: %s has no call stacks: they are recorded by the cost pass of "
-		      "gate run or gate ab (on unless --no-cost) in its --json result, and a baseline or a "
-		      "result of an older version has none", path);
+		      "gate run or gate ab (on unless --no-cost) in its --json result, and a "
+		      "baseline or a result of an older version has none", path);
 	return false;
 }
 
