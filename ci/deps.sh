@@ -158,7 +158,7 @@ gate_deps_ensure() {
 gate_optional_ensure() {
 	[ "$(uname -s)" = Linux ] || return 0
 	# libc6-dbg: glibc's symbol names, so that the cost key names the ifunc
-	# variants that ran (docs/counters.md, "The cost key"); Debian only
+	# variants that ran (docs/cost.md, "The cost key"); Debian only
 	dbg=""
 	[ -f /etc/debian_version ] && ! dpkg -s libc6-dbg >/dev/null 2>&1 && dbg=" libc6-dbg"
 	command -v valgrind >/dev/null 2>&1 && [ -f /usr/include/valgrind/callgrind.h ] &&
