@@ -35,8 +35,8 @@ __attribute__((noinline)) void gate_region_mark_end(void)
 /* Copies NAME into LABEL at N; returns the new length. A byte loop, not
  * strcpy: this runs inside a counted interval, and glibc's vector strcpy
  * takes another number of instructions when the strings lie at other
- * addresses (measured: 31 and 29 in two builds of resize), which a change
- * of the probe's data layout would move. */
+ * addresses (measured: docs/measurements.md#the-cost-key-what-the-pins-change),
+ * which a change of the probe's data layout would move. */
 static size_t probe_cost_append(char *label, size_t n, const char *name)
 {
 	while (*name)
