@@ -5,7 +5,8 @@ rules: python3 ci/docs-shares.py [FILE.md ...] (default: README.md, docs/*.md).
 A page is cut into blocks: paragraphs and list items separated by blank
 lines, each table, each fenced code block. A block is *narrative* when it
 carries a date (2026-12-05, "2026-12"), a UTC time (13:47 UTC), a VM, a
-commit hash (7 to 40 hex digits with a digit and a letter) or a benchmark
+commit hash (7 to 40 hex digits with a digit and a letter, the run of hex
+digits "0123456789abcdef" aside) or a benchmark
 command (ci/*bench*, ci/prbench*). The *strict* share counts the lines of
 those blocks; the *wide* share adds the tables and code blocks that follow
 a narrative block (what it measured). Prints, per file, its lines and both
@@ -19,7 +20,7 @@ MARKS = [
     re.compile(r"\b20[0-9]{2}-[01][0-9]\b"),                # a date
     re.compile(r"\b[0-2]?[0-9]:[0-5][0-9](-[0-2]?[0-9]:[0-5][0-9])? UTC\b"),
     re.compile(r"\bVMs?\b"),
-    re.compile(r"(?<![\w/.-])(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![\w/-])"),
+    re.compile(r"(?<![\w/.-])(?!0123456789abcdef)(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![\w/-])"),
     re.compile(r"ci/[a-z]*bench[a-z.-]*|ci/prbench"),
 ]
 
