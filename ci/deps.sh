@@ -27,7 +27,7 @@
 #     also for ci/ab.sh's base revision (tests/test_e2e_ab.c)
 # optional, one line each when missing:
 #   valgrind: the cost pass on Linux (installed as root; otherwise one line
-#     says how, and the gate runs without it: docs/counters.md), with
+#     says how, and the gate runs without it: docs/cost.md), with
 #     libc6-dbg on Debian (the cost key names glibc's ifunc variants)
 #   libbpf-dev, clang, bpftool: BPF counters (configure.py turns them off
 #     without them)

@@ -58,7 +58,7 @@
 /* Cost pass counts: 0.2% of the baseline (or 3 x the spread of its cost
  * samples when larger): callgrind's counts of a single-threaded region
  * repeat exactly, a threaded one's within a few parts per million
- * (docs/counters.md); 0.2% still catches +1% of work. Simulated misses of
+ * (docs/cost.md, "Determinism"); 0.2% still catches +1% of work. Simulated misses of
  * a threaded region move by a few percent with the interleaving: 10% and
  * 64 per thread. Threaded instruction counts get 4096 per thread (thread
  * start and first allocation follow the interleaving). A cost series whose

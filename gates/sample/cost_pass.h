@@ -1,4 +1,4 @@
-/* cost_pass.h: the cost pass (docs/counters.md, "The cost pass"): one
+/* cost_pass.h: the cost pass (docs/cost.md, "How it runs"): one
  * sample per (variant, parameter set) under callgrind, whose per-region
  * counts of every thread (instructions, cache misses of a fixed simulated
  * cache, estimated cycles, calls and inclusive instructions of each

@@ -127,9 +127,9 @@ void gate_region_begin(const char *name)
 }
 
 /* ALLOCGATE_SLOWDOWN_PERCENT=N (0 < N <= 1000): the gate's own detection
- * benchmark (ci/selftest.py --suite-slowdown, docs/noise.md): every
- * outermost region of every kernel takes N% longer, of wall and CPU time
- * alike, by a busy loop after the region's code and before its end is
+ * benchmark (ci/machinebench.py; docs/noise.md, "The reference
+ * workload"): every outermost region of every kernel takes N% longer, of
+ * wall and CPU time alike, by a busy loop after the region's code and before its end is
  * read. Never under the cost pass, whose counts it must not move. Read
  * once; any other value is no slowdown. */
 static double slowdown_fraction(void)
