@@ -99,7 +99,8 @@ def main(argv):
     for path in files:
         t, s, w = shares(path)
         t_all, s_all, w_all = t_all + t, s_all + s, w_all + w
-        print("%-28s %6d %7.0f%% %7.0f%%" % (os.path.relpath(path, ROOT), t,
+        shown = os.path.relpath(path, ROOT) if os.path.abspath(path).startswith(ROOT + os.sep) else path
+        print("%-28s %6d %7.0f%% %7.0f%%" % (shown, t,
                                              100.0 * s / max(t, 1), 100.0 * w / max(t, 1)))
     print("%-28s %6d %7.0f%% %7.0f%%" % ("total", t_all, 100.0 * s_all / max(t_all, 1),
                                          100.0 * w_all / max(t_all, 1)))
