@@ -98,7 +98,7 @@ set -- "$@" --json "$out/result.json" --junit "$out/junit.xml" --markdown "$out/
 [ -n "${AG_ARGS:-}" ] && set -- "$@" $AG_ARGS
 
 # The flame graphs this run writes (--svg: DIR/flame/, from the cost
-# pass's call stacks, docs/counters.md "Flame graphs"), named in the step
+# pass's call stacks, docs/sites.md, "Flame graphs"), named in the step
 # summary with the artifact that carries them; none written, no line.
 # Those of an earlier run in AG_OUT are removed first, so that the line
 # counts this run's alone.

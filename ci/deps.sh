@@ -27,7 +27,7 @@
 #     also for ci/ab.sh's base revision (tests/test_e2e_ab.c)
 # optional, one line each when missing:
 #   valgrind: the cost pass on Linux (installed as root; otherwise one line
-#     says how, and the gate runs without it: docs/counters.md), with
+#     says how, and the gate runs without it: docs/cost.md), with
 #     libc6-dbg on Debian (the cost key names glibc's ifunc variants)
 #   libbpf-dev, clang, bpftool: BPF counters (configure.py turns them off
 #     without them)
@@ -158,7 +158,7 @@ gate_deps_ensure() {
 gate_optional_ensure() {
 	[ "$(uname -s)" = Linux ] || return 0
 	# libc6-dbg: glibc's symbol names, so that the cost key names the ifunc
-	# variants that ran (docs/counters.md, "The cost key"); Debian only
+	# variants that ran (docs/cost.md, "The cost key"); Debian only
 	dbg=""
 	[ -f /etc/debian_version ] && ! dpkg -s libc6-dbg >/dev/null 2>&1 && dbg=" libc6-dbg"
 	command -v valgrind >/dev/null 2>&1 && [ -f /usr/include/valgrind/callgrind.h ] &&

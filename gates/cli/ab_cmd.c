@@ -23,7 +23,8 @@ static enum cli_parse parse(struct ab_plan *p, int argc, char **argv, char **res
 		}
 	run_options_defaults(&p->shared);
 	/* Paired rounds cancel the drift that forces 25% against a stored
-	 * baseline (docs/noise.md); 3% is the smallest change worth a failure. */
+	 * baseline (docs/noise.md, "Rounds"); 2% is the smallest change worth
+	 * a failure. */
 	p->shared.min_effect = POLICY_MIN_EFFECT_AB;
 	p->shared.gates = POLICY_GATE_AB_DEFAULT;
 	if (!rest || ab_options_split(argc, argv, &p->a, &p->b, rest, &rest_count) ||

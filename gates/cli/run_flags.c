@@ -191,7 +191,7 @@ static int set_backend(void *plan, const char *flag, const char *v)
 	struct run_options *o = plan;
 	if (v && !strcmp(v, "callgrind"))
 		return bad(flag, v, "replaced by the cost pass, on by default where valgrind "
-			   "is installed (cost_* metrics; docs/counters.md)");
+			   "is installed (cost_* metrics; docs/cost.md)");
 	if (!v || !backend_known(v))
 		return bad(flag, v, "expected perf or bpf");
 	o->backend = !strcmp(v, "perf") ? NULL : v;
@@ -328,7 +328,7 @@ static const struct cli_flag flags[] = {
 	{ "--no-cost", NULL, "--no-cost, --cost", "leave out (or take) the cost pass: one sample per\n"
 	  "variant under callgrind, cost_* counts of every\n"
 	  "thread (default on where valgrind is installed;\n"
-	  "ALLOCGATE_COST=0 turns it off): docs/counters.md", set_switch },
+	  "ALLOCGATE_COST=0 turns it off): docs/cost.md", set_switch },
 	{ "--cost", NULL, "", NULL, set_switch },
 	{ "--seed", "N", NULL, "seed of the schedule and the kernels (default 1)", set_seed },
 	{ "--rounds", "N", NULL, "measured rounds (default 15; --quick 9; --full 9)", set_rounds },

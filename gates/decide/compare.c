@@ -472,10 +472,11 @@ static void compare_one(struct series *s, const struct series *b, const struct r
 		s->verdict = VERDICT_SKIPPED;
 		set_note(s, "hardware changed since the baseline: timing not compared", 0, 0);
 	} else if (cores > 0 && threads > cores && !result_metric_is_scheduling(s->metric)) {
-		/* measured on the 2-core VM: thread_cache threads_4_1m's wall time
-		 * moved +95% between unchanged runs, as the scheduler placed its
-		 * threads; a claim compares it within a run, gate ab in the same
-		 * rounds, and the cost pass counts its work */
+		/* where the scheduler places more threads than cores decides the
+		 * region's time (measured:
+		 * docs/measurements.md#the-interference-figures); a claim compares
+		 * it within a run, gate ab in the same rounds, and the cost pass
+		 * counts its work */
 		char note[200];
 		snprintf(note, sizeof note, "%.0f threads on %d cores: where the scheduler puts "
 			 "them decides the timing, so shown, not tested against the baseline",

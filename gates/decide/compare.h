@@ -70,9 +70,9 @@ void compare_run(struct run_result *cur, const struct run_result *base,
  * slowdown; the others are inconclusive. When it held, nothing is put down
  * to the machine. Against a baseline without reference samples, a run
  * whose compared timing series slowed by a median of COMPARE_SHIFT_NOTABLE
- * or more (result_timing_shift) is read the same way with that median (the
- * VM's speed moved 12-23% as a whole within an hour of unchanged runs:
- * docs/noise.md). */
+ * or more (result_timing_shift) is read the same way with that median (a
+ * machine's speed can move as a whole within an hour of unchanged runs:
+ * docs/noise.md, "The reference workload"). */
 #define COMPARE_SHIFT_NOTABLE 0.10
 
 /* The POLICY_GATE_* class of S: cost for the cost pass's counts, timing

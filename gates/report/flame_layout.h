@@ -74,8 +74,7 @@ int flame_layout(struct flame_tree *t, const struct stack *const *after, size_t 
  * any other is a change. Instructions: within POLICY_COST_TOLERANCE (0.2%)
  * of BEFORE's is unchanged, the cost comparison's own floor
  * (core/policy.h): threaded regions' instructions differ by a little
- * between runs of the same code (docs/counters.md, "Determinism,
- * measured"). */
+ * between runs of the same code (docs/cost.md, "Determinism"). */
 int flame_frame_change(const struct flame_frame *f, enum flame_measure m);
 
 /* Frees what T holds (not the names it borrows) and zeroes it. */

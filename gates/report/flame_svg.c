@@ -10,8 +10,7 @@
  * memory flame graphs ("Memory Leak (and Growth) Flame Graphs",
  * http://www.brendangregg.com/FlameGraphs/memoryflamegraphs.html). The
  * differential graph is his red/blue one ("Differential Flame Graphs",
- * 2014, http://www.brendangregg.com/blog/2014-11-09/differential-flame-
- * graphs.html): the widths are the second profile's (B), red where a frame
+ * his blog, 2014; docs/sites.md links it): the widths are the second profile's (B), red where a frame
  * grew from the first (A), blue where it shrank, deeper the larger the
  * change; here an unchanged frame is grey, so that only the paths that
  * changed are coloured. A path that only A has has no width in B: it is

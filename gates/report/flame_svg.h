@@ -3,8 +3,8 @@
  * (kernel, variant, parameter set) and measure, root at the bottom, a
  * frame's width its share of the variant's value, and the differential of
  * a run against the other side (baseline or gate ab's A): widths are this
- * side's values, colours the change (docs/counters.md, "Flame graphs";
- * flame_svg.c cites the conventions followed). */
+ * side's values, colours the change (docs/sites.md, "Flame graphs", cites
+ * the conventions followed). */
 #ifndef GATE_FLAME_SVG_H
 #define GATE_FLAME_SVG_H
 

@@ -59,8 +59,8 @@ struct run_options {
 };
 
 /* The default --deadline of a tier, per batch (--runs): far above a normal
- * run (quick 13 s, default 45 s with the cost pass on a 2-core VM), below
- * what a hanging allocator would cost (a 60 s timeout per variant). */
+ * run (measured: docs/measurements.md#time-per-run), below what a hanging
+ * allocator would cost (a 60 s timeout per variant). */
 #define OPTIONS_DEADLINE_QUICK 150.0
 #define OPTIONS_DEADLINE_DEFAULT 900.0
 #define OPTIONS_DEADLINE_FULL 7200.0

@@ -1,4 +1,4 @@
-/* cost_dump.h: the cost pass's pure parts (docs/counters.md, "The cost pass"):
+/* cost_dump.h: the cost pass's pure parts (docs/cost.md, "How it counts"):
  * valgrind's command line, callgrind's dump files and their labels
  * (cost_regions.h sums the dumps per region into metrics).
  *
