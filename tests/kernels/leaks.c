@@ -71,6 +71,8 @@ static const struct gate_paramset paramsets[] = {
 static const struct gate_expect expects[] = {
 	/* the counted build's wrappers: the kernel's own calls */
 	GATE_EXPECT("list.heap_live_bytes == 0"),
+	/* the interposer: every call of the process (Linux) */
+	GATE_EXPECT_ON("linux", "list.proc_live_blocks == 0"),
 	{ 0 },
 };
 
