@@ -44,7 +44,9 @@ enum verdict compare_timing_verdict(double ratio, double tolerance, int signific
  * S->baseline_median, S's sample having run THREADS threads: sets S's
  * test, verdict and note. OTHER is the result B belongs to (the baseline,
  * or gate ab's side A): a cost estimate is allowed what its region's
- * misses there are allowed. */
+ * misses there are allowed. proc_live_bytes and proc_live_blocks of a
+ * region of more than one thread are not compared (VERDICT_SKIPPED, the
+ * note says why): they follow the host's stack limit. */
 void compare_counts(struct series *s, const struct series *b, const struct run_result *other,
 		    const struct run_policy *pol, double threads);
 
