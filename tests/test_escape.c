@@ -321,6 +321,33 @@ Test(escape, term_rule_values)
 	}
 }
 
+/* The HTML rule: no character that ends a text, an attribute or a script
+ * is left raw; a control character is shown; not UTF-8 is U+FFFD. */
+Test(escape, html_rule_values)
+{
+	static const struct { const char *in, *want; } cases[] = {
+		{ "plain é", "plain é" },
+		{ "</script><script>alert(1)</script>",
+		  "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;" },
+		{ "a & b", "a &amp; b" }, { "\"x\" 'y'", "&quot;x&quot; &#39;y&#39;" },
+		{ "a\rb", "a\\rb" }, { "\x1b[0m", "\\x1b[0m" }, { "tab\tline\n", "tab\tline\n" },
+		{ "\xff", "\xef\xbf\xbd" }, { "\xc2\x9b", "\\u009b" },
+		{ "\xef\xbf\xbe", "\xef\xbf\xbd" },
+		{ "\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char out[256] = "";
+		FILE *f = tmpfile();
+		cr_assert_not_null(f);
+		escape_html(f, cases[i].in);
+		rewind(f);
+		size_t n = fread(out, 1, sizeof out - 1, f);
+		out[n] = '\0';
+		fclose(f);
+		cr_expect_str_eq(out, cases[i].want, "case %zu", i);
+	}
+}
+
 static void render_diff_sites(FILE *f, const struct run_result *b, const void *arg)
 {
 	struct run_result a;
