@@ -25,6 +25,24 @@ bool page_nothing_moved(const struct run_result *r)
 	return true;
 }
 
+void page_arrows(FILE *f, const char *text, void (*rule)(FILE *f, const char *s),
+		 const char *arrow)
+{
+	const char *at;
+	while ((at = strstr(text, " -> "))) {
+		char *piece = malloc((size_t)(at - text) + 1);   /* no strndup in msvcrt */
+		if (!piece)   /* no memory: the rule alone, nothing raw */
+			break;
+		memcpy(piece, text, (size_t)(at - text));
+		piece[at - text] = '\0';
+		rule(f, piece);
+		free(piece);
+		fputs(arrow, f);
+		text = at + 4;
+	}
+	rule(f, text);
+}
+
 void page_open(const struct page *p, enum page_part k)
 {
 	fputs(p->d->open[k], p->f);

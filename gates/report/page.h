@@ -68,6 +68,11 @@ void page_print_head(const struct page *p, const struct run_result *r);
  * does not gate (collapsed), and the counters the machine refused. */
 void page_print_changes(const struct page *p, const struct run_result *r);
 
+/* TEXT under RULE (a dialect's text rule), its arrows " -> " written as
+ * ARROW: a dialect's prose. */
+void page_arrows(FILE *f, const char *text, void (*rule)(FILE *f, const char *s),
+		 const char *arrow);
+
 /* Whether a passing run found nothing that moved: no series regressed or
  * improved (gated or not), no allocation site changed, no claim holds now
  * that failed on A, every kernel checked. */

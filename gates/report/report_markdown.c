@@ -29,19 +29,7 @@
  * markdown rule, its arrows " -> " written as MARKDOWN_ARROW. */
 static void md_arrows(FILE *f, const char *text)
 {
-	const char *at;
-	while ((at = strstr(text, " -> "))) {
-		char *piece = malloc((size_t)(at - text) + 1);   /* no strndup in msvcrt */
-		if (!piece)   /* no memory: the rule alone, nothing raw */
-			break;
-		memcpy(piece, text, (size_t)(at - text));
-		piece[at - text] = '\0';
-		md(f, piece);
-		free(piece);
-		fputs(MARKDOWN_ARROW, f);
-		text = at + 4;
-	}
-	md(f, text);
+	page_arrows(f, text, escape_md_text, MARKDOWN_ARROW);
 }
 
 static void md_words(FILE *f, const char *s)
