@@ -9,10 +9,12 @@
  *   ALLOCGATE_GOLDEN_UPDATE=1 build/tests/unit --filter 'golden/ *' (no space)
  * and review the diff of tests/golden/ in the commit. */
 #include "report_fixture.h"
+#include "flame_fixture.h"
 
 #include <errno.h>
 
 #include "decide/diff.h"
+#include "report/flame_svg.h"
 #include "report/report_github.h"
 #include "report/report_json.h"
 #include "report/report_junit.h"
@@ -281,4 +283,27 @@ Test(golden, diff_of_two_results)
 	diff_free(&d);
 	result_free(&a);
 	result_free(&b);
+}
+
+static void flame(FILE *f, const struct run_result *r, const void *ask)
+{
+	cr_assert_eq(flame_svg_print(f, &r->stacks, &r->stacks_before, ask), 0);
+}
+
+/* The flame graphs of the hand-built stacks of tests/flame_fixture.h: B's
+ * calls, and B's calls against A's. */
+Test(golden, flame_graphs_of_hand_built_stacks)
+{
+	struct run_result r;
+	memset(&r, 0, sizeof r);
+	flame_fixture_build(&r.stacks, &r.stacks_before);
+	struct flame_ask ask = { "toy", "single", "small", FLAME_CALLS, false, false, "" };
+	char *out = fixture_render(flame, &r, &ask);
+	expect_golden("flame.toy.single.small.calls.svg", out);
+	free(out);
+	ask.differential = true;
+	out = fixture_render(flame, &r, &ask);
+	expect_golden("flame.toy.single.small.calls.diff.svg", out);
+	free(out);
+	result_free(&r);
 }

@@ -10,9 +10,10 @@
 #include "run/run.h"
 
 /* What gate diff was asked for: FILES[0] (A) against FILES[1] (B), or,
- * with BASELINE, the platform's baseline in BASELINE_DIR against FILES[0]. */
+ * with BASELINE, the platform's baseline in BASELINE_DIR against FILES[0];
+ * FLAME_DIR: where --flame writes the flame graphs, NULL when not asked. */
 struct diff_plan {
-	const char *files[2], *baseline_dir;
+	const char *files[2], *baseline_dir, *flame_dir;
 	int file_count;
 	bool baseline, changed_only;
 };
@@ -58,16 +59,26 @@ static int set_baseline_dir(void *plan, const char *flag, const char *v)
 	return 0;
 }
 
+static int set_flame_dir(void *plan, const char *flag, const char *v)
+{
+	if (!v)
+		return unexpected(flag);
+	((struct diff_plan *)plan)->flame_dir = v;
+	return 0;
+}
+
 static const struct cli_flag diff_flags[] = {
 	{ "--changed", NULL, NULL, "leave out the series whose median is the same\n"
 	  "on both sides", set_switch },
 	{ "--baseline", NULL, NULL, "take this platform's stored baseline as A", set_switch },
 	{ "--baseline-dir", "DIR", NULL, "where <platform>.json lives (default: baselines/ next\n"
 	  "to the gate's build)", set_baseline_dir },
+	{ "--flame", "DIR", NULL, "write the allocation flame graphs of B's call stacks,\n"
+	  "and of B against A, into DIR (docs/counters.md)", set_flame_dir },
 };
 
 static const struct cli_table diff_table = {
-	.head = "usage: gate diff [--changed] A.json B.json\n"
+	.head = "usage: gate diff [--changed] [--flame DIR] A.json B.json\n"
 		"       gate diff [--changed] --baseline [--baseline-dir DIR] B.json\n"
 		"Shows every series of A (old) and B (new) side by side: median, change,\n"
 		"grouped per kernel, variant and parameter set, largest change first.\n"
@@ -109,5 +120,5 @@ int diff_main(int argc, char **argv, const char *self_dir)
 		p.files[1] = p.files[0];
 		p.files[0] = base_path;
 	}
-	return run_diff(p.files[0], p.files[1], p.changed_only);
+	return run_diff(p.files[0], p.files[1], p.changed_only, p.flame_dir);
 }

@@ -13,7 +13,8 @@ struct report_paths {
 	const char *json;      /* --json FILE, or NULL */
 	const char *junit;     /* --junit FILE, or NULL */
 	const char *markdown;  /* --markdown FILE, or NULL */
-	const char *svg_dir;   /* --svg DIR, or NULL */
+	const char *svg_dir;   /* --svg DIR, or NULL: the charts, and the flame
+				* graphs in DIR/flame/ (flame_svg.h) */
 };
 
 /* The file reports, in the order they are written: those replaced whole,
