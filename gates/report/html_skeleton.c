@@ -33,7 +33,7 @@ static const char html_style[] =
 	"table{border-collapse:collapse;width:100%;font-size:12.5px}\n"
 	"th,td{padding:2px 7px;text-align:left;vertical-align:top;border-bottom:1px solid #eee}\n"
 	"th{position:sticky;top:0;background:#f4f4f4;white-space:nowrap}\n"
-	"td{overflow-wrap:anywhere}\n"
+	"td{overflow-wrap:break-word}td:last-child{white-space:nowrap}\n"
 	"table.series td:nth-child(n+5):nth-child(-n+8),table.claims td:nth-child(n+5):"
 	"nth-child(-n+7),th.n{text-align:right;font-variant-numeric:tabular-nums;"
 	"white-space:nowrap}\n"
