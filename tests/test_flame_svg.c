@@ -352,6 +352,7 @@ Test(flame_svg, hostile_names_escaped_and_valid_xml)
 	cr_expect(strstr(svg, "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"));
 	cr_expect(strstr(svg, "a&amp;b'c&quot;d&#10;line"));
 	cr_expect(strstr(svg, "&lt;img src=x&gt;&amp;.c:70"));
+	cr_expect(strstr(svg, "A 0 calls, B 40 calls: new in B"), "the stack only B has");
 	int st = fixture_python(XML_SCRIPT HOSTILE_TITLE, svg);
 	if (st == -1)
 		cr_skip_test("python3 is not installed: the XML parser check is skipped");

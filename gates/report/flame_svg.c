@@ -200,7 +200,7 @@ static void print_change(const struct flame_draw *d, const struct flame_frame *f
 	print_amount(d->f, fr->before, m);
 	fputs(", B ", d->f);
 	print_amount(d->f, fr->value, m);
-	if (!fr->in_before) {
+	if (!fr->before) {   /* not in A, or none there: no ratio */
 		fputs(": new in B", d->f);
 		return;
 	}
