@@ -77,9 +77,10 @@ with_sort_probe() {
 	sed 's|</body>|<script>\
 var t = document.querySelector("table.series"), h = t.tHead.rows[0].cells;\
 h[6].click(); h[6].click();\
-document.body.setAttribute("data-first-change", t.tBodies[0].rows[0].cells[6].getAttribute("data-v"));\
+var b = document.body, first = function (k) { return t.tBodies[0].rows[0].cells[k]; };\
+b.setAttribute("data-first-change", first(6).getAttribute("data-v"));\
 h[1].click();\
-document.body.setAttribute("data-first-variant", t.tBodies[0].rows[0].cells[1].textContent);\
+b.setAttribute("data-first-variant", first(1).textContent);\
 </script></body>|' "$1" >"$2"
 }
 
