@@ -40,6 +40,8 @@
 #     without a network
 #   meson: the example project's Meson build (tests/e2e_buildsys.sh);
 #     skipped without it
+#   chromium: the --html report opened in a headless browser
+#     (tests/browser_report.sh); skipped without it
 #   ci/test.sh installs both groups as root (gate_tests_optional_ensure)
 
 # gate_has_pc NAME HEADER: 0 when library NAME is installed: pkg-config
@@ -274,8 +276,9 @@ gate_build() {
 # Windows tests under wine (wine64: `wine` alone pulls no loader with
 # --no-install-recommends; dpkg-dev: ci/mingw-jansson.sh's apt-get
 # source), npm for the workflow lint (tests/test_workflow.c, which
-# fetches @action-validator/cli with it) and meson for the example
-# project's Meson build (tests/e2e_buildsys.sh). One apt-get per group; as
+# fetches @action-validator/cli with it), meson for the example
+# project's Meson build (tests/e2e_buildsys.sh) and Debian's chromium for
+# the --html report in a browser (tests/browser_report.sh). One apt-get per group; as
 # another user one line names the command. Never fails: the tests say what is missing when they skip. (A
 # build configured before needs nothing: build.ninja depends on the dpkg
 # database and configures again.)
@@ -302,8 +305,10 @@ gate_tests_optional_ensure() {
 	command -v npm >/dev/null 2>&1 || lint=" npm"
 	meson=""
 	command -v meson >/dev/null 2>&1 || meson=" meson"
+	browser=""
+	command -v chromium >/dev/null 2>&1 || browser=" chromium"
 	for group in "BPF tests:$bpf" "Windows tests:$win" "workflow lint:$lint" \
-		"Meson build tests:$meson"; do
+		"Meson build tests:$meson" "browser tests of the HTML report:$browser"; do
 		pkgs=${group#*:}
 		[ -n "$pkgs" ] || continue
 		if gate_may_install; then

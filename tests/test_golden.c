@@ -4,7 +4,7 @@
  * README.md says which commands wrote them) and the hand-built result of
  * tests/report_fixture.h; the expected outputs sit next to them. A change
  * of the code that moves one byte of the terminal, JSON, JUnit, markdown,
- * GitHub annotation, SVG or diff output fails here. When a change of the
+ * GitHub annotation, SVG, HTML or diff output fails here. When a change of the
  * output is intended, regenerate with
  *   ALLOCGATE_GOLDEN_UPDATE=1 build/tests/unit --filter 'golden/ *' (no space)
  * and review the diff of tests/golden/ in the commit. */
@@ -16,6 +16,7 @@
 #include "decide/diff.h"
 #include "report/flame_svg.h"
 #include "report/report_github.h"
+#include "report/report_html.h"
 #include "report/report_json.h"
 #include "report/report_junit.h"
 #include "report/report_markdown.h"
@@ -194,6 +195,18 @@ Test(golden, hand_built_result)
 	r.policy.min_effect = 0.03;   /* gate ab --correction bh: the method line says so */
 	r.policy.fdr = true;
 	check_renderings("fixture-ab", &r);
+	result_free(&r);
+}
+
+/* The --html page of the hand-built result (not of every result above: a
+ * page holds every series, and the other renderings check the words). */
+Test(golden, hand_built_result_as_html)
+{
+	struct run_result r;
+	fixture_build(&r);
+	char *out = fixture_render(report_html_print, &r, NULL);
+	expect_golden("fixture.html", out);
+	free(out);
 	result_free(&r);
 }
 

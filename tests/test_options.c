@@ -311,18 +311,21 @@ ERROR_TEST(env_bad_key, "gate: --env MY-VAR=1: KEY must be letters, digits and _
 ERROR_TEST(env_missing_value, "gate: --env : expected KEY=VALUE\n", "--env")
 ERROR_TEST(kernel_empty, "gate: --kernel : expected a kernel name\n", "--kernel=")
 ERROR_TEST(json_empty, "gate: --json : expected a path\n", "--json=")
+ERROR_TEST(html_empty, "gate: --html : expected a path\n", "--html=")
 ERROR_TEST(baseline_dir_missing, "gate: --baseline-dir : expected a path\n", "--baseline-dir")
 
-/* --junit, --markdown, --svg and --shard (the CI reports and sharding). */
+/* --junit, --markdown, --svg, --html and --shard (the CI reports and
+ * sharding). */
 Test(options, ci_reports_and_shard)
 {
 	struct run_options o;
 	const char *argv[] = { "--junit", "j.xml", "--markdown=m.md", "--svg", "charts",
-			       "--shard", "2/3" };
+			       "--html", "r.html", "--shard", "2/3" };
 	cr_assert_eq(parse(&o, ARGC(argv), argv), 0);
 	cr_expect_str_eq(o.junit_path, "j.xml");
 	cr_expect_str_eq(o.markdown_path, "m.md");
 	cr_expect_str_eq(o.svg_dir, "charts");
+	cr_expect_str_eq(o.html_path, "r.html");
 	cr_expect_eq(o.shard_index, 2);
 	cr_expect_eq(o.shard_count, 3);
 	done(&o);

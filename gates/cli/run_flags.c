@@ -175,7 +175,8 @@ static int set_file(void *plan, const char *flag, const char *v)
 			 : !strcmp(flag, "--baseline-dir") ? &o->baseline_dir
 			 : !strcmp(flag, "--kernel-dir") ? &o->kernel_dir
 			 : !strcmp(flag, "--junit") ? &o->junit_path
-			 : !strcmp(flag, "--markdown") ? &o->markdown_path : &o->svg_dir;
+			 : !strcmp(flag, "--markdown") ? &o->markdown_path
+			 : !strcmp(flag, "--html") ? &o->html_path : &o->svg_dir;
 	return set_path(flag, v, out);
 }
 
@@ -363,6 +364,8 @@ static const struct cli_flag flags[] = {
 	{ "--markdown", "FILE", NULL, "write a markdown summary (also appended to\n"
 	  "$GITHUB_STEP_SUMMARY when that is set)", set_file },
 	{ "--svg", "DIR", NULL, "write one SVG chart of the samples per kernel", set_file },
+	{ "--html", "FILE", NULL, "write the run as one HTML page (no network needed):\n"
+	  "the verdict, what changed, every series, the charts", set_file },
 	{ "--shard", "I/N", NULL, "run only share I of N: (kernel, params) group g\n"
 	  "of the sorted list runs in shard (g mod N) + 1", set_shard },
 	{ "--pin-cpu", "N", NULL, "run every kernel process on CPU N", set_pin_cpu },

@@ -141,6 +141,11 @@ size_t format_moved(const struct run_result *r, size_t i, bool gated, char *buf,
  * 0 (never "nan"), "" without a baseline; into BUF. */
 void format_change_word(const struct series *s, char *buf, size_t size);
 
+/* The interval of S's change for a person: "[+2.0%, +8.3%]" (of the ratio
+ * current / baseline, as changes), "" without a baseline or an interval;
+ * into BUF. */
+void format_interval(const struct series *s, char *buf, size_t size);
+
 /* Series of R that regressed but do not gate (the policy's --gate left
  * their class out): reported as information. */
 size_t format_series_information(const struct run_result *r);
