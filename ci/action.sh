@@ -93,25 +93,30 @@ esac
 [ -n "${AG_ALLOCATOR:-}" ] && set -- "$@" --allocator "$AG_ALLOCATOR"
 [ -n "${AG_GATE_POLICY:-}" ] && set -- "$@" --gate "$AG_GATE_POLICY"
 set -- "$@" --json "$out/result.json" --junit "$out/junit.xml" --markdown "$out/summary.md" \
-	--svg "$out/svg"
+	--svg "$out/svg" --html "$out/report.html"
 # shellcheck disable=SC2086
 [ -n "${AG_ARGS:-}" ] && set -- "$@" $AG_ARGS
 
-# The flame graphs this run writes (--svg: DIR/flame/, from the cost
+# The whole report (--html: one page that opens offline, docs/options.md)
+# and the flame graphs this run writes (--svg: DIR/flame/, from the cost
 # pass's call stacks, docs/sites.md, "Flame graphs"), named in the step
-# summary with the artifact that carries them; none written, no line.
-# Those of an earlier run in AG_OUT are removed first, so that the line
-# counts this run's alone.
-rm -rf "$out/svg/flame"
+# summary with the artifact that carries them; a file not written, no
+# line. Those of an earlier run in AG_OUT are removed first, so that the
+# lines speak of this run's alone.
+rm -rf "$out/svg/flame" "$out/report.html"
 flame_note() {
 	[ -n "${GITHUB_STEP_SUMMARY:-}" ] || return 0
+	artifact=${AG_ARTIFACT_NAME:-allocgate-reports}
+	# shellcheck disable=SC2016 # markdown's backquotes, not a command
+	[ -f "$out/report.html" ] &&
+		printf '\n**The whole report**: `report.html` in the artifact `%s` (opens offline in a browser).\n' \
+			"$artifact" >>"$GITHUB_STEP_SUMMARY"
 	n=$(find "$out/svg/flame" -maxdepth 1 -name '*.svg' 2>/dev/null | wc -l | tr -d ' ')
 	[ "$n" -gt 0 ] || return 0
 	# shellcheck disable=SC2016 # markdown's backquotes, not a command
 	{
 		printf '\n**Allocation flame graphs**: %s SVG files in the folder `svg/flame/` of\n' "$n"
-		printf 'the artifact `%s`: per variant `KERNEL.VARIANT.PARAMS.calls.svg` and\n' \
-			"${AG_ARTIFACT_NAME:-allocgate-reports}"
+		printf 'the artifact `%s`: per variant `KERNEL.VARIANT.PARAMS.calls.svg` and\n' "$artifact"
 		printf '`.instructions.svg`, and `.diff.svg` against the baseline or the base (red\n'
 		printf 'where a frame grew, blue where it shrank).\n'
 	} >>"$GITHUB_STEP_SUMMARY"
