@@ -189,7 +189,7 @@ Test(e2e_input, baseline_with_nan_literal_exits_2)
 
 /* Every subcommand's --help: usage on stdout, nothing on stderr, exit 0
  * and nothing run; a bad flag: one line naming it, exit 2 (the one parse
- * convention of cli/commands.h). */
+ * convention of cli/commands.h); an unknown command: one line, exit 2. */
 Test(e2e_input, help_is_help_and_a_bad_flag_is_bad_usage)
 {
 	static const char *const commands[] = { "run", "ab", "matrix", "merge", "diff", "list",
@@ -210,6 +210,12 @@ Test(e2e_input, help_is_help_and_a_bad_flag_is_bad_usage)
 		cr_expect(strstr(out.err, "--no-such-flag"), "%s: %s", commands[i], out.err);
 		spawn_output_free(&out);
 	}
+	struct spawn_output out;
+	char *unknown[] = { gate_path, "frobnicate", NULL };
+	cr_assert_eq(spawn_run(unknown, NULL, 60, &out), 0);
+	cr_expect(out.status == SPAWN_EXITED && out.exit_code == 2, "exit %d", out.exit_code);
+	cr_expect_str_eq(out.err, "gate: unknown command 'frobnicate' (gate --help lists them)\n");
+	spawn_output_free(&out);
 }
 
 /* A baseline without its context block, or without platform, is accepted
