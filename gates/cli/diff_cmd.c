@@ -1,9 +1,9 @@
 /* diff_cmd.c: `gate diff A.json B.json` and `gate diff --baseline B.json`:
  * its flags (one table, cli_table.h), then the diff (run/run.h). */
 #include <stdbool.h>
-#include <stdio.h>
 #include <string.h>
 
+#include "cli/cli_refuse.h"
 #include "cli/cli_table.h"
 #include "cli/commands.h"
 #include "core/message.h"
@@ -18,23 +18,12 @@ struct diff_plan {
 	bool baseline, changed_only;
 };
 
-/* Prints the usage to F. */
-static void diff_usage(FILE *f);
-
-/* ARG, not what gate diff takes: -1 after a message and the usage. */
-static int unexpected(const char *arg)
-{
-	message_error("unexpected argument '%s'", arg);
-	diff_usage(stderr);
-	return -1;
-}
-
-/* A result file (at most two), or an unexpected argument. */
+/* A result file, at most two. */
 static int add_file(void *plan, char *arg)
 {
 	struct diff_plan *p = plan;
-	if (arg[0] == '-' || p->file_count >= 2)
-		return unexpected(arg);
+	if (p->file_count >= 2)
+		return cli_refuse_unexpected("gate diff", arg);
 	p->files[p->file_count++] = arg;
 	return 0;
 }
@@ -51,19 +40,11 @@ static int set_switch(void *plan, const char *flag, const char *v)
 	return 0;
 }
 
-static int set_baseline_dir(void *plan, const char *flag, const char *v)
+/* --baseline-dir or --flame DIR: FLAG names which. */
+static int set_dir(void *plan, const char *flag, const char *v)
 {
-	if (!v)
-		return unexpected(flag);
-	((struct diff_plan *)plan)->baseline_dir = v;
-	return 0;
-}
-
-static int set_flame_dir(void *plan, const char *flag, const char *v)
-{
-	if (!v)
-		return unexpected(flag);
-	((struct diff_plan *)plan)->flame_dir = v;
+	struct diff_plan *p = plan;
+	*(!strcmp(flag, "--flame") ? &p->flame_dir : &p->baseline_dir) = v;
 	return 0;
 }
 
@@ -72,37 +53,40 @@ static const struct cli_flag diff_flags[] = {
 	  "on both sides", set_switch },
 	{ "--baseline", NULL, NULL, "take this platform's stored baseline as A", set_switch },
 	{ "--baseline-dir", "DIR", NULL, "where <platform>.json lives (default: baselines/ next\n"
-	  "to the gate's build)", set_baseline_dir },
+	  "to the gate's build)", set_dir },
 	{ "--flame", "DIR", NULL, "write the allocation flame graphs of B's call stacks,\n"
-	  "and of B against A, into DIR (docs/counters.md)", set_flame_dir },
+	  "and of B against A, into DIR (docs/counters.md)", set_dir },
 };
 
 static const struct cli_table diff_table = {
+	.command = "gate diff",
 	.head = "usage: gate diff [--changed] [--flame DIR] A.json B.json\n"
 		"       gate diff [--changed] --baseline [--baseline-dir DIR] B.json\n"
 		"Shows every series of A (old) and B (new) side by side: median, change,\n"
 		"grouped per kernel, variant and parameter set, largest change first.\n"
 		"A and B are --json results or baseline files.\n",
-	.flags = diff_flags,
-	.count = sizeof diff_flags / sizeof diff_flags[0],
-	.other = add_file,
+	CLI_ROWS(diff_flags),
+	.word = add_file,
 };
 
-static void diff_usage(FILE *f)
-{
-	cli_table_usage(&diff_table, f);
-}
-
-/* CLI_PARSED, CLI_HELP_PRINTED, or CLI_BAD_USAGE after a message or the
- * usage (cli/commands.h). */
+/* CLI_PARSED, CLI_HELP_PRINTED, or CLI_BAD_USAGE after a message
+ * (cli/commands.h): both files, or with --baseline one. */
 static enum cli_parse parse(struct diff_plan *p, int argc, char **argv)
 {
 	enum cli_parse parsed = cli_table_parse(&diff_table, p, argc, argv);
-	if (parsed == CLI_PARSED && p->file_count != (p->baseline ? 1 : 2)) {
-		diff_usage(stderr);
+	if (parsed != CLI_PARSED)
+		return parsed;
+	const char *missing = p->file_count >= (p->baseline ? 1 : 2) ? NULL
+			    : p->file_count || p->baseline ? "B.json" : "A.json and B.json";
+	if (p->baseline && p->file_count == 2) {
+		cli_refuse_unexpected("gate diff", p->files[1]);
 		return CLI_BAD_USAGE;
 	}
-	return parsed;
+	if (missing) {
+		cli_refuse_missing("gate diff", missing);
+		return CLI_BAD_USAGE;
+	}
+	return CLI_PARSED;
 }
 
 int diff_main(int argc, char **argv, const char *self_dir)
