@@ -17,11 +17,14 @@
 #                     does not build: B alone, its own claims gating;
 #                     AG_SAMPLING=duet|interleaved (empty: the gate's
 #                     default) says how gate ab takes its samples
-# Reports (result.json, junit.xml, summary.md, svg/) go to AG_OUT, and
+# Reports (result.json, junit.xml, summary.md, svg/, and svg/flame/ with
+# the flame graphs of the allocation call stacks) go to AG_OUT, and
 # pr-number.txt (the pull request's number) when GITHUB_EVENT_NAME is
 # pull_request or pull_request_target; the markdown is appended to
 # GITHUB_STEP_SUMMARY and annotations printed when GITHUB_ACTIONS=true (the
-# gate does both). Exits with the gate's status.
+# gate does both); then, when the gate wrote flame graphs, a line of the
+# step summary names their folder and the artifact AG_ARTIFACT_NAME that
+# uploads them. Exits with the gate's status.
 #
 # Environment (the action's inputs): AG_BUILD (required), AG_KERNEL_DIR
 # (build/kernels; the counted twins in AG_KERNEL_DIR-counted), AG_BASELINE_DIR
@@ -31,7 +34,8 @@
 # deterministic or all; empty: the gate's default), AG_HISTORY_DIR (mode
 # baseline: the history's directory; empty: none), AG_ARGS (more gate
 # arguments, split on spaces),
-# AG_OUT (allocgate-reports), AG_PREFIX (RUNNER_TEMP/allocgate), AG_GATE.
+# AG_OUT (allocgate-reports), AG_ARTIFACT_NAME (the uploaded reports' name,
+# allocgate-reports), AG_PREFIX (RUNNER_TEMP/allocgate), AG_GATE.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 say() { echo "allocgate action: $*" >&2; }
@@ -89,9 +93,35 @@ esac
 [ -n "${AG_ALLOCATOR:-}" ] && set -- "$@" --allocator "$AG_ALLOCATOR"
 [ -n "${AG_GATE_POLICY:-}" ] && set -- "$@" --gate "$AG_GATE_POLICY"
 set -- "$@" --json "$out/result.json" --junit "$out/junit.xml" --markdown "$out/summary.md" \
-	--svg "$out/svg"
+	--svg "$out/svg" --html "$out/report.html"
 # shellcheck disable=SC2086
 [ -n "${AG_ARGS:-}" ] && set -- "$@" $AG_ARGS
+
+# The whole report (--html: one page that opens offline, docs/options.md)
+# and the flame graphs this run writes (--svg: DIR/flame/, from the cost
+# pass's call stacks, docs/sites.md, "Flame graphs"), named in the step
+# summary with the artifact that carries them; a file not written, no
+# line. Those of an earlier run in AG_OUT are removed first, so that the
+# lines speak of this run's alone.
+rm -rf "$out/svg/flame" "$out/report.html"
+flame_note() {
+	[ -n "${GITHUB_STEP_SUMMARY:-}" ] || return 0
+	artifact=${AG_ARTIFACT_NAME:-allocgate-reports}
+	# shellcheck disable=SC2016 # markdown's backquotes, not a command
+	[ -f "$out/report.html" ] &&
+		printf '\n**The whole report**: `report.html` in the artifact `%s` (opens offline in a browser).\n' \
+			"$artifact" >>"$GITHUB_STEP_SUMMARY"
+	n=$(find "$out/svg/flame" -maxdepth 1 -name '*.svg' 2>/dev/null | wc -l | tr -d ' ')
+	[ "$n" -gt 0 ] || return 0
+	# shellcheck disable=SC2016 # markdown's backquotes, not a command
+	{
+		printf '\n**Allocation flame graphs**: %s SVG files in the folder `svg/flame/` of\n' "$n"
+		printf 'the artifact `%s`: per variant `KERNEL.VARIANT.PARAMS.calls.svg` and\n' "$artifact"
+		printf '`.instructions.svg`, and `.diff.svg` against the baseline or the base (red\n'
+		printf 'where a frame grew, blue where it shrank).\n'
+	} >>"$GITHUB_STEP_SUMMARY"
+}
+trap flame_note EXIT
 
 case "$mode" in
 baseline)
@@ -145,7 +175,7 @@ sub=$(git rev-parse --show-prefix)   # the working directory inside the reposito
 wt=$(worktree_dir "$(cd "$top" && pwd -P)") ||
 	say "no directory of the checkout's length ($top) for the base: a build with absolute paths (CMake) is measured even where the code did not change"
 [ -d "$wt" ] || { say "cannot make a directory for the base's worktree"; exit 2; }
-trap 'git -C "$top" worktree remove --force "$wt" >/dev/null 2>&1; rm -rf "$wt"' EXIT
+trap 'git -C "$top" worktree remove --force "$wt" >/dev/null 2>&1; rm -rf "$wt"; flame_note' EXIT
 git -C "$top" worktree add -q --detach "$wt" "$rev" || { say "cannot check out $base"; exit 2; }
 say "A = $base ($(git log -1 --format='%h %s' "$rev")), B = this checkout"
 adir=$wt/$sub$kdir

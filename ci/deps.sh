@@ -27,7 +27,7 @@
 #     also for ci/ab.sh's base revision (tests/test_e2e_ab.c)
 # optional, one line each when missing:
 #   valgrind: the cost pass on Linux (installed as root; otherwise one line
-#     says how, and the gate runs without it: docs/counters.md), with
+#     says how, and the gate runs without it: docs/cost.md), with
 #     libc6-dbg on Debian (the cost key names glibc's ifunc variants)
 #   libbpf-dev, clang, bpftool: BPF counters (configure.py turns them off
 #     without them)
@@ -40,6 +40,8 @@
 #     without a network
 #   meson: the example project's Meson build (tests/e2e_buildsys.sh);
 #     skipped without it
+#   chromium: the --html report opened in a headless browser
+#     (tests/browser_report.sh); skipped without it
 #   ci/test.sh installs both groups as root (gate_tests_optional_ensure)
 
 # gate_has_pc NAME HEADER: 0 when library NAME is installed: pkg-config
@@ -158,7 +160,7 @@ gate_deps_ensure() {
 gate_optional_ensure() {
 	[ "$(uname -s)" = Linux ] || return 0
 	# libc6-dbg: glibc's symbol names, so that the cost key names the ifunc
-	# variants that ran (docs/counters.md, "The cost key"); Debian only
+	# variants that ran (docs/cost.md, "The cost key"); Debian only
 	dbg=""
 	[ -f /etc/debian_version ] && ! dpkg -s libc6-dbg >/dev/null 2>&1 && dbg=" libc6-dbg"
 	command -v valgrind >/dev/null 2>&1 && [ -f /usr/include/valgrind/callgrind.h ] &&
@@ -274,8 +276,9 @@ gate_build() {
 # Windows tests under wine (wine64: `wine` alone pulls no loader with
 # --no-install-recommends; dpkg-dev: ci/mingw-jansson.sh's apt-get
 # source), npm for the workflow lint (tests/test_workflow.c, which
-# fetches @action-validator/cli with it) and meson for the example
-# project's Meson build (tests/e2e_buildsys.sh). One apt-get per group; as
+# fetches @action-validator/cli with it), meson for the example
+# project's Meson build (tests/e2e_buildsys.sh) and Debian's chromium for
+# the --html report in a browser (tests/browser_report.sh). One apt-get per group; as
 # another user one line names the command. Never fails: the tests say what is missing when they skip. (A
 # build configured before needs nothing: build.ninja depends on the dpkg
 # database and configures again.)
@@ -302,8 +305,10 @@ gate_tests_optional_ensure() {
 	command -v npm >/dev/null 2>&1 || lint=" npm"
 	meson=""
 	command -v meson >/dev/null 2>&1 || meson=" meson"
+	browser=""
+	command -v chromium >/dev/null 2>&1 || browser=" chromium"
 	for group in "BPF tests:$bpf" "Windows tests:$win" "workflow lint:$lint" \
-		"Meson build tests:$meson"; do
+		"Meson build tests:$meson" "browser tests of the HTML report:$browser"; do
 		pkgs=${group#*:}
 		[ -n "$pkgs" ] || continue
 		if gate_may_install; then

@@ -34,7 +34,7 @@ case "$(uname -s)" in
 Linux)
 	. "$root/ci/deps.sh"
 	missing=$(gate_deps_missing "$what")
-	# the cost pass (docs/counters.md)
+	# the cost pass (docs/cost.md)
 	command -v valgrind >/dev/null 2>&1 && [ -f /usr/include/valgrind/callgrind.h ] ||
 		missing="$missing valgrind"
 	if [ "$allocators" = 1 ]; then

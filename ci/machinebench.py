@@ -43,8 +43,10 @@ reference's states.
                                       memory-neighbour,
                                       slowdown-no-reference] [--keep DIR]
 
-Build first (./gate --version builds). docs/noise.md, "The reference
-workload", records what it printed.
+Build first (./gate --version builds). docs/measurements.md, "The
+reference workload: a slowdown of every kernel against a baseline",
+records what it printed; docs/noise.md, "The reference workload", the
+rules it measures.
 """
 
 import argparse

@@ -26,8 +26,10 @@
 #   2. json_array_grow's realloc growth turned into malloc + copy + free
 #      (jansson's own history, reversed).
 # For each it prints the exit status, the annotations, the step summary's
-# size and its lines that name a place whose allocation calls changed, and
-# keeps the summaries in the directory it names. JANSSON_SOURCE: a jansson
+# size and its lines that name a place whose allocation calls changed, the
+# HTML report's size and its differential flame graphs, and keeps the
+# summaries and the reports (NAME.reports/: report.html, svg/flame/) in
+# the directory it names. JANSSON_SOURCE: a jansson
 # checkout (its src/).
 set -u
 tier=quick
@@ -111,6 +113,7 @@ pr() { # name [gate args]: the action's ab mode against HEAD~1; prints its figur
 		>"$tmp/$1.log" 2>&1
 	code=$?
 	cp "$tmp/$1.md" "$tmp/$1.summary.md"
+	rm -rf "$tmp/$1.reports" && cp -R allocgate-reports "$tmp/$1.reports" 2>/dev/null
 	echo "prbench: $1: exit $code, $(grep -cE '^::(notice|warning|error)' "$tmp/$1.log") annotations," \
 		"summary $(wc -c <"$tmp/$1.md") bytes, $(grep -cE '^- .*`[^`]*:[0-9]+`' "$tmp/$1.md") lines naming a place," \
 		"$(($(date +%s) - start)) s"
@@ -118,6 +121,9 @@ pr() { # name [gate args]: the action's ab mode against HEAD~1; prints its figur
 	grep -oE '(A/B: .* against [^;]*|[0-9]+ kernels? (is|are) the same code[^:]*)' "$tmp/$1.md" |
 		sed 's/^/  /'
 	grep -E '^- `[^`]*` .*\*\*' "$tmp/$1.md" | sed 's/^/  /'
+	[ -f "$tmp/$1.reports/report.html" ] &&
+		echo "  report.html $(wc -c <"$tmp/$1.reports/report.html") bytes," \
+			"$(find "$tmp/$1.reports/svg/flame" -name '*.diff.svg' 2>/dev/null | wc -l) differential flame graphs"
 }
 
 echo "prbench: jansson $(git -C "$src" describe --always 2>/dev/null), built by $build, $tier tier, $(date -u '+%Y-%m-%d %H:%M UTC'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') family $(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ') model $(grep -m1 '^model' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')"

@@ -12,7 +12,9 @@
 #include "counting/alloc_sites.h"
 #include "allocgate/alloc_count.h"
 
-static struct alloc_count_totals ac_run_basic(void)
+/* The basic calls in one region; *LEAKED: the usable size of the block
+ * it leaves live (freed after the region). */
+static struct alloc_count_totals ac_run_basic(size_t *leaked)
 {
 	struct alloc_count_snapshot s;
 	struct alloc_count_totals t;
@@ -33,13 +35,15 @@ static struct alloc_count_totals ac_run_basic(void)
 	gate_count_free(f);
 	gate_count_free(NULL);
 	alloc_count_end(&s, &t);
+	*leaked = alloc_count_block_size(a);
 	gate_count_free(a);   /* outside the region: not counted */
 	return t;
 }
 
 Test(alloc_count, calls_and_bytes)
 {
-	struct alloc_count_totals t = ac_run_basic();
+	size_t leaked;
+	struct alloc_count_totals t = ac_run_basic(&leaked);
 	cr_expect_eq(t.value[ALLOC_MALLOC_CALLS], 1);
 	cr_expect_eq(t.value[ALLOC_CALLOC_CALLS], 1);
 	cr_expect_eq(t.value[ALLOC_STRDUP_CALLS], 2);
@@ -51,6 +55,57 @@ Test(alloc_count, calls_and_bytes)
 	/* 100 + 100 + 7 + 4 + 128 + 64 */
 	cr_expect_eq(t.value[ALLOC_BYTES_REQUESTED], 403);
 	cr_expect_eq(t.value[ALLOC_LIVE_BLOCKS], 1);   /* a, freed after the region */
+	cr_expect_geq(leaked, 100);
+	cr_expect_eq(t.value[ALLOC_LIVE_BYTES], leaked);
+}
+
+/* The live figures of a region entered several times add up entry by
+ * entry; a region that frees more than it made reads 0, not less. */
+Test(alloc_count, live_bytes_add_up_over_entries_and_stop_at_zero)
+{
+	struct alloc_count_snapshot s;
+	struct alloc_count_totals t, freeing;
+	char *kept[2];
+	memset(&t, 0, sizeof t);
+	memset(&freeing, 0, sizeof freeing);
+	gate_alloc_count_install();
+	for (int i = 0; i < 2; i++) {
+		alloc_count_begin(&s);
+		kept[i] = gate_count_malloc(200);
+		gate_count_free(gate_count_malloc(5000));   /* made and freed: not live */
+		alloc_count_end(&s, &t);
+	}
+	size_t usable = alloc_count_block_size(kept[0]) + alloc_count_block_size(kept[1]);
+	cr_expect_eq(t.value[ALLOC_LIVE_BLOCKS], 2);
+	cr_expect_eq(t.value[ALLOC_LIVE_BYTES], usable);
+	cr_expect_geq(t.value[ALLOC_PEAK_LIVE_BYTES], 5000);
+	/* a region that frees the two blocks and makes a smaller one */
+	alloc_count_begin(&s);
+	gate_count_free(kept[0]);
+	gate_count_free(kept[1]);
+	char *small = gate_count_malloc(8);
+	alloc_count_end(&s, &freeing);
+	cr_expect_eq(freeing.value[ALLOC_LIVE_BLOCKS], 0);
+	cr_expect_eq(freeing.value[ALLOC_LIVE_BYTES], 0);
+	gate_count_free(small);
+}
+
+/* A realloc of a block made before the region counts only its growth. */
+Test(alloc_count, live_bytes_of_a_realloc_are_the_growth)
+{
+	struct alloc_count_snapshot s;
+	struct alloc_count_totals t;
+	memset(&t, 0, sizeof t);
+	gate_alloc_count_install();
+	char *p = gate_count_malloc(16);
+	size_t before = alloc_count_block_size(p);
+	alloc_count_begin(&s);
+	p = gate_count_realloc(p, 4096);
+	alloc_count_end(&s, &t);
+	cr_assert_not_null(p);
+	cr_expect_eq(t.value[ALLOC_LIVE_BLOCKS], 0, "the block existed before the region");
+	cr_expect_eq(t.value[ALLOC_LIVE_BYTES], alloc_count_block_size(p) - before);
+	gate_count_free(p);
 }
 
 /* A realloc that must move (a second block pins the first one's end). */
@@ -106,6 +161,39 @@ Test(alloc_count, threads)
 	cr_expect_eq(t.value[ALLOC_FREES], 4000);
 	cr_expect_eq(t.value[ALLOC_BYTES_REQUESTED], 28000);
 	cr_expect_eq(t.value[ALLOC_LIVE_BLOCKS], 0);
+	cr_expect_eq(t.value[ALLOC_LIVE_BYTES], 0);
+}
+
+static void *ac_leaking_worker(void *arg)
+{
+	for (int i = 0; i < 1000; i++)
+		gate_count_free(gate_count_strdup(arg));
+	return gate_count_malloc(100);   /* still live when the thread ends */
+}
+
+/* Threads that each leave one block: the live figures at the region's
+ * end are those blocks exactly, whichever thread ran when. */
+Test(alloc_count, live_bytes_of_threads_are_exact)
+{
+	struct alloc_count_snapshot s;
+	struct alloc_count_totals t;
+	pthread_t th[4];
+	void *left[4];
+	size_t usable = 0;
+	memset(&t, 0, sizeof t);
+	gate_alloc_count_install();
+	alloc_count_begin(&s);
+	for (int i = 0; i < 4; i++)
+		cr_assert_eq(pthread_create(&th[i], NULL, ac_leaking_worker, "foobar"), 0);
+	for (int i = 0; i < 4; i++)
+		pthread_join(th[i], &left[i]);
+	alloc_count_end(&s, &t);
+	for (int i = 0; i < 4; i++) {
+		usable += alloc_count_block_size(left[i]);
+		gate_count_free(left[i]);
+	}
+	cr_expect_eq(t.value[ALLOC_LIVE_BLOCKS], 4);
+	cr_expect_eq(t.value[ALLOC_LIVE_BYTES], usable);
 }
 
 struct seen_sites {
@@ -186,6 +274,9 @@ Test(alloc_count, names)
 	cr_expect_str_eq(alloc_count_unit(ALLOC_BYTES_REQUESTED), "bytes");
 	cr_expect_str_eq(alloc_count_class(ALLOC_PEAK_LIVE_BYTES), "near");
 	cr_expect_str_eq(alloc_count_class(ALLOC_CALLS), "exact");
+	cr_expect_str_eq(alloc_count_name(ALLOC_LIVE_BYTES), "heap_live_bytes");
+	cr_expect_str_eq(alloc_count_unit(ALLOC_LIVE_BYTES), "bytes");
+	cr_expect_str_eq(alloc_count_class(ALLOC_LIVE_BYTES), "exact");
 }
 
 /* Value of "metric NAME CLASS UNIT VALUE" in RECORD, or -1. */
@@ -228,4 +319,5 @@ Test(alloc_count, counted_test_kernel, .timeout = 60)
 	cr_expect_eq(ac_metric(record, "work.heap_realloc_moved") +
 		     ac_metric(record, "work.heap_realloc_in_place"), 1);
 	cr_expect_eq(ac_metric(record, "work.heap_live_blocks"), 0);
+	cr_expect_eq(ac_metric(record, "work.heap_live_bytes"), 0);
 }

@@ -150,7 +150,7 @@ Test(changepoint, exact_series_changes_exactly)
 }
 
 /* A cost count of a threaded region, 4 parts per million apart between
- * runs (docs/counters.md): no change within the 0.2% cost tolerance; a
+ * runs (docs/cost.md, "Determinism"): no change within the 0.2% cost tolerance; a
  * change of 0.5% is one, measured from the level where it began, so a
  * slow drift is caught once it passes the tolerance. */
 Test(changepoint, cost_tolerance)

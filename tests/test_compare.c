@@ -124,6 +124,33 @@ Test(compare, exact_from_zero_is_an_infinite_change)
 	cr_expect_str_eq(cur.series[0].note, "exact count changed: 0 -> 1");
 }
 
+/* The interposer's live blocks of a threaded region follow the host's
+ * stack limit (the C runtime's cached stacks): not compared; of one
+ * thread, an exact count like any other. */
+Test(compare, proc_live_of_threads_is_shown_not_tested)
+{
+	const double four[3] = { 4, 4, 4 }, eight[3] = { 8, 8, 8 }, t8[3] = { 8, 8, 8 };
+	add(&base, "k", "a", "r.proc_live_blocks", "count", METRIC_EXACT, four, 3, 1.0);
+	add(&cur, "k", "a", "r.proc_live_blocks", "count", METRIC_EXACT, eight, 3, 1.0);
+	add(&base, "k", "a", "threads", "count", METRIC_EXACT, t8, 3, 1.0);
+	add(&cur, "k", "a", "threads", "count", METRIC_EXACT, t8, 3, 1.0);
+	result_sort(&cur);
+	compare_run(&cur, &base, &o, true);
+	const struct series *s = result_find_series(&cur, "k", "a", "p", "r.proc_live_blocks");
+	cr_assert_not_null(s);
+	cr_expect_eq(s->verdict, VERDICT_SKIPPED, "verdict %d", s->verdict);
+	cr_expect(s->note && strstr(s->note, "ulimit -s"), "note: %s", s->note ? s->note : "");
+}
+
+Test(compare, proc_live_of_one_thread_is_an_exact_count)
+{
+	const double zeros[3] = { 0, 0, 0 }, ones[3] = { 1, 1, 1 };
+	add(&base, "k", "a", "r.proc_live_blocks", "count", METRIC_EXACT, zeros, 3, 1.0);
+	add(&cur, "k", "a", "r.proc_live_blocks", "count", METRIC_EXACT, ones, 3, 1.0);
+	compare_run(&cur, &base, &o, true);
+	cr_expect_eq(cur.series[0].verdict, VERDICT_FAIL);
+}
+
 /* ---- near ---- */
 
 /* Median 1000, spread 1010 - 990 = 20: allowed 10% of 1000 + 20 + 16 = 136. */

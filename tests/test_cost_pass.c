@@ -116,7 +116,7 @@ Test(cost_pass, single_threaded_counts_repeat_exactly, .init = setup, .timeout =
  * (perf/probe/probe_threads.c) with valgrind's ticket lock: four threads that
  * allocate (each its own arena) count the same instructions every run.
  * Five runs: before, the count followed the schedule (639,291 to 639,409
- * in five runs, docs/counters.md, "Determinism, measured"). */
+ * in five runs, docs/cost.md, "Determinism"). */
 Test(cost_pass, threaded_counts_repeat_exactly, .init = setup, .timeout = 300)
 {
 	need_cost_pass();

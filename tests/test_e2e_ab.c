@@ -168,13 +168,19 @@ Test(e2e_ab, bad_input_exits_2)
 		{ "--update-baseline", NULL, "--update-baseline: not with gate ab" },
 		{ "--runs", "3", "--runs: not with gate ab" },
 		{ "--a-env", "NOEQUALS", "--a-env NOEQUALS: expected KEY=VALUE" },
-		{ "--b-frobnicate", "1", "unknown side option" },
+		{ "--b-frobnicate", "1",
+		  "unknown option '--b-frobnicate' (gate ab --help lists them)" },
 		{ "--a-allocator", "nosuchalloc", "--a-allocator nosuchalloc" },
 		/* a missing A directory is a base without kernels: B alone
 		 * (a_base_without_kernels_measures_b_alone); a file is no directory */
 		{ "--a-kernel-dir", "/dev/null", "kernel directory /dev/null (side A)" },
-		{ "--duet", "--interleaved", "--duet, --interleaved and --sampling: choose one mode" },
+		{ "--duet", "--interleaved", "--duet and --interleaved: choose one" },
 		{ "--sampling", "sideways", "--sampling sideways: expected duet or interleaved" },
+		{ "--rounds", "2.5", "--rounds 2.5: expected an integer from 2 to 1000" },
+		{ "--warmup", "1.5", "--warmup 1.5: expected auto or an integer from 0 to 1000" },
+		{ "--rounds", "10x", "--rounds 10x: expected an integer" },
+		{ "--rounds=-3", NULL, "--rounds -3: expected an integer" },
+		{ "--rounds", "99999999999999999999", "--rounds 99999999999999999999: expected" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct spawn_output out;

@@ -192,7 +192,8 @@ Test(e2e_history, bad_input_exits_2)
 	cr_expect(strstr(out.err, "zz.json: commit: expected a string"), "%s", out.err);
 	spawn_output_free(&out);
 	cr_expect_eq(gate_in(&out, "/", "history", NULL), 2);
-	cr_expect(strstr(out.err, "--dir DIR is required"), "%s", out.err);
+	cr_expect(strstr(out.err, "missing --dir DIR (gate history --help shows the usage)"), "%s",
+		  out.err);
 	spawn_output_free(&out);
 	cr_expect_eq(gate_in(&out, "/", "history", "--dir", dir, "--bogus", NULL), 2);
 	cr_expect(strstr(out.err, "'--bogus'"), "%s", out.err);

@@ -75,12 +75,17 @@ struct bad_flag {
 Test(e2e_input, bad_flag_values_exit_2_naming_the_flag)
 {
 	static const struct bad_flag cases[] = {
-		{ "--seed", "-1", "--seed -1: expected a number" },
+		{ "--seed", "-1", "--seed -1: expected an integer" },
 		{ "--seed", "1e400", "--seed 1e400" },
 		{ "--seed", "12abc", "--seed 12abc" },
-		{ "--rounds", "0", "--rounds 0: expected a number from 2" },
+		{ "--rounds", "0", "--rounds 0: expected an integer from 2" },
 		{ "--rounds", "99999999999", "--rounds 99999999999" },
+		{ "--rounds", "2.5", "--rounds 2.5: expected an integer" },
+		{ "--rounds", "10x", "--rounds 10x: expected an integer" },
+		{ "--rounds", "-3", "--rounds -3: expected an integer" },
+		{ "--rounds", "99999999999999999999", "--rounds 99999999999999999999: expected" },
 		{ "--warmup", "-1", "--warmup -1" },
+		{ "--warmup", "1.5", "--warmup 1.5: expected auto or an integer" },
 		{ "--timeout", "nan", "--timeout nan" },
 		{ "--timeout", "inf", "--timeout inf" },
 		{ "--timeout", "-5", "--timeout -5" },
@@ -90,7 +95,7 @@ Test(e2e_input, bad_flag_values_exit_2_naming_the_flag)
 		{ "--env", "=1", "--env =1: expected KEY=VALUE" },
 		{ "--env", "A-B=1", "KEY must be letters" },
 		{ "--kernel", "../../etc/passwd", "unknown kernel '../../etc/passwd'" },
-		{ "--json", "", "--json" },
+		{ "--json", "", "--json needs a value" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct spawn_output o;
@@ -184,10 +189,11 @@ Test(e2e_input, baseline_with_nan_literal_exits_2)
 
 /* Every subcommand's --help: usage on stdout, nothing on stderr, exit 0
  * and nothing run; a bad flag: one line naming it, exit 2 (the one parse
- * convention of cli/commands.h). */
+ * convention of cli/commands.h); an unknown command: one line, exit 2. */
 Test(e2e_input, help_is_help_and_a_bad_flag_is_bad_usage)
 {
-	static const char *const commands[] = { "run", "ab", "merge", "diff", "list" };
+	static const char *const commands[] = { "run", "ab", "matrix", "merge", "diff", "list",
+						"history", "bisect" };
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
 		struct spawn_output out;
 		char *help[] = { gate_path, (char *)commands[i], "--help", NULL };
@@ -204,6 +210,12 @@ Test(e2e_input, help_is_help_and_a_bad_flag_is_bad_usage)
 		cr_expect(strstr(out.err, "--no-such-flag"), "%s: %s", commands[i], out.err);
 		spawn_output_free(&out);
 	}
+	struct spawn_output out;
+	char *unknown[] = { gate_path, "frobnicate", NULL };
+	cr_assert_eq(spawn_run(unknown, NULL, 60, &out), 0);
+	cr_expect(out.status == SPAWN_EXITED && out.exit_code == 2, "exit %d", out.exit_code);
+	cr_expect_str_eq(out.err, "gate: unknown command 'frobnicate' (gate --help lists them)\n");
+	spawn_output_free(&out);
 }
 
 /* A baseline without its context block, or without platform, is accepted

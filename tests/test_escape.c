@@ -3,8 +3,8 @@
  * heading after a newline, HTML, a CDATA end, an image link, backquotes,
  * a byte that is not UTF-8, invalid UTF-8 sequences) through a result, and
  * its output parsed or checked: no terminal line starts with "::", the
- * markdown holds no heading, HTML or link of the kernel's, the JUnit, SVG
- * and JSON parse. */
+ * markdown holds no heading, HTML or link of the kernel's, the HTML page
+ * no element or attribute of the kernel's, the JUnit, SVG and JSON parse. */
 #include <jansson.h>
 #include <stdint.h>
 
@@ -14,6 +14,7 @@
 #include "report/matrix_report.h"
 #include "report/escape.h"
 #include "report/report_github.h"
+#include "report/report_html.h"
 #include "report/report_json.h"
 #include "report/report_junit.h"
 #include "report/report_markdown.h"
@@ -253,6 +254,46 @@ Test(escape, the_junit_and_svg_parse)
 	result_free(&r);
 }
 
+/* Every element and attribute of the --html page is the page's own: a
+ * parser finds only the page's tags and attributes, one script, no
+ * handler. */
+Test(escape, the_html_page_has_no_element_or_attribute_of_the_kernels)
+{
+	/* python3 -c '...': no single quote in it */
+	static const char script[] =
+		"import html.parser, sys\n"
+		"tags = set(\"html head meta title style body h1 h2 p br code nav a div ul li \"\n"
+		"           \"strong details summary table thead tbody tr th td figure script \"\n"
+		"           \"svg rect line text circle g\".split())\n"
+		"attrs = set(\"lang charset http-equiv content name id class href title data-v \"\n"
+		"            \"open xmlns width height viewbox font-family font-size font-weight \"\n"
+		"            \"x y x1 y1 x2 y2 cx cy r rx fill fill-opacity stroke stroke-width \"\n"
+		"            \"text-anchor\".split())\n"
+		"bad, scripts = [], 0\n"
+		"class P(html.parser.HTMLParser):\n"
+		"    def handle_starttag(self, tag, a):\n"
+		"        global scripts\n"
+		"        scripts += tag == \"script\"\n"
+		"        bad.extend([\"<\" + tag] if tag not in tags else [])\n"
+		"        bad.extend([k for k, v in a if k not in attrs])\n"
+		"P().feed(open(sys.argv[1], encoding=\"utf-8\").read())\n"
+		"print(bad, scripts) if bad or scripts != 1 else None\n"
+		"sys.exit(1 if bad or scripts != 1 else 0)\n";
+	struct run_result r;
+	hostile_build(&r);
+	char *page = fixture_render(report_html_print, &r, NULL);
+	cr_expect(all_utf8(page), "bytes that are not UTF-8 in the page");
+	cr_expect_null(strchr(page, '\r'));
+	cr_expect_null(strchr(page, '\x1b'));
+	cr_expect_not_null(strstr(page, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+	int st = fixture_python(script, page);
+	if (st == -1)
+		cr_skip_test("python3 is not installed: the HTML parser check is skipped");
+	cr_expect_eq(st, 0, "an element or attribute of the kernel's in the page");
+	free(page);
+	result_free(&r);
+}
+
 Test(escape, the_json_is_utf8_and_parses)
 {
 	struct run_result r;
@@ -318,6 +359,33 @@ Test(escape, term_rule_values)
 		cr_assert_not_null(got);
 		cr_expect_str_eq(got, cases[i].want);
 		free(got);
+	}
+}
+
+/* The HTML rule: no character that ends a text, an attribute or a script
+ * is left raw; a control character is shown; not UTF-8 is U+FFFD. */
+Test(escape, html_rule_values)
+{
+	static const struct { const char *in, *want; } cases[] = {
+		{ "plain é", "plain é" },
+		{ "</script><script>alert(1)</script>",
+		  "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;" },
+		{ "a & b", "a &amp; b" }, { "\"x\" 'y'", "&quot;x&quot; &#39;y&#39;" },
+		{ "a\rb", "a\\rb" }, { "\x1b[0m", "\\x1b[0m" }, { "tab\tline\n", "tab\tline\n" },
+		{ "\xff", "\xef\xbf\xbd" }, { "\xc2\x9b", "\\u009b" },
+		{ "\xef\xbf\xbe", "\xef\xbf\xbd" },
+		{ "\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char out[256] = "";
+		FILE *f = tmpfile();
+		cr_assert_not_null(f);
+		escape_html(f, cases[i].in);
+		rewind(f);
+		size_t n = fread(out, 1, sizeof out - 1, f);
+		out[n] = '\0';
+		fclose(f);
+		cr_expect_str_eq(out, cases[i].want, "case %zu", i);
 	}
 }
 

@@ -4,16 +4,19 @@
  * README.md says which commands wrote them) and the hand-built result of
  * tests/report_fixture.h; the expected outputs sit next to them. A change
  * of the code that moves one byte of the terminal, JSON, JUnit, markdown,
- * GitHub annotation, SVG or diff output fails here. When a change of the
+ * GitHub annotation, SVG, HTML or diff output fails here. When a change of the
  * output is intended, regenerate with
  *   ALLOCGATE_GOLDEN_UPDATE=1 build/tests/unit --filter 'golden/ *' (no space)
  * and review the diff of tests/golden/ in the commit. */
 #include "report_fixture.h"
+#include "flame_fixture.h"
 
 #include <errno.h>
 
 #include "decide/diff.h"
+#include "report/flame_svg.h"
 #include "report/report_github.h"
+#include "report/report_html.h"
 #include "report/report_json.h"
 #include "report/report_junit.h"
 #include "report/report_markdown.h"
@@ -195,6 +198,18 @@ Test(golden, hand_built_result)
 	result_free(&r);
 }
 
+/* The --html page of the hand-built result (not of every result above: a
+ * page holds every series, and the other renderings check the words). */
+Test(golden, hand_built_result_as_html)
+{
+	struct run_result r;
+	fixture_build(&r);
+	char *out = fixture_render(report_html_print, &r, NULL);
+	expect_golden("fixture.html", out);
+	free(out);
+	result_free(&r);
+}
+
 /* Adds to R expectation LINE of toy/small: EXPR decided VERDICT from its
  * verdict on A (A_VERDICT, A's figures around A_ESTIMATE) and on B
  * (B_VERDICT, B's figures around B_ESTIMATE), as compare_ab.c decides. */
@@ -281,4 +296,27 @@ Test(golden, diff_of_two_results)
 	diff_free(&d);
 	result_free(&a);
 	result_free(&b);
+}
+
+static void flame(FILE *f, const struct run_result *r, const void *ask)
+{
+	cr_assert_eq(flame_svg_print(f, &r->stacks, &r->stacks_before, ask), 0);
+}
+
+/* The flame graphs of the hand-built stacks of tests/flame_fixture.h: B's
+ * calls, and B's calls against A's. */
+Test(golden, flame_graphs_of_hand_built_stacks)
+{
+	struct run_result r;
+	memset(&r, 0, sizeof r);
+	flame_fixture_build(&r.stacks, &r.stacks_before);
+	struct flame_ask ask = { "toy", "single", "small", FLAME_CALLS, false, false, "" };
+	char *out = fixture_render(flame, &r, &ask);
+	expect_golden("flame.toy.single.small.calls.svg", out);
+	free(out);
+	ask.differential = true;
+	out = fixture_render(flame, &r, &ask);
+	expect_golden("flame.toy.single.small.calls.diff.svg", out);
+	free(out);
+	result_free(&r);
 }

@@ -46,8 +46,8 @@ static const struct {
 #define LAYERS (sizeof layers / sizeof layers[0])
 
 /* The files below gates/run/ that may write to the person themselves
- * (docs/architecture.md, "Only the CLI and the run speak to the
- * person"): the one form of a message, the runner's -v lines, the Windows
+ * (docs/architecture.md, "The layers of `gates/`":
+ * only the CLI and the run speak to the person): the one form of a message, the runner's -v lines, the Windows
  * spawner's note that --pin-cpu could not be had (it goes on unpinned),
  * and the POSIX spawner's child, whose lines before exec go to the
  * sample's stderr (the pipe the gate reads), not to the person. */

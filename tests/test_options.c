@@ -150,7 +150,7 @@ Test(options, correction_and_best_of, .init = cr_redirect_stderr)
 	cr_expect_eq(parse(&o, ARGC(bad_best), bad_best), CLI_BAD_USAGE);
 	fflush(stderr);
 	cr_expect_stderr_eq_str("gate: --correction bonferroni: expected holm or bh\n"
-				"gate: --best-of 0: expected a number from 1 to 1000\n");
+				"gate: --best-of 0: expected an integer from 1 to 1000\n");
 }
 
 /* gate ab doubles the tier's rounds unless --rounds said how many. */
@@ -270,59 +270,90 @@ static void expect_error(const char **argv, int argc, const char *message)
 		expect_error(argv, ARGC(argv), message);                      \
 	}
 
-ERROR_TEST(unknown_flag, "gate: unknown option '--bogus' (see gate run --help)\n",
+ERROR_TEST(unknown_flag, "gate: unknown option '--bogus' (gate run --help lists them)\n",
 	   "--bogus")
-ERROR_TEST(unknown_flag_with_value, "gate: unknown option '--bogus=1' (see gate run --help)\n",
-	   "--quick", "--bogus=1")
-ERROR_TEST(unknown_flag_before_a_word, "gate: unknown option '--bogus' (see gate run --help)\n",
-	   "--bogus", "word")
+ERROR_TEST(unknown_flag_with_value,
+	   "gate: unknown option '--bogus=1' (gate run --help lists them)\n", "--quick", "--bogus=1")
+ERROR_TEST(unknown_flag_before_a_word,
+	   "gate: unknown option '--bogus' (gate run --help lists them)\n", "--bogus", "word")
 ERROR_TEST(flag_with_value_is_not_a_switch,
-	   "gate: unknown option '--quick=1' (see gate run --help)\n", "--quick=1")
-ERROR_TEST(positional_argument, "gate: unknown option 'resize' (see gate run --help)\n",
-	   "resize")
-ERROR_TEST(rounds_below_two, "gate: --rounds 1: expected a number from 2 to 1000\n",
+	   "gate: unknown option '--quick=1' (gate run --help lists them)\n", "--quick=1")
+ERROR_TEST(positional_argument,
+	   "gate: unexpected argument 'resize' (gate run --help shows the usage)\n", "resize")
+ERROR_TEST(rounds_below_two, "gate: --rounds 1: expected an integer from 2 to 1000\n",
 	   "--rounds", "1")
-ERROR_TEST(rounds_above_1000, "gate: --rounds 1001: expected a number from 2 to 1000\n",
+ERROR_TEST(rounds_above_1000, "gate: --rounds 1001: expected an integer from 2 to 1000\n",
 	   "--rounds=1001")
-ERROR_TEST(rounds_not_a_number, "gate: --rounds nine: expected a number from 2 to 1000\n",
+ERROR_TEST(rounds_not_a_number, "gate: --rounds nine: expected an integer from 2 to 1000\n",
 	   "--rounds", "nine")
-ERROR_TEST(rounds_nan, "gate: --rounds nan: expected a number from 2 to 1000\n",
+ERROR_TEST(rounds_nan, "gate: --rounds nan: expected an integer from 2 to 1000\n",
 	   "--rounds", "nan")
-ERROR_TEST(rounds_empty, "gate: --rounds : expected a number from 2 to 1000\n", "--rounds=")
-ERROR_TEST(rounds_missing_value, "gate: --rounds : expected a number from 2 to 1000\n",
-	   "--rounds")
-ERROR_TEST(warmup_negative, "gate: --warmup -1: expected a number from 0 to 1000\n",
-	   "--warmup", "-1")
+ERROR_TEST(rounds_fraction, "gate: --rounds 2.5: expected an integer from 2 to 1000\n",
+	   "--rounds", "2.5")
+ERROR_TEST(rounds_trailing_garbage, "gate: --rounds 10x: expected an integer from 2 to 1000\n",
+	   "--rounds", "10x")
+ERROR_TEST(rounds_negative, "gate: --rounds -3: expected an integer from 2 to 1000\n",
+	   "--rounds=-3")
+ERROR_TEST(rounds_overflow,
+	   "gate: --rounds 99999999999999999999: expected an integer from 2 to 1000\n",
+	   "--rounds", "99999999999999999999")
+ERROR_TEST(rounds_exponent, "gate: --rounds 1e1: expected an integer from 2 to 1000\n",
+	   "--rounds", "1e1")
+ERROR_TEST(rounds_leading_space, "gate: --rounds  5: expected an integer from 2 to 1000\n",
+	   "--rounds", " 5")
+ERROR_TEST(rounds_empty, "gate: --rounds needs a value (--rounds N)\n", "--rounds=")
+ERROR_TEST(rounds_missing_value, "gate: --rounds needs a value (--rounds N)\n", "--rounds")
+ERROR_TEST(warmup_negative,
+	   "gate: --warmup -1: expected auto or an integer from 0 to 1000\n", "--warmup", "-1")
+ERROR_TEST(warmup_fraction,
+	   "gate: --warmup 1.5: expected auto or an integer from 0 to 1000\n", "--warmup", "1.5")
+ERROR_TEST(runs_fraction, "gate: --runs 2.5: expected an integer from 1 to 100\n",
+	   "--runs=2.5")
+ERROR_TEST(best_of_overflow,
+	   "gate: --best-of 4294967297: expected an integer from 1 to 1000\n", "--best-of",
+	   "4294967297")
+ERROR_TEST(pin_cpu_fraction, "gate: --pin-cpu 1.0: expected an integer from 0 to 4095\n",
+	   "--pin-cpu", "1.0")
 ERROR_TEST(timeout_too_short, "gate: --timeout 0.05: expected a number from 0.1 to 86400\n",
 	   "--timeout", "0.05")
+ERROR_TEST(timeout_trailing_garbage, "gate: --timeout 5s: expected a number from 0.1 to 86400\n",
+	   "--timeout", "5s")
+ERROR_TEST(deadline_infinite, "gate: --deadline inf: expected a number from 1 to 604800\n",
+	   "--deadline", "inf")
 ERROR_TEST(min_effect_negative, "gate: --min-effect -5: expected a number from 0 to 1000\n",
 	   "--min-effect=-5")
 ERROR_TEST(min_effect_whole_word, "gate: --min-effect-whole ten: expected a number from 0 to "
 	   "1000\n", "--min-effect-whole", "ten")
-ERROR_TEST(seed_fraction, "gate: --seed 1.5: expected an integer\n", "--seed", "1.5")
-ERROR_TEST(seed_above_2_53, "gate: --seed 9007199254740992: expected a number from 0 to "
-	   "9.0072e+15\n", "--seed", "9007199254740992")
-ERROR_TEST(seed_not_a_number, "gate: --seed abc: expected a number from 0 to 9.0072e+15\n",
-	   "--seed", "abc")
+ERROR_TEST(seed_fraction, "gate: --seed 1.5: expected an integer from 0 to 9007199254740991\n",
+	   "--seed", "1.5")
+ERROR_TEST(seed_above_2_53, "gate: --seed 9007199254740992: expected an integer from 0 to "
+	   "9007199254740991\n", "--seed", "9007199254740992")
+ERROR_TEST(seed_not_a_number, "gate: --seed abc: expected an integer from 0 to "
+	   "9007199254740991\n", "--seed", "abc")
 ERROR_TEST(env_without_equals, "gate: --env FOO: expected KEY=VALUE\n", "--env", "FOO")
 ERROR_TEST(env_without_key, "gate: --env =1: expected KEY=VALUE\n", "--env", "=1")
 ERROR_TEST(env_bad_key, "gate: --env MY-VAR=1: KEY must be letters, digits and _\n",
 	   "--env=MY-VAR=1")
-ERROR_TEST(env_missing_value, "gate: --env : expected KEY=VALUE\n", "--env")
-ERROR_TEST(kernel_empty, "gate: --kernel : expected a kernel name\n", "--kernel=")
-ERROR_TEST(json_empty, "gate: --json : expected a path\n", "--json=")
-ERROR_TEST(baseline_dir_missing, "gate: --baseline-dir : expected a path\n", "--baseline-dir")
+ERROR_TEST(env_missing_value, "gate: --env needs a value (--env KEY=VALUE)\n", "--env")
+ERROR_TEST(kernel_empty, "gate: --kernel needs a value (--kernel NAME)\n", "--kernel=")
+ERROR_TEST(json_empty, "gate: --json needs a value (--json FILE)\n", "--json=")
+ERROR_TEST(html_empty, "gate: --html needs a value (--html FILE)\n", "--html", "")
+ERROR_TEST(baseline_dir_missing, "gate: --baseline-dir needs a value (--baseline-dir DIR)\n",
+	   "--baseline-dir")
+ERROR_TEST(backend_unknown, "gate: --backend dtrace: expected perf or bpf\n", "--backend=dtrace")
 
-/* --junit, --markdown, --svg and --shard (the CI reports and sharding). */
+/* --junit, --markdown, --svg, --html and --shard (the CI reports and
+ * sharding). */
 Test(options, ci_reports_and_shard)
 {
 	struct run_options o;
 	const char *argv[] = { "--junit", "j.xml", "--markdown=m.md", "--svg", "charts",
-			       "--shard", "2/3" };
+			       "--html", "r.html", "--shard", "2/3" };
 	cr_assert_eq(parse(&o, ARGC(argv), argv), 0);
 	cr_expect_str_eq(o.junit_path, "j.xml");
 	cr_expect_str_eq(o.markdown_path, "m.md");
 	cr_expect_str_eq(o.svg_dir, "charts");
+	cr_expect_str_eq(o.html_path, "r.html");
 	cr_expect_eq(o.shard_index, 2);
 	cr_expect_eq(o.shard_count, 3);
 	done(&o);
@@ -332,7 +363,8 @@ Test(options, ci_reports_and_shard)
 
 Test(options, bad_shard, .init = cr_redirect_stderr)
 {
-	static const char *const bad[] = { "0/2", "3/2", "1/0", "1", "1/2x", "a/b", "" };
+	static const char *const bad[] = { "0/2", "3/2", "1/0", "1", "1/2x", "a/b", "",
+					   "1.0/2", "1/2.5", "-1/2", "1/99999999999999999999" };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct run_options o;
 		const char *argv[] = { "--shard", bad[i] };

@@ -2,7 +2,9 @@
  * (ci/lint-workflows.sh: @action-validator/cli from npm); skipped with
  * the script's one line when npm is not available. Also checks that the
  * ci/ scripts the workflow calls exist and are executable, and what the
- * comment workflow of docs/install.md posts (tests/comment_workflow.sh). */
+ * comment workflow of docs/install.md posts (tests/comment_workflow.sh),
+ * and that ci/action.sh names the flame graphs in the step summary
+ * (tests/action_flame.sh). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,5 +82,19 @@ Test(workflow, comment_workflow_posts_what_it_should, .timeout = 60)
 	cr_expect(out.status == SPAWN_EXITED && out.exit_code == 0, "exit %d:\n%s\n%s",
 		  out.exit_code, out.out, out.err);
 	cr_expect(strstr(out.out, "comment_workflow: ok"), "%s\n%s", out.out, out.err);
+	spawn_output_free(&out);
+}
+
+/* ci/action.sh names the flame graphs in the step summary, with the
+ * artifact that uploads them, only when the gate wrote some
+ * (tests/action_flame.sh, against a fake gate). */
+Test(workflow, action_names_the_flame_graphs, .timeout = 60)
+{
+	char *argv[] = { "/bin/sh", "tests/action_flame.sh", NULL };
+	struct spawn_output out;
+	cr_assert_eq(spawn_run(argv, NULL, 50, &out), 0);
+	cr_expect(out.status == SPAWN_EXITED && out.exit_code == 0, "exit %d:\n%s\n%s",
+		  out.exit_code, out.out, out.err);
+	cr_expect(strstr(out.out, "action_flame: ok"), "%s\n%s", out.out, out.err);
 	spawn_output_free(&out);
 }

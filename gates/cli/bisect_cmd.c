@@ -1,10 +1,12 @@
 /* bisect_cmd.c: `gate bisect --good REV --bad REV --build CMD`: its flags
  * (one table, cli_table.h), then the search (run/run.h). */
-#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_refuse.h"
 #include "cli/cli_table.h"
+#include "cli/cli_value.h"
 #include "cli/commands.h"
 #include "core/message.h"
 #include "run/run.h"
@@ -17,36 +19,14 @@ struct bisect_args {
 	const char *metrics[BISECT_KERNELS_MAX];
 };
 
-static void bisect_usage(FILE *f);
-
-static int unexpected(void *plan, char *arg)
-{
-	(void)plan;
-	message_error("unexpected argument '%s'", arg);
-	bisect_usage(stderr);
-	return -1;
-}
-
-/* A flag's value: NULL (missing) is said, naming the flag. */
-static int need(const char *flag, const char *v)
-{
-	if (v)
-		return 0;
-	message_error("%s needs a value", flag);
-	return -1;
-}
-
 static int set_text(void *plan, const char *flag, const char *v)
 {
 	struct bisect_plan *p = &((struct bisect_args *)plan)->plan;
-	if (need(flag, v))
-		return -1;
-	const char **to = !strcmp(flag, "--good") ? &p->good
-			  : !strcmp(flag, "--bad") ? &p->bad
-			  : !strcmp(flag, "--build") ? &p->build
-			  : !strcmp(flag, "--kernel-dir") ? &p->kernel_dir
-			  : !strcmp(flag, "--cache-dir") ? &p->cache_dir : &p->json;
-	*to = v;
+	*(!strcmp(flag, "--good") ? &p->good
+	  : !strcmp(flag, "--bad") ? &p->bad
+	  : !strcmp(flag, "--build") ? &p->build
+	  : !strcmp(flag, "--kernel-dir") ? &p->kernel_dir
+	  : !strcmp(flag, "--cache-dir") ? &p->cache_dir : &p->json) = v;
 	return 0;
 }
 
@@ -56,11 +36,10 @@ static int add_name(void *plan, const char *flag, const char *v)
 	struct bisect_args *a = plan;
 	bool kernel = !strcmp(flag, "--kernel");
 	size_t *count = kernel ? &a->plan.kernel_count : &a->plan.metric_count;
-	if (need(flag, v))
-		return -1;
 	if (*count == BISECT_KERNELS_MAX) {
-		message_error("%s: at most %d", flag, BISECT_KERNELS_MAX);
-		return -1;
+		char why[64];
+		snprintf(why, sizeof why, "at most %d", BISECT_KERNELS_MAX);
+		return cli_refuse_value(flag, v, why);
 	}
 	(kernel ? a->kernels : a->metrics)[(*count)++] = v;
 	return 0;
@@ -68,16 +47,10 @@ static int add_name(void *plan, const char *flag, const char *v)
 
 static int set_seconds(void *plan, const char *flag, const char *v)
 {
-	char *end;
-	if (need(flag, v))
+	long long seconds;
+	if (cli_integer(flag, v, 1, 86400, &seconds))
 		return -1;
-	errno = 0;
-	long n = strtol(v, &end, 10);
-	if (errno || end == v || *end || n < 1 || n > 86400) {
-		message_error("%s %s: expected a whole number of seconds from 1 to 86400", flag, v);
-		return -1;
-	}
-	((struct bisect_args *)plan)->plan.build_seconds = (double)n;
+	((struct bisect_args *)plan)->plan.build_seconds = (double)seconds;
 	return 0;
 }
 
@@ -118,23 +91,20 @@ static const struct cli_flag bisect_flags[] = {
 	{ "--no-color", NULL, NULL, "no colour (also NO_COLOR=1)", set_switch },
 };
 
+static const char *const bisect_required[] = { "--good", "--bad", "--build", NULL };
+
 static const struct cli_table bisect_table = {
+	.command = "gate bisect",
+	.required = bisect_required,
 	.head = "usage: gate bisect --good REV --bad REV --build CMD [options]\n"
 		"Names the first commit between REV and REV (first parents) whose exact\n"
 		"series (allocation counts, calls, cost) differ from the good one's: each\n"
 		"probed revision built by CMD in a git worktree and measured once.\n"
 		"Exit 0: found; 1: no single first bad commit (none differs, or skipped\n"
 		"commits hide it: the range is named); 2: bad input.\n",
-	.flags = bisect_flags,
-	.count = sizeof bisect_flags / sizeof bisect_flags[0],
+	CLI_ROWS(bisect_flags),
 	.width = 26,
-	.other = unexpected,
 };
-
-static void bisect_usage(FILE *f)
-{
-	cli_table_usage(&bisect_table, f);
-}
 
 int bisect_main(int argc, char **argv, const char *self_dir)
 {
@@ -147,11 +117,6 @@ int bisect_main(int argc, char **argv, const char *self_dir)
 	enum cli_parse parsed = cli_table_parse(&bisect_table, &a, argc, argv);
 	if (parsed != CLI_PARSED)
 		return cli_parse_exit(parsed);
-	if (!a.plan.good || !a.plan.bad || !a.plan.build) {
-		message_error("--good, --bad and --build are required");
-		bisect_usage(stderr);
-		return GATE_EXIT_USAGE;
-	}
 	a.plan.kernels = a.kernels;
 	a.plan.metrics = a.metrics;
 	a.plan.no_color |= getenv("NO_COLOR") != NULL;

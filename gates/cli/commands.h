@@ -23,7 +23,8 @@ int run_main(int argc, char **argv, const char *self_dir);
 /* `gate list [--kernel-dir DIR]`: kernels, variants, parameter sets, expectations. */
 int list_main(int argc, char **argv, const char *self_dir);
 
-/* `gate merge RESULT.json... [--json OUT] [--junit F] [--markdown F] [--svg DIR]`:
+/* `gate merge RESULT.json... [--json OUT] [--junit F] [--markdown F] [--svg DIR]
+ * [--html F]`:
  * shards and platforms joined into one result and one verdict. */
 int merge_main(int argc, char **argv, const char *self_dir);
 

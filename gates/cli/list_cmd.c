@@ -1,7 +1,6 @@
 /* list_cmd.c: `gate list [--kernel-dir DIR]`: its flags (one table,
  * cli_table.h), then the listing (run/run.h). */
 #include <stdio.h>
-#include <string.h>
 
 #include "cli/cli_table.h"
 #include "cli/commands.h"
@@ -13,25 +12,10 @@ struct list_plan {
 	char kernel_dir[4096];
 };
 
-/* ARG, not a flag of gate list, or --kernel-dir without its DIR: -1
- * after a message. */
-static int bad_usage(const char *arg)
-{
-	message_error("unknown option '%s' (usage: gate list [--kernel-dir DIR])", arg);
-	return -1;
-}
-
-static int unknown(void *plan, char *arg)
-{
-	(void)plan;
-	return bad_usage(arg);
-}
-
 static int set_kernel_dir(void *plan, const char *flag, const char *v)
 {
 	struct list_plan *p = plan;
-	if (!v)
-		return bad_usage(flag);
+	(void)flag;
 	snprintf(p->kernel_dir, sizeof p->kernel_dir, "%s", v);
 	return 0;
 }
@@ -42,12 +26,11 @@ static const struct cli_flag list_flags[] = {
 };
 
 static const struct cli_table list_table = {
+	.command = "gate list",
 	.head = "usage: gate list [--kernel-dir DIR]\n"
 		"  the kernels (default: next to the gate binary), each with its\n"
 		"  variants, parameter sets and expectations with file:line\n",
-	.flags = list_flags,
-	.count = sizeof list_flags / sizeof list_flags[0],
-	.other = unknown,
+	CLI_ROWS(list_flags),
 };
 
 int list_main(int argc, char **argv, const char *self_dir)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_refuse.h"
 #include "cli/commands.h"
 #include "run/discover.h"
 #include "core/interrupt.h"
@@ -107,7 +108,6 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].main(argc - 2, argv + 2, self_dir);
-	message_error("unknown command '%s'", argv[1]);
-	usage(stderr);
+	cli_refuse_command(argv[1]);
 	return GATE_EXIT_USAGE;
 }

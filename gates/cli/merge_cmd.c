@@ -1,29 +1,23 @@
 /* merge_cmd.c: `gate merge RESULT.json... [--json OUT] [--junit FILE]
- * [--markdown FILE] [--svg DIR] [--no-color]`: its flags (one table,
+ * [--markdown FILE] [--svg DIR] [--html FILE] [--no-color]`: its flags (one table,
  * cli_table.h), then the merge (run/run.h). */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_refuse.h"
 #include "cli/cli_table.h"
 #include "cli/commands.h"
 #include "core/message.h"
 #include "run/run.h"
 
-/* Prints the usage to F. */
-static void merge_usage(FILE *f);
-
 /* A report's path: FLAG names which. */
 static int set_report(void *plan, const char *flag, const char *v)
 {
 	struct merge_plan *p = plan;
-	if (!v || !*v) {
-		message_error("%s: expected a path", flag);
-		return -1;
-	}
 	*(!strcmp(flag, "--json") ? &p->reports.json
 	  : !strcmp(flag, "--junit") ? &p->reports.junit
-	  : !strcmp(flag, "--markdown") ? &p->reports.markdown : &p->reports.svg_dir) = v;
+	  : !strcmp(flag, "--markdown") ? &p->reports.markdown
+	  : !strcmp(flag, "--html") ? &p->reports.html : &p->reports.svg_dir) = v;
 	return 0;
 }
 
@@ -34,15 +28,10 @@ static int set_no_color(void *plan, const char *flag, const char *v)
 	return 0;
 }
 
-/* A result file, or an unknown option. */
+/* A result file. */
 static int add_input(void *plan, char *arg)
 {
 	struct merge_plan *p = plan;
-	if (arg[0] == '-') {
-		message_error("unknown option '%s'", arg);
-		merge_usage(stderr);
-		return -1;
-	}
 	p->inputs[p->input_count++] = arg;
 	return 0;
 }
@@ -52,34 +41,31 @@ static const struct cli_flag merge_flags[] = {
 	{ "--junit", "FILE", NULL, "write a JUnit XML report", set_report },
 	{ "--markdown", "FILE", NULL, "write a markdown summary", set_report },
 	{ "--svg", "DIR", NULL, "write one SVG chart of the samples per kernel", set_report },
+	{ "--html", "FILE", NULL, "write the merged result as one HTML page", set_report },
 	{ "--no-color", NULL, NULL, "no colour (also NO_COLOR=1)", set_no_color },
 };
 
 static const struct cli_table merge_table = {
+	.command = "gate merge",
 	.head = "usage: gate merge RESULT.json... [--json OUT] [--junit FILE] [--markdown FILE]\n"
-		"                  [--svg DIR] [--no-color]\n"
+		"                  [--svg DIR] [--html FILE] [--no-color]\n"
 		"joins --json results of shards and platforms into one result and one verdict\n",
-	.flags = merge_flags,
-	.count = sizeof merge_flags / sizeof merge_flags[0],
-	.other = add_input,
+	CLI_ROWS(merge_flags),
+	.word = add_input,
 };
 
-static void merge_usage(FILE *f)
-{
-	cli_table_usage(&merge_table, f);
-}
-
 /* CLI_PARSED, CLI_HELP_PRINTED, or CLI_BAD_USAGE after a message
- * (cli/commands.h). */
+ * (cli/commands.h): one result file at least. */
 static enum cli_parse parse(struct merge_plan *p, int argc, char **argv)
 {
 	p->inputs = calloc((size_t)argc + 1, sizeof *p->inputs);
-	if (!p->inputs)
+	if (!p->inputs) {
+		message_error("out of memory");
 		return CLI_BAD_USAGE;
+	}
 	enum cli_parse parsed = cli_table_parse(&merge_table, p, argc, argv);
 	if (parsed == CLI_PARSED && !p->input_count) {
-		message_error("no result files given");
-		merge_usage(stderr);
+		cli_refuse_missing("gate merge", "RESULT.json");
 		return CLI_BAD_USAGE;
 	}
 	return parsed;
@@ -88,12 +74,11 @@ static enum cli_parse parse(struct merge_plan *p, int argc, char **argv)
 int merge_main(int argc, char **argv, const char *self_dir)
 {
 	struct merge_plan p;
-	int ret;
 	(void)self_dir;
 	message_set_program("gate merge");
 	memset(&p, 0, sizeof p);
 	enum cli_parse parsed = parse(&p, argc, argv);
-	ret = parsed == CLI_PARSED ? run_merge(&p) : cli_parse_exit(parsed);
+	int ret = parsed == CLI_PARSED ? run_merge(&p) : cli_parse_exit(parsed);
 	free(p.inputs);
 	return ret;
 }

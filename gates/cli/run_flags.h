@@ -3,8 +3,13 @@
 #ifndef GATE_RUN_FLAGS_H
 #define GATE_RUN_FLAGS_H
 
+#include "cli/cli_table.h"
 #include "cli/commands.h"
 #include "run/run_options.h"
+
+/* The flags of gate run, its plan a struct run_options; gate ab's and
+ * gate matrix's tables take them too (cli_table.h, ALSO). */
+extern const struct cli_table run_flags_table;
 
 /* Prints the options of `gate run` to F. */
 void run_options_usage(void *f);

@@ -1,5 +1,5 @@
 /* cost_key.h: what decides the instruction stream of a cost sample, and
- * what does not (docs/counters.md, "The cost key").
+ * what does not (docs/cost.md, "The cost key").
  *
  * Under valgrind a program sees valgrind's synthetic CPU: on every AVX2
  * host the same Intel family 6 model 0x3c with the same cache leaves,

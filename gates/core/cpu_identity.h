@@ -1,5 +1,5 @@
 /* cpu_identity.h: which CPU this is, beyond its name: vendor, family,
- * model and stepping (two "AMD EPYC" VMs can be Zen 3 and Zen 5),
+ * model and stepping (two machines named "AMD EPYC" can be a Zen 3 and a Zen 5),
  * microcode, caches, cores and threads, hypervisor.
  *
  * The parsers are pure functions of text, tested on fixed samples

@@ -3,10 +3,8 @@
  * Two builds of a kernel that differ only in a comment of a header it
  * includes have different bytes: the debug information (.debug_line's line
  * numbers) and the linker's build ID (a hash of the whole output) change,
- * the loaded image does not (measured on refcount with a comment line added
- * to the top of probe.h: the files differ from byte 929, the build ID; after
- * `objcopy --strip-debug --remove-section .note.gnu.build-id` they are the
- * same). The drift history of a timing series is kept only across the same
+ * the loaded image does not (measured: docs/measurements.md, "Figures
+ * behind the code's rules"). The drift history of a timing series is kept only across the same
  * executable (history.h), so a digest of the whole file would restart every
  * history on such an edit.
  *

@@ -18,23 +18,22 @@
 
 /* Family-wise error rate of the timing tests. */
 #define POLICY_ALPHA 0.05
-/* Smallest timing change that fails against a baseline (docs/noise.md:
- * the VM's memory-heavy regions drift 20-90% over minutes), and in
- * `gate ab`, whose sides run in the same rounds: there the floor, not the
- * noise, limits what 61 rounds catch. A change of 3% of time was caught
- * 18 of 20 times with 2% and 11 of 20 with 3%, with no false alarm in 120
- * A/A runs of the toy nor in 20 unchanged runs of the whole suite at 2%
- * (docs/noise.md, "Rounds"). */
+/* Smallest timing change that fails against a baseline, where
+ * memory-heavy regions drift by far more than the code's changes over
+ * minutes (docs/noise.md, "Two kinds of noise"), and in `gate ab`, whose
+ * sides run in the same rounds: there the floor, not the noise, limits
+ * what 61 rounds catch, so a lower floor catches smaller changes with no
+ * more false alarms (docs/noise.md, "Rounds"; measured:
+ * docs/measurements.md#the-minimum-effect-2-against-3). */
 #define POLICY_MIN_EFFECT 0.25
 /* Smallest slowdown of the code as a whole (decide/reference.h: most
  * groups beyond the most the reference workload lets the machine have
  * slowed) that fails against a baseline. Many groups read at once against
  * a machine the reference bounds are not one series against its own
- * drift: on the 2-core VM the median of unchanged runs' groups, divided by
- * that bound, reached at most +5.4% in 55 runs, no unchanged run of 34
- * failed at 10%, and a 20% slowdown of every kernel failed 11 of 12 runs
- * (docs/noise.md, "The reference workload"); at 25% none would. The
- * smaller of this and the minimum effect applies. */
+ * drift, so the whole needs less than one series alone (docs/noise.md,
+ * "The code slowed as a whole"; measured:
+ * docs/measurements.md#the-reference-workload-a-slowdown-of-every-kernel-against-a-baseline).
+ * The smaller of this and the minimum effect applies. */
 #define POLICY_MIN_EFFECT_WHOLE 0.10
 #define POLICY_MIN_EFFECT_AB 0.02
 /* A timing tolerance is at least this many times the drift between the
@@ -59,7 +58,7 @@
 /* Cost pass counts: 0.2% of the baseline (or 3 x the spread of its cost
  * samples when larger): callgrind's counts of a single-threaded region
  * repeat exactly, a threaded one's within a few parts per million
- * (docs/counters.md); 0.2% still catches +1% of work. Simulated misses of
+ * (docs/cost.md, "Determinism"); 0.2% still catches +1% of work. Simulated misses of
  * a threaded region move by a few percent with the interleaving: 10% and
  * 64 per thread. Threaded instruction counts get 4096 per thread (thread
  * start and first allocation follow the interleaving). A cost series whose
@@ -84,16 +83,17 @@
 #define POLICY_GATE_DETERMINISTIC (POLICY_GATE_COUNTS | POLICY_GATE_COST)
 #define POLICY_GATE_ALL (POLICY_GATE_DETERMINISTIC | POLICY_GATE_TIMING)
 /* `gate run`'s default: against a stored baseline, timing moves with the
- * machine's load and drift (docs/noise.md: 20-90% over minutes on a shared
- * VM), counts and cost do not; `gate ab` measures both sides in the same
- * rounds, so its timing gates too (POLICY_GATE_ALL). */
+ * machine's load and drift (docs/noise.md, "What gates"), counts and cost
+ * do not; `gate ab` measures both sides in the same rounds, so its timing
+ * gates too (POLICY_GATE_ALL). */
 #define POLICY_GATE_RUN_DEFAULT POLICY_GATE_DETERMINISTIC
 #define POLICY_GATE_AB_DEFAULT POLICY_GATE_ALL
 
 /* How `gate ab` takes its samples when neither --duet nor --interleaved
  * is given (sample/duet.h): interleaved, which caught more than duet both
  * on a quiet machine and beside a busy neighbour in the side-by-side
- * benchmark (docs/noise.md, "Duet against interleaved, measured"). */
+ * benchmark (docs/noise.md, "Duet"; measured:
+ * docs/measurements.md#interleaved-against-duet). */
 enum policy_ab_sampling { POLICY_AB_INTERLEAVED, POLICY_AB_DUET };
 #define POLICY_AB_SAMPLING_DEFAULT POLICY_AB_INTERLEAVED
 
@@ -102,11 +102,9 @@ enum policy_ab_sampling { POLICY_AB_INTERLEAVED, POLICY_AB_DUET };
  * run, and with --full, whose samples at the seeds' own sizes are long
  * enough that 61 rounds of both sides would pass its time budget.
  * Pairing leaves per-process noise, which only more rounds see through:
- * on the 2-core VM 31 rounds caught +3% of work (a +4.2% change of time)
- * 13 of 20 times and 61 rounds 18 of 20, twice, with no false alarm in
- * 100 A/A runs of the toy quiet and 100 beside a busy loop, nor in 20
- * unchanged runs of the whole suite (docs/noise.md, "Rounds"). The price:
- * a whole-suite run takes about 1.6 times as long (187 s against 118 s). */
+ * 61 rounds catch smaller changes than 31 with no more false alarms, at
+ * about 1.6 times the time of a whole-suite run (docs/noise.md, "Rounds";
+ * measured: docs/measurements.md#61-rounds-against-31). */
 #define POLICY_AB_ROUNDS 61
 #define POLICY_AB_ROUNDS_OTHER_TIERS 19
 

@@ -200,7 +200,7 @@ struct context {
 	char *cpu_family;     /* "0x1a": the displayed family, hex */
 	char *cpu_model_number; /* "0x02": the displayed model, hex (arm64: the part) */
 	char *cpu_stepping;   /* "1" */
-	char *cpu_microcode;  /* "0xa0011d1" (/proc/cpuinfo; VMs often hide it) */
+	char *cpu_microcode;  /* "0xa0011d1" (/proc/cpuinfo; virtual machines often hide it) */
 	char *cpu_caches;     /* "L1d 48K, L1i 32K, L2 1024K, L3 32768K" (CPU 0's) */
 	int cpu_cores;        /* physical cores */
 	int cpu_threads;      /* hardware threads (logical CPUs), online or not */
@@ -370,8 +370,8 @@ int result_metric_is_counted(const char *name);
 /* Whether metric NAME ([REGION.]ctx_switches, cpu_migrations,
  * sched_wait_ns or others_cpu_permille) counts what the scheduler did: how often the threads
  * waited, were preempted or moved, how long they waited to run. That follows the host's load and how much the threads overlap,
- * not the code alone: on the 2-core VM refcount_mutex threads_5's context
- * switches rose 2.7x within an hour of unchanged runs (docs/noise.md).
+ * not the code alone (docs/counters.md, "Every counter of a sample";
+ * measured: docs/measurements.md#scheduler-events-against-a-baseline).
  * Shown, never tested against the baseline; a kernel gates contention
  * with a declared expectation (kernels/thread_cache.c). */
 int result_metric_is_scheduling(const char *name);

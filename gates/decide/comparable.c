@@ -108,8 +108,8 @@ static void add_identity(const struct context *c, bool stepping, char *out, size
 
 /* The hardware for timing: the CPU's name, its identity (vendor, family,
  * model, stepping) where both contexts record one, and the online cores.
- * Two VMs both named "AMD EPYC" (Zen 3 and Zen 5) differ by family and
- * model. WHY: "AMD EPYC family 0x19 model 0x11 -> family 0x1a model 0x02;
+ * Two machines both named "AMD EPYC" (a Zen 3 and a Zen 5) differ by
+ * family and model. WHY: "AMD EPYC family 0x19 model 0x11 -> family 0x1a model 0x02;
  * cores 2 -> 4". A baseline without an identity (an older version) is
  * compared by name and cores, and C->identity_unknown says so. */
 static void decide_hardware(const struct context *base, const struct context *cur,

@@ -1,5 +1,5 @@
 /* comparable.h: what of a run can be compared with a baseline, decided
- * once from the two contexts (docs/counters.md, "The cost key").
+ * once from the two contexts (docs/cost.md, "The cost key").
  *
  * Timing: only on the same hardware: the CPU's name, its identity
  * (vendor, family, model, stepping: core/cpu_identity.h) where both

@@ -44,7 +44,9 @@ enum verdict compare_timing_verdict(double ratio, double tolerance, int signific
  * S->baseline_median, S's sample having run THREADS threads: sets S's
  * test, verdict and note. OTHER is the result B belongs to (the baseline,
  * or gate ab's side A): a cost estimate is allowed what its region's
- * misses there are allowed. */
+ * misses there are allowed. proc_live_bytes and proc_live_blocks of a
+ * region of more than one thread are not compared (VERDICT_SKIPPED, the
+ * note says why): they follow the host's stack limit. */
 void compare_counts(struct series *s, const struct series *b, const struct run_result *other,
 		    const struct run_policy *pol, double threads);
 
@@ -70,9 +72,9 @@ void compare_run(struct run_result *cur, const struct run_result *base,
  * slowdown; the others are inconclusive. When it held, nothing is put down
  * to the machine. Against a baseline without reference samples, a run
  * whose compared timing series slowed by a median of COMPARE_SHIFT_NOTABLE
- * or more (result_timing_shift) is read the same way with that median (the
- * VM's speed moved 12-23% as a whole within an hour of unchanged runs:
- * docs/noise.md). */
+ * or more (result_timing_shift) is read the same way with that median (a
+ * machine's speed can move as a whole within an hour of unchanged runs:
+ * docs/noise.md, "The reference workload"). */
 #define COMPARE_SHIFT_NOTABLE 0.10
 
 /* The POLICY_GATE_* class of S: cost for the cost pass's counts, timing

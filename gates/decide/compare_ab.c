@@ -188,7 +188,7 @@ static void decide_timing(struct run_result *b, const struct run_policy *pol, co
 	 * is true it rejects anything at most as often as alpha (Simes), and
 	 * comparisons that share a change (wall and task clock) lend each other
 	 * power; but those near-duplicates also let one chance fluctuation
-	 * count twice (docs/noise.md: 1 false alarm in 24 A/A runs). */
+	 * count twice (docs/noise.md, "Holm or Benjamini-Hochberg"). */
 	double *adj = compare_adjusted(b, timed, NULL, pol->fdr ? stats_bh : stats_holm);
 	/* "improved" is held to the same bar over the run as a regression:
 	 * the 95% interval alone, one per series, let chance fluctuations of
@@ -318,8 +318,8 @@ void compare_ab_settle(struct run_result *b, const struct run_result *a,
 		s->confirm_change = ok ? second.ratio - 1 : NAN;
 		/* The fresh batch must show the minimum effect by itself: under no
 		 * change its ratio is above 1 half the time, so "above 1" only
-		 * halved the first batch's false alarms (2 of 100 whole-suite A/A
-		 * runs; one read "confirmation batch +0.7%: confirmed"). */
+		 * halves the first batch's false alarms (docs/noise.md, "What
+		 * `gate ab`'s confirmation does"). */
 		s->confirmed = ok && second.ratio >= 1 + s->tolerance &&
 			       both.ratio >= 1 + s->tolerance && both.p_greater < pol->alpha;
 		char note[400];

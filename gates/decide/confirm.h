@@ -22,7 +22,7 @@ int confirm_suspect(const struct run_result *r, const char *kernel, const char *
  * two batches, is still at least 1 + TOLERANCE. Batches that disagree by a
  * factor 1.34 (1.61 vs 1.20) show that the machine itself drifts that much,
  * so 1.20 / 1.34 = 0.90 is no regression; 2.34 and 4.05 disagree by 1.73
- * but 2.34 / 1.73 = 1.35 still is one (a VM's neighbours come and go within
+ * but 2.34 / 1.73 = 1.35 still is one (a machine's neighbours come and go within
  * seconds; a real regression stays above the drift in both batches). */
 int confirm_consistent(double change1, double change2, double tolerance);
 

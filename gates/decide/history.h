@@ -1,9 +1,9 @@
 /* history.h: what a baseline remembers of its earlier recordings.
  *
- * A timing metric's level moves with the machine's state over hours (on
- * the 2-core VM of docs/noise.md free_cost alloc_order n_100k free sat
- * 25-40% above a baseline recorded three hours earlier), which batches
- * taken a minute apart by one `--update-baseline` never see. So each update
+ * A timing metric's level moves with the machine's state over hours
+ * (docs/noise.md, "Drift history"; measured:
+ * docs/measurements.md#gate-run-against-the-committed-baseline-60-unchanged-runs),
+ * which batches taken a minute apart by one `--update-baseline` never see. So each update
  * keeps, per timing series, the batch medians of the recordings before it
  * (the "history"), and the drift that sets the series' tolerance is taken
  * over the new batches and that history (compare_batch_drift). History is

@@ -7,9 +7,9 @@
  * spread over the cores waits only while every core runs another of the
  * region's threads: with N <= C never, with N > C at most (N - C) x run / C
  * ns in all. The wait beyond that is other tasks', or the scheduler's
- * stacking of the region's threads on fewer cores (two workers on the idle
- * 2-core VM waited 50-95% of the region in 6 of 9 samples): not the code's
- * either way. And each sample
+ * stacking of the region's threads on fewer cores (measured:
+ * docs/measurements.md#the-interference-figures): not the code's either
+ * way. And each sample
  * carries the share of the machine's CPU time that other processes took
  * during its round (others_cpu_permille, sample/machine_load.h): a
  * neighbour on another core slows a kernel through the shared caches
@@ -52,8 +52,8 @@ int interference_mark(struct run_result *r);
  * the same load (duet: at the same time; interleaved: in one shuffled
  * order, so a neighbour falls on either side by chance and the paired test
  * stays fair), and only a sample's own wait to run tells the sides apart.
- * Left in, a neighbour busy on one core left every round of the 2-core VM
- * out (docs/noise.md, "Duet against interleaved, measured"). */
+ * Left in, a neighbour busy on one core leaves every round out (measured:
+ * docs/measurements.md#leaving-out-rounds-for-the-machines-share-not-the-rule). */
 int interference_mark_as(struct run_result *r, bool machine_share);
 
 /* interference_mark_as for the series of one group (KERNEL, PARAMS) of R:

@@ -5,8 +5,8 @@
  * Each shard adjusts its timing p-values by Holm (or Benjamini-Hochberg)
  * over its own comparisons only, so N shards are N smaller families: a
  * raw p that the whole run's family holds under the bar can fail a shard
- * (seen: a +3.3% series failed shard 2 of 4 of a 40-kernel gate ab and
- * passed the unsharded run, docs/measurements.md "At scale"). The merge
+ * (measured: docs/measurements.md, "Figures behind the code's rules").
+ * The merge
  * takes every input's compared timing series of one platform as one family
  * again, from the raw p-values the results carry, and a failure that is no
  * longer significant there becomes inconclusive, with the figures. Nothing

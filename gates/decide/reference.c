@@ -137,11 +137,11 @@ out:
 
 /* What part I of REF says of the machine's most: the cpu and faults parts
  * their 95% upper bound; the memory part its ratio, because its interval
- * is the host's memory latency moving within the run (up to 13% between
- * processes seconds apart on the 2-core VM), which the kernels' medians
- * average over as its own median does, and which these kernels feel less
- * than that: unchanged runs with the memory part at +8% [+5.5%, +10.5%]
- * measured -0.6% (docs/noise.md). */
+ * is the host's memory latency moving within the run, which the kernels'
+ * medians average over as its own median does, and which these kernels
+ * feel less than its upper bound says (docs/noise.md, "The code slowed as
+ * a whole"; measured:
+ * docs/measurements.md#the-reference-workload-a-slowdown-of-every-kernel-against-a-baseline). */
 static double part_most(const struct reference *ref, int i)
 {
 	const struct reference_part *p = &ref->part[i];
@@ -185,10 +185,9 @@ size_t reference_settle_uniform(struct run_result *r, const struct run_policy *p
 	enum reference_part_id part = REFERENCE_CPU;
 	size_t groups, slower, failed = 0;
 	/* A part slower beyond doubt: the host is in a slow spell, and the
-	 * reference says that it moved, not by how much for each kernel (on
-	 * the 2-core VM, memory +20.5% [+8.3%, +30.3%] while free_cost's
-	 * regions of unchanged code took 44-190% longer): timing stays
-	 * inconclusive (docs/noise.md). */
+	 * reference says that it moved, not by how much for each kernel
+	 * (unchanged code can slow far more than the part): timing stays
+	 * inconclusive (docs/noise.md, "The code slowed as a whole"). */
 	if (ref->state == REFERENCE_MOVED)
 		return 0;
 	double bound = reference_bound(ref, &part);

@@ -22,10 +22,9 @@
  * Clinical Trials, 2000, sec. 4.2 and 7.2 on non-binding futility, ch. 10
  * on stochastic curtailment). tests/test_sequential.c checks it on seeded
  * simulations of 10,000 series (docs/noise.md, "Stopping early"): what
- * the rule costs is power near the minimum effect (4,520 of 10,000 changes
- * of exactly it found against 5,076 with every round; 9,766 of +1.5 times
- * it against 9,834), and an unchanged series of noise half the minimum
- * effect takes 12.5 rounds of 61, one of 2.5 to 5 times it 32.1. */
+ * the rule costs is power near the minimum effect, what it saves is rounds
+ * (measured:
+ * docs/measurements.md#stopping-early-the-simulation-and-the-number-of-looks). */
 #ifndef GATE_SEQUENTIAL_H
 #define GATE_SEQUENTIAL_H
 

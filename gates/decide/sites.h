@@ -2,7 +2,7 @@
  * appeared, disappeared or changed their calls or bytes between a baseline
  * (or gate ab's side A) and this run. A changed site explains the exact
  * heap_* regression of its variant; the reporters put it at the site's own
- * file and line (docs/counters.md, "Allocation sites"). */
+ * file and line (docs/sites.md, "Allocation sites"). */
 #ifndef GATE_SITES_H
 #define GATE_SITES_H
 

@@ -1,5 +1,5 @@
 /* stacks.h: what a run keeps of the allocation call stacks its cost pass
- * found (sample/cost_stacks.h; docs/counters.md, "Allocation call stacks"):
+ * found (sample/cost_stacks.h; docs/cost.md, "Allocation call stacks"):
  * the bytes known of each, the stacks that explain a variant's calls, and
  * the other side's for the differential flame graphs. */
 #ifndef GATE_STACKS_H

@@ -208,7 +208,7 @@ static char *cpu_caches(int *failed)
 }
 
 /* Turbo/boost: cpufreq's global boost file (acpi-cpufreq, amd-pstate),
- * else intel_pstate's no_turbo; NULL where neither is (a VM). */
+ * else intel_pstate's no_turbo; NULL where neither is (a virtual machine). */
 static char *cpu_boost(void)
 {
 	char *v = read_line(CPU_SYSFS "/cpufreq/boost");

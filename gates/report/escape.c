@@ -178,6 +178,49 @@ void escape_xml(FILE *f, const char *s)
 	}
 }
 
+/* The HTML rule's form of a character of N bytes (0: a byte that is not
+ * UTF-8) and code point CP, or NULL when it is written as it is. */
+static const char *html_form(size_t n, uint32_t cp, char out[8])
+{
+	if (n == 0 || cp == 0xfffe || cp == 0xffff)
+		return "\xef\xbf\xbd";
+	switch (cp) {
+	case '&': return "&amp;";
+	case '<': return "&lt;";
+	case '>': return "&gt;";
+	case '"': return "&quot;";
+	case '\'': return "&#39;";
+	case '\t': case '\n': return NULL;
+	default: break;
+	}
+	if (cp < 0x20 || cp == 0x7f) {
+		term_control((unsigned char)cp, out);
+		return out;
+	}
+	if (cp >= 0x80 && cp < 0xa0) {
+		snprintf(out, 8, "\\u%04x", (unsigned)cp);
+		return out;
+	}
+	return NULL;
+}
+
+void escape_html(FILE *f, const char *s)
+{
+	uint32_t cp;
+	size_t n;
+	char form[8];
+	const char *rep;
+
+	while (s && *s) {
+		n = utf8_sequence(s, &cp);
+		if ((rep = html_form(n, cp, form)))
+			fputs(rep, f);
+		else
+			fwrite(s, 1, n, f);
+		s += n ? n : 1;
+	}
+}
+
 /* The text fields of each element of the result's arrays. */
 static const size_t series_texts[] = {
 	offsetof(struct series, kernel), offsetof(struct series, variant),

@@ -14,6 +14,11 @@
  * XML       (JUnit, SVG) & < > " as entities, LF and CR as character
  *           references, other characters XML 1.0 forbids as "?", bytes
  *           that are not UTF-8 as U+FFFD
+ * HTML      (--html) & < > " ' as entities, text and attribute values
+ *           alike (no tag, no end of an attribute, no end of the page's
+ *           script); control characters but TAB and LF shown as in the
+ *           terminal ("\r", "\x1b", "\u009b"); bytes that are not UTF-8
+ *           and the noncharacters U+FFFE, U+FFFF as U+FFFD
  * JSON      bytes that are not UTF-8 as U+FFFD (store/jsonout.c,
  *           core/utf8.h); jansson escapes the rest
  * GitHub    annotations: % CR LF escaped, other control characters as
@@ -42,6 +47,9 @@ void escape_md_place(FILE *f, const char *file, int line);
 
 /* S under the XML rule (text and attribute values alike) into F. */
 void escape_xml(FILE *f, const char *s);
+
+/* S under the HTML rule (text and attribute values alike) into F. */
+void escape_html(FILE *f, const char *s);
 
 /* A copy of R for a renderer whose rule is RULE: every text R holds
  * (names, paths, notes, reasons, the context) replaced by RULE's

@@ -281,6 +281,15 @@ void format_change_word(const struct series *s, char *buf, size_t size)
 		snprintf(buf, size, "%s", "");
 }
 
+void format_interval(const struct series *s, char *buf, size_t size)
+{
+	if (s->has_baseline && isfinite(s->ci_low))
+		snprintf(buf, size, "[%+.1f%%, %+.1f%%]", 100 * (s->ci_low - 1),
+			 100 * (s->ci_high - 1));
+	else
+		snprintf(buf, size, "%s", "");
+}
+
 /* The series of one group that moved with one gating: what a change's
  * line lists, one row per fact (report/series_rows.h). */
 struct moved_pick {

@@ -100,11 +100,10 @@ void format_counts(const struct run_result *r, size_t *series, size_t *expects,
  * the median change (ratio - 1) of its compared timing series (a verdict of
  * pass, fail, improved or inconclusive; scheduler events and gate ab's
  * paired ratios left out) into *MEDIAN. Returns how many there were; below
- * RESULT_SHIFT_MIN_SERIES (and for gate ab) 0, *MEDIAN then NAN. In
- * unchanged runs on the 2-core VM the kernels slowed together (a median of
- * +18.7%) within 15 minutes of the baseline's recording (docs/noise.md):
- * one regressed series among many moved ones is the machine's more likely
- * than the code's. */
+ * RESULT_SHIFT_MIN_SERIES (and for gate ab) 0, *MEDIAN then NAN. Unchanged
+ * kernels can slow together within minutes of the baseline's recording
+ * (docs/noise.md, "The reference workload"): one regressed series among
+ * many moved ones is the machine's more likely than the code's. */
 #define FORMAT_SHIFT_NOTABLE 0.10
 size_t format_timing_shift(const struct run_result *r, double *median);
 
@@ -141,6 +140,11 @@ size_t format_moved(const struct run_result *r, size_t i, bool gated, char *buf,
 /* The change of S for a person: "+12.5%", "from 0" when its baseline was
  * 0 (never "nan"), "" without a baseline; into BUF. */
 void format_change_word(const struct series *s, char *buf, size_t size);
+
+/* The interval of S's change for a person: "[+2.0%, +8.3%]" (of the ratio
+ * current / baseline, as changes), "" without a baseline or an interval;
+ * into BUF. */
+void format_interval(const struct series *s, char *buf, size_t size);
 
 /* Series of R that regressed but do not gate (the policy's --gate left
  * their class out): reported as information. */

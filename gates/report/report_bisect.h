@@ -1,5 +1,5 @@
 /* report_bisect.h: what `gate bisect` found, for a person (the terminal)
- * and for a program (--json FILE, docs/json-format.md "gate bisect"), both
+ * and for a program (--json FILE, docs/json-format.md "The outcome of `gate bisect`"), both
  * from one struct bisect_outcome (decide/bisect.h). */
 #ifndef GATE_REPORT_BISECT_H
 #define GATE_REPORT_BISECT_H

@@ -1,5 +1,5 @@
 /* report_outputs.h: every file report of a run or a merge (--json, --junit,
- * --markdown, --svg, $GITHUB_STEP_SUMMARY), one at a time, so that the
+ * --markdown, --svg, --html, $GITHUB_STEP_SUMMARY), one at a time, so that the
  * run (run/reports.h) decides the order, names a failure and writes them
  * again when the exit status changes. Nothing here prints. */
 #ifndef GATE_REPORT_OUTPUTS_H
@@ -13,7 +13,9 @@ struct report_paths {
 	const char *json;      /* --json FILE, or NULL */
 	const char *junit;     /* --junit FILE, or NULL */
 	const char *markdown;  /* --markdown FILE, or NULL */
-	const char *svg_dir;   /* --svg DIR, or NULL */
+	const char *svg_dir;   /* --svg DIR, or NULL: the charts, and the flame
+				* graphs in DIR/flame/ (flame_svg.h) */
+	const char *html;      /* --html FILE, or NULL */
 };
 
 /* The file reports, in the order they are written: those replaced whole,
@@ -23,9 +25,13 @@ enum report_output {
 	REPORT_OUTPUT_JUNIT,
 	REPORT_OUTPUT_MARKDOWN,
 	REPORT_OUTPUT_SVG,
+	REPORT_OUTPUT_HTML,
 	REPORT_OUTPUT_STEP_SUMMARY,
 	REPORT_OUTPUTS
 };
+
+/* The last of the outputs replaced whole. */
+#define REPORT_OUTPUT_LAST_WHOLE REPORT_OUTPUT_HTML
 
 /* The flag (or variable) that asks for output K: "--json", ...,
  * "GITHUB_STEP_SUMMARY". */

@@ -1,5 +1,6 @@
 /* report_svg.c: per-kernel SVG charts of the wall-time samples (report_svg.h). */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -126,18 +127,28 @@ static void print_row(FILE *f, const struct axis *a, const struct series *s, dou
 	fputs("</text>\n", f);
 }
 
-void report_svg_print(FILE *f, const struct run_result *r, const void *arg)
+/* The chart's text styles, each rule under SCOPE ("" in a file of its
+ * own; in a page, the chart's class, so that they style nothing else). */
+static void print_style(FILE *f, const char *scope)
 {
-	const char *kernel = arg;
+	fprintf(f, "<style>%s.l{font-size:12px}%s.t{font-size:11px;fill:#555}%s.h{font-size:15px;"
+		"font-weight:bold}</style>\n", scope, scope, scope);
+}
+
+/* The chart of KERNEL: a file of its own (with its XML prolog), or INLINE
+ * in an HTML page (svg.plot, its styles scoped to it). */
+static void print_chart(FILE *f, const struct run_result *r, const char *kernel, bool inline_svg)
+{
 	size_t rows, row = 0;
 	struct axis a = make_axis(r, kernel, &rows);
 	double bottom = SVG_TOP + (double)rows * SVG_ROW;
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%.0f\" "
-		   "viewBox=\"0 0 %d %.0f\" font-family=\"sans-serif\">\n"
-		   "<style>.l{font-size:12px}.t{font-size:11px;fill:#555}.h{font-size:15px;"
-		   "font-weight:bold}</style>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
-		SVG_WIDTH, bottom + 30, SVG_WIDTH, bottom + 30);
+	if (!inline_svg)
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\"%s width=\"%d\" height=\"%.0f\" "
+		   "viewBox=\"0 0 %d %.0f\" font-family=\"sans-serif\">\n",
+		inline_svg ? " class=\"plot\"" : "", SVG_WIDTH, bottom + 30, SVG_WIDTH, bottom + 30);
+	print_style(f, inline_svg ? "svg.plot " : "");
+	fputs("<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n", f);
 	fputs("<text x=\"8\" y=\"20\" class=\"h\">", f);
 	format_xml_text(f, kernel);
 	fputs(": wall-time samples / baseline median (log scale; bar = run median)</text>\n", f);
@@ -154,6 +165,24 @@ void report_svg_print(FILE *f, const struct run_result *r, const void *arg)
 	if (!rows)
 		fprintf(f, "<text x=\"8\" y=\"%d\" class=\"l\">no wall-time samples</text>\n", SVG_TOP);
 	fputs("</svg>\n", f);
+}
+
+void report_svg_print(FILE *f, const struct run_result *r, const void *kernel)
+{
+	print_chart(f, r, kernel, false);
+}
+
+void report_svg_print_inline(FILE *f, const struct run_result *r, const char *kernel)
+{
+	print_chart(f, r, kernel, true);
+}
+
+bool report_svg_draws(const struct run_result *r, const char *kernel)
+{
+	for (size_t i = 0; i < r->series_count; i++)
+		if (drawn(&r->series[i], kernel))
+			return true;
+	return false;
 }
 
 /* DIR/<kernel>.svg, with bytes outside [A-Za-z0-9._-] of the name as '_'. */

@@ -9,6 +9,7 @@
 #ifndef GATE_REPORT_SVG_H
 #define GATE_REPORT_SVG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -16,6 +17,13 @@
 
 /* Prints the chart of kernel KERNEL (a const char *, as ARG) of R to F. */
 void report_svg_print(FILE *f, const struct run_result *r, const void *kernel);
+
+/* The same chart for an HTML page (report_html.h): no XML prolog, the
+ * <svg> of class "plot", its styles scoped to that class. */
+void report_svg_print_inline(FILE *f, const struct run_result *r, const char *kernel);
+
+/* Whether KERNEL of R has a row to draw (a wall-time series with samples). */
+bool report_svg_draws(const struct run_result *r, const char *kernel);
 
 /* Writes one chart per kernel of R into DIR (created when missing, one
  * level), each atomically; returns how many, or a negative errno with ERR. */

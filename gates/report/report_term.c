@@ -64,10 +64,11 @@ static int shown(const struct series *s)
  * baseline. */
 static void format_change(const struct series *s, char *buf, size_t size)
 {
+	char interval[64];
 	format_change_word(s, buf, size);
-	if (s->has_baseline && isfinite(s->ci_low))
-		snprintf(buf + strlen(buf), size - strlen(buf), " [%+.1f%%, %+.1f%%]",
-			 100 * (s->ci_low - 1), 100 * (s->ci_high - 1));
+	format_interval(s, interval, sizeof interval);
+	if (*interval)
+		snprintf(buf + strlen(buf), size - strlen(buf), " %s", interval);
 }
 
 /* Widths of the text columns of one params group: at least the header's,

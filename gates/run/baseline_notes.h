@@ -1,7 +1,7 @@
 /* baseline_notes.h: what the report says about the baseline file itself,
  * beside the verdicts it decided: what of an older file's was accepted
  * without being there, and what the change under test did to the file
- * (docs/ci.md, "A baseline changed by the change"). Each is information,
+ * (docs/options.md, "Baselines"). Each is information,
  * never a failure: lines for the result's baseline note. */
 #ifndef GATE_BASELINE_NOTES_H
 #define GATE_BASELINE_NOTES_H

@@ -55,13 +55,13 @@ static void after_failure(const struct reports_target *t, bool *written)
 	*t->exit_code = status;
 	memcpy(again, written, sizeof again);
 	again[REPORT_OUTPUT_STEP_SUMMARY] = false;
-	write_outputs(t, REPORT_OUTPUT_JSON, REPORT_OUTPUT_SVG, again, written);
+	write_outputs(t, REPORT_OUTPUT_JSON, REPORT_OUTPUT_LAST_WHOLE, again, written);
 }
 
 static void write_files(const struct reports_target *t)
 {
 	bool written[REPORT_OUTPUTS] = { false };
-	if (write_outputs(t, REPORT_OUTPUT_JSON, REPORT_OUTPUT_SVG, NULL, written))
+	if (write_outputs(t, REPORT_OUTPUT_JSON, REPORT_OUTPUT_LAST_WHOLE, NULL, written))
 		after_failure(t, written);
 	if (write_outputs(t, REPORT_OUTPUT_STEP_SUMMARY, REPORT_OUTPUT_STEP_SUMMARY, NULL, written))
 		after_failure(t, written);

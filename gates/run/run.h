@@ -45,7 +45,7 @@ int run_matrix(struct matrix_plan *p, const char *self_dir);
 struct merge_plan {
 	const char **inputs;           /* the result files */
 	size_t input_count;
-	struct report_paths reports;   /* --json, --junit, --markdown, --svg */
+	struct report_paths reports;   /* --json, --junit, --markdown, --svg, --html */
 	bool no_color;
 };
 
@@ -53,8 +53,17 @@ struct merge_plan {
 int run_merge(const struct merge_plan *p);
 
 /* `gate diff`: every series of the files A and B (results or baselines)
- * side by side, with CHANGED_ONLY those whose median moved. */
-int run_diff(const char *a, const char *b, bool changed_only);
+ * side by side, with CHANGED_ONLY those whose median moved; with
+ * FLAME_DIR (--flame DIR, else NULL) also run_diff_flame. */
+int run_diff(const char *a, const char *b, bool changed_only, const char *flame_dir);
+
+/* `gate diff --flame DIR`: the flame graphs of B's call stacks (loaded from
+ * B_PATH) and their differentials against A's (A_PATH) into DIR
+ * (report/flame_svg.h's layout). GATE_EXIT_OK, or GATE_EXIT_USAGE after a
+ * message: a side without stacks recorded, neither side with a stack, or
+ * a file that could not be written. */
+int run_diff_flame(const char *dir, const struct run_result *a, const char *a_path,
+		   const struct run_result *b, const char *b_path);
 
 /* What `gate bisect` was asked. */
 struct bisect_plan {

@@ -10,6 +10,7 @@
 #include "core/platform.h"
 #include "decide/diff.h"
 #include "decide/sites.h"
+#include "report/flame_svg.h"
 #include "store/baseline.h"
 
 int run_baseline_path(const char *dir, const char *self_dir, char *out, size_t size)
@@ -38,7 +39,44 @@ static int diff_load(const char *path, struct run_result *r)
 	return ret;
 }
 
-int run_diff(const char *a_path, const char *b_path, bool changed_only)
+/* Whether the file at PATH, loaded as R, holds call stacks to draw; a
+ * message when not. */
+static bool flame_has_stacks(const struct run_result *r, const char *path)
+{
+	if (r->stacks.recorded)
+		return true;
+	message_error("--flame: %s has no call stacks: they are recorded by the cost pass of "
+		      "gate run or gate ab (on unless --no-cost) in its --json result, and a "
+		      "baseline or a result of an older version has none", path);
+	return false;
+}
+
+int run_diff_flame(const char *dir, const struct run_result *a, const char *a_path,
+		   const struct run_result *b, const char *b_path)
+{
+	struct run_result view;
+	char err[1024];
+	if (!flame_has_stacks(a, a_path) || !flame_has_stacks(b, b_path))
+		return GATE_EXIT_USAGE;
+	if (!a->stacks.count && !b->stacks.count) {
+		message_error("--flame: neither %s nor %s has a call stack (no allocation in the "
+			      "cost pass's regions): nothing to draw", a_path, b_path);
+		return GATE_EXIT_USAGE;
+	}
+	/* B's stacks, drawn against A's: the run_result of a gate ab */
+	memset(&view, 0, sizeof view);
+	view.stacks = b->stacks;
+	view.stacks_before = a->stacks;
+	int n = flame_svg_write_dir(dir, &view, err, sizeof err);
+	if (n < 0) {
+		message_error("--flame: %s", err);
+		return GATE_EXIT_USAGE;
+	}
+	printf("\nFlame graphs of %s against %s: %d files in %s/\n", b_path, a_path, n, dir);
+	return GATE_EXIT_OK;
+}
+
+int run_diff(const char *a_path, const char *b_path, bool changed_only, const char *flame_dir)
 {
 	int ret = GATE_EXIT_USAGE;
 	struct run_result a, b;
@@ -47,6 +85,8 @@ int run_diff(const char *a_path, const char *b_path, bool changed_only)
 	memset(&b, 0, sizeof b);
 	if (diff_load(a_path, &a) || diff_load(b_path, &b))
 		goto out;
+	if (flame_dir && (!flame_has_stacks(&a, a_path) || !flame_has_stacks(&b, b_path)))
+		goto out;   /* before the diff: the error is not lost above it */
 	if (diff_compute(&a, &b, &d)) {
 		message_error("out of memory");
 		goto out;
@@ -60,7 +100,7 @@ int run_diff(const char *a_path, const char *b_path, bool changed_only)
 		goto out;
 	}
 	diff_print_sites(stdout, &a, &b);
-	ret = GATE_EXIT_OK;
+	ret = flame_dir ? run_diff_flame(flame_dir, &a, a_path, &b, b_path) : GATE_EXIT_OK;
 out:
 	result_free(&a);
 	result_free(&b);

@@ -15,9 +15,10 @@ void run_options_defaults(struct run_options *o)
 	o->rounds = 15;
 	o->warmup = 1;
 	o->timeout_seconds = 60;
-	/* 25%: on a shared 2-core VM, memory-heavy regions of a few ms drift by
-	 * 20-90% over minutes (docs/noise.md); smaller timing changes are
-	 * reported (inconclusive) but do not fail unless --min-effect says so. */
+	/* Against a stored baseline memory-heavy regions of a few ms drift by
+	 * far more than a code change over minutes (docs/noise.md, "Two kinds
+	 * of noise"); smaller timing changes are reported (inconclusive) but
+	 * do not fail unless --min-effect says so. */
 	o->min_effect = POLICY_MIN_EFFECT;
 	o->min_effect_whole = POLICY_MIN_EFFECT_WHOLE;
 	o->gates = POLICY_GATE_RUN_DEFAULT;

@@ -43,6 +43,7 @@ struct run_options {
 	const char *junit_path;      /* --junit FILE */
 	const char *markdown_path;   /* --markdown FILE */
 	const char *svg_dir;         /* --svg DIR: one chart per kernel */
+	const char *html_path;       /* --html FILE: the page of the run */
 	int shard_index, shard_count; /* --shard I/N: 1-based I; 0/0 = no sharding */
 	int pin_cpu;                 /* --pin-cpu N: every kernel process on CPU N; -1 none */
 	int best_of;                 /* --best-of K: each timed sample the fastest of K runs
@@ -59,8 +60,8 @@ struct run_options {
 };
 
 /* The default --deadline of a tier, per batch (--runs): far above a normal
- * run (quick 13 s, default 45 s with the cost pass on a 2-core VM), below
- * what a hanging allocator would cost (a 60 s timeout per variant). */
+ * run (measured: docs/measurements.md#time-per-run), below what a hanging
+ * allocator would cost (a 60 s timeout per variant). */
 #define OPTIONS_DEADLINE_QUICK 150.0
 #define OPTIONS_DEADLINE_DEFAULT 900.0
 #define OPTIONS_DEADLINE_FULL 7200.0

@@ -30,6 +30,7 @@ int session_report(struct session *s, const struct run_result *base)
 	struct report_term_options style = { s->options.no_color,
 					     s->options.details || s->options.verbose };
 	struct report_paths paths = { s->options.json_path, s->options.junit_path,
-				      s->options.markdown_path, s->options.svg_dir };
+				      s->options.markdown_path, s->options.svg_dir,
+				      s->options.html_path };
 	return reports_write_run(&s->result, &paths, &style, base);
 }

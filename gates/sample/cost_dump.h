@@ -1,4 +1,4 @@
-/* cost_dump.h: the cost pass's pure parts (docs/counters.md, "The cost pass"):
+/* cost_dump.h: the cost pass's pure parts (docs/cost.md, "How it counts"):
  * valgrind's command line, callgrind's dump files and their labels
  * (cost_regions.h sums the dumps per region into metrics).
  *
@@ -51,7 +51,7 @@ struct cost_dump {
  * (cost_stacks.h). Callgrind follows calls from the moment a region opens,
  * so a context ends at the function that opened it, and the depth matters
  * only below that: the seed kernels' stacks are 1 or 2 frames deep there
- * (their quick tier, 2026-12-07), library code deeper, and a recursive
+ * (their quick tier), library code deeper, and a recursive
  * descent parser takes a frame per nesting level (recursion shows once,
  * mutual recursion does not). 30 leaves a library room for 15 levels of
  * such recursion and bounds what one entry point's contexts cost

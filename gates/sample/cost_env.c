@@ -14,13 +14,13 @@ void cost_pass_env(char *const *env, char **out, size_t n, char *tunables, size_
 	const char *user = getenv("GLIBC_TUNABLES");
 	size_t k = 0;
 	/* a fixed environment: what lies on the client's stack decides where
-	 * its stack buffers fall in the simulated cache (measured: `env -i`
-	 * moved a D1 read miss and a write miss of resize realloc_grow) */
+	 * its stack buffers fall in the simulated cache (measured:
+	 * docs/measurements.md#the-cost-key-what-the-pins-change) */
 	out[k++] = SPAWN_ENV_CLEAR;
 	/* every symbol bound at start-up, outside the regions: a lazy binding
 	 * inside one costs a lookup whose string compares follow the
-	 * executable's whole symbol table (measured: 107 and 189 instructions
-	 * of strcmp in two builds of resize that differ only in the probe) */
+	 * executable's whole symbol table, which differs between two builds of
+	 * a kernel (measured: docs/measurements.md#the-cost-key-what-the-pins-change) */
 	out[k++] = "LD_BIND_NOW=1";
 	for (size_t i = 0; env && env[i]; i++) {
 		if (!strncmp(env[i], TUNABLES_NAME, strlen(TUNABLES_NAME)))

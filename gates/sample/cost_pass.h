@@ -1,4 +1,4 @@
-/* cost_pass.h: the cost pass (docs/counters.md, "The cost pass"): one
+/* cost_pass.h: the cost pass (docs/cost.md, "How it runs"): one
  * sample per (variant, parameter set) under callgrind, whose per-region
  * counts of every thread (instructions, cache misses of a fixed simulated
  * cache, estimated cycles, calls and inclusive instructions of each
@@ -35,8 +35,8 @@ struct cost_job {
 /* The glibc tunables every cost sample runs with, before the user's own
  * GLIBC_TUNABLES (which win where they name the same tunable): the cache
  * sizes and copy thresholds glibc derives from the CPU, fixed at the
- * values valgrind's synthetic CPU gives them on an AVX2 host (measured:
- * pinning them there changes no count), so that a valgrind or host that
+ * values valgrind's synthetic CPU gives them on an AVX2 host (pinning them
+ * there changes no count: docs/measurements.md#the-cost-key-what-the-pins-change), so that a valgrind or host that
  * presents other cache leaves cannot move a copy across rep movsb or
  * non-temporal stores unseen (NOTES: rep movsb counts an instruction per
  * iteration). The ifunc variants are not pinned: the cost key names the

@@ -1,5 +1,5 @@
 /* cost_sites.h: allocation sites from the cost pass's call graph
- * (docs/counters.md, "Allocation sites"): the line of code that called
+ * (docs/sites.md, "Sites from the cost pass"): the line of code that called
  * malloc, calloc, realloc, free or an aligned allocation, however it got
  * there (a function pointer, a macro, an inlined wrapper, a shared library
  * with debug information), and how often, inside the measured regions.

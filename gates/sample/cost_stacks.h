@@ -1,5 +1,5 @@
 /* cost_stacks.h: allocation call stacks from the cost pass's dumps
- * (docs/counters.md, "Allocation call stacks"): for every call of an
+ * (docs/cost.md, "Allocation call stacks"): for every call of an
  * allocator entry point inside the measured regions, the functions it was
  * made through, from the kernel's code down to the caller.
  *

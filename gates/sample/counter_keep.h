@@ -5,8 +5,8 @@
  * last one switch a static key in the kernel's own code: it is patched on
  * every CPU, with an interrupt to each (perf_swevent_init ->
  * static_key_slow_inc). Each sample's process opened and closed five such
- * kinds, so each sample paid ten code patches, a fifth of a short
- * kernel's process time on a VM (docs/measurements.md, "At scale"). The
+ * kinds, so each sample paid ten code patches, a large share of a short
+ * kernel's process time (measured: docs/measurements.md, "At scale"). The
  * gate's events are disabled (they count nothing), and no child inherits
  * them; what a kernel measures is unchanged (its region starts after its
  * own opens).

@@ -18,9 +18,9 @@
  *   faults: a byte written to each page of 512 KiB of fresh pages (the
  *           kernel's page fault path, the hypervisor's part in it).
  *
- * Each pass takes about 1-2 ms on the 2-core VM of docs/noise.md, a
- * sample of all three about 20 ms; the first sample also builds the cycle
- * (0.2 s there, most of it faulting in 64 MiB), so run/run_gate.c takes
+ * Each pass is sized to take about 1-2 ms, a sample of all three about
+ * 20 ms; the first sample also builds the cycle (about 0.2 s, most of it
+ * faulting in 64 MiB), so run/run_gate.c takes
  * none where nothing would read them (no baseline, no update). The
  * kernels allocate through all three, so a machine that moved shows in at
  * least one of them. How the gate reads them: decide/reference.h. */

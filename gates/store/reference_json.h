@@ -4,7 +4,7 @@
  *   {"part": "cpu", "version": 1, "unit": "ns", "median": M, "samples": [...]}
  * and in the --json result also each part's comparison (baseline_median,
  * change, ci_low, ci_high) and, beside the array, "reference_state" and
- * "reference_shift" (docs/json-format.md, "The reference workload"). */
+ * "reference_shift" (docs/json-format.md, "Baseline file"). */
 #ifndef GATE_REFERENCE_JSON_H
 #define GATE_REFERENCE_JSON_H
 

@@ -255,7 +255,7 @@ static int bpf_gate_attach(struct bpf_gate *g, struct bpf_alloc *s, pid_t pid)
 
 /* Opens user-mode instruction and cycle counters on every CPU (kernel
  * excluded, so the uprobe's own cost is not counted). On failure sets
- * pmu_why: this is the no-PMU path of VMs and hosted CI runners. */
+ * pmu_why: this is the no-PMU path of virtual machines and hosted CI runners. */
 static void bpf_gate_pmu_open(struct bpf_gate *g)
 {
 	static const unsigned long long configs[2] = { PERF_COUNT_HW_INSTRUCTIONS,

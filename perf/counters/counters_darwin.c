@@ -9,7 +9,7 @@
  *                            and ri_cycles of the whole task
  *
  * ri_instructions and ri_cycles read 0 where the kernel does not expose
- * the PMU to rusage (seen on Intel Macs and in VMs): counters_open runs
+ * the PMU to rusage (seen on Intel Macs and in virtual machines): counters_open runs
  * 5 ms of known busy work once and asks sanity_reject() (perf/counters/sanity.h),
  * so a counter stuck at 0 is reported unavailable, never as zero cost.
  *

@@ -106,7 +106,7 @@ static uint32_t linux_perf_mask(void)
 }
 
 /* Id of tracepoint syscalls:NAME from tracefs into *ID. As root, mounts
- * tracefs on /sys/kernel/tracing once when it is not (a fresh VM or
+ * tracefs on /sys/kernel/tracing once when it is not (a fresh virtual machine or
  * container); 0, or -1 with errno ENOENT (EACCES when tracefs is there
  * but not readable: not root). */
 static int linux_tracepoint_id(const char *name, uint64_t *id)

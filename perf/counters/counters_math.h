@@ -87,7 +87,7 @@ struct counter_totals {
 /* Name of counter ID as reported ("wall_ns", "page_faults", ...). */
 const char *counter_name(enum counter_id id);
 
-/* Metric class of counter ID (see DESIGN.md "Metrics and their classes"). */
+/* Metric class of counter ID (docs/counters.md, "Every counter of a sample"). */
 enum gate_metric_class counter_class(enum counter_id id);
 
 /* Unit of counter ID: "ns" or "count". */

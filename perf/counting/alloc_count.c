@@ -54,6 +54,7 @@ static const struct {
 	[ALLOC_REALLOC_IN_PLACE] = { "heap_realloc_in_place", "count" },
 	[ALLOC_REALLOC_COPIED] = { "heap_realloc_copied_bytes", "bytes" },
 	[ALLOC_PEAK_LIVE_BYTES] = { "heap_peak_live_bytes", "bytes" },
+	[ALLOC_LIVE_BYTES] = { "heap_live_bytes", "bytes" },
 	[ALLOC_LIVE_BLOCKS] = { "heap_live_blocks", "count" },
 };
 
@@ -69,7 +70,12 @@ const char *alloc_count_unit(enum alloc_count_id id)
 
 /* The peak of threaded kernels depends on how the threads interleave
  * (8 threads that each hold one block at most: 1 to 8 blocks at once), so
- * it is nearly exact, not exact. */
+ * it is nearly exact, not exact. The live bytes and blocks at a region's
+ * end are exact: they are the sum of every call's change, which is the
+ * same in whatever order the threads made the calls, and every thread of
+ * a gate_parallel_region has been joined (its calls added) before the
+ * region ends; a block freed subtracts the usable size it added, read from
+ * the same block, so a region that frees what it made reads 0. */
 const char *alloc_count_class(enum alloc_count_id id)
 {
 	return id == ALLOC_PEAK_LIVE_BYTES ? "near" : "exact";
@@ -341,11 +347,13 @@ void alloc_count_end(const struct alloc_count_snapshot *s, struct alloc_count_to
 	for (int i = 0; i < ALLOC_COUNT_IDS; i++)
 		t->value[i] += now[i] - s->value[i];
 	int64_t peak = atomic_load(&alloc_peak);
-	int64_t blocks = atomic_load(&alloc_live_blocks) - s->live_blocks;
 	uint64_t rise = peak > s->live_bytes ? (uint64_t)(peak - s->live_bytes) : 0;
 	if (rise > t->value[ALLOC_PEAK_LIVE_BYTES])
 		t->value[ALLOC_PEAK_LIVE_BYTES] = rise;
-	t->value[ALLOC_LIVE_BLOCKS] = blocks > 0 ? (uint64_t)blocks : 0;
+	t->live_net_bytes += atomic_load(&alloc_live_bytes) - s->live_bytes;
+	t->live_net_blocks += atomic_load(&alloc_live_blocks) - s->live_blocks;
+	t->value[ALLOC_LIVE_BYTES] = t->live_net_bytes > 0 ? (uint64_t)t->live_net_bytes : 0;
+	t->value[ALLOC_LIVE_BLOCKS] = t->live_net_blocks > 0 ? (uint64_t)t->live_net_blocks : 0;
 	/* the enclosing region's peak includes this one's */
 	if (s->outer_peak > peak)
 		atomic_store(&alloc_peak, s->outer_peak);

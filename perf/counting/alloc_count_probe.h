@@ -5,7 +5,8 @@
  * the difference at region end, as it does for the counters. In a plain
  * build nothing installs the counting: alloc_count_active() is false and
  * begin/end return at once, so the timed region pays one predictable
- * branch. Every count is exact (class exact): counts of the kernel's calls.
+ * branch. Every count is exact (class exact) but the peak (near): counts
+ * of the kernel's calls.
  */
 #ifndef GATE_ALLOC_COUNT_PROBE_H
 #define GATE_ALLOC_COUNT_PROBE_H
@@ -29,6 +30,7 @@ enum alloc_count_id {
 	ALLOC_REALLOC_IN_PLACE,    /* realloc returned the same address */
 	ALLOC_REALLOC_COPIED,      /* bytes a moving realloc copied: min(old usable, new) */
 	ALLOC_PEAK_LIVE_BYTES,     /* most usable bytes live at once, above the region's start */
+	ALLOC_LIVE_BYTES,          /* usable bytes live at the region's end above its start */
 	ALLOC_LIVE_BLOCKS,         /* blocks allocated in the region and not freed by its end */
 	ALLOC_COUNT_IDS
 };
@@ -40,9 +42,14 @@ struct alloc_count_snapshot {
 	int64_t outer_peak;                /* the enclosing region's peak so far */
 };
 
-/* Region totals over its entries. */
+/* Region totals over its entries. The live figures are levels, not
+ * counts: each entry adds its net change (end less begin, negative when it
+ * freed blocks made before it) to live_net_*, and value[ALLOC_LIVE_*] is
+ * that sum clamped at 0, so a region entered twice that leaks one block
+ * each time reports 2. */
 struct alloc_count_totals {
 	uint64_t value[ALLOC_COUNT_IDS];
+	int64_t live_net_bytes, live_net_blocks;
 };
 
 /* Whether this process counts (a counted build installed the wrappers). */
@@ -57,7 +64,8 @@ void alloc_count_end(const struct alloc_count_snapshot *s, struct alloc_count_to
 /* Metric name of count ID ("heap_malloc_calls", ...). */
 const char *alloc_count_name(enum alloc_count_id id);
 
-/* Class of count ID: "exact", or "near" for the peak (threads interleave). */
+/* Class of count ID: "exact", or "near" for the peak (threads interleave;
+ * the live bytes at the end do not depend on the order: alloc_count.c). */
 const char *alloc_count_class(enum alloc_count_id id);
 
 /* Unit of count ID: "count" or "bytes". */

@@ -8,6 +8,8 @@ static const char *const names[INTERPOSE_IDS] = {
 	[INTERPOSE_FREE] = "proc_free_calls",
 	[INTERPOSE_ALIGNED] = "proc_aligned_calls",
 	[INTERPOSE_BYTES] = "proc_bytes_requested",
+	[INTERPOSE_LIVE_BYTES] = "proc_live_bytes",
+	[INTERPOSE_LIVE_BLOCKS] = "proc_live_blocks",
 };
 
 const char *interpose_name(enum interpose_id id)
@@ -17,5 +19,10 @@ const char *interpose_name(enum interpose_id id)
 
 const char *interpose_unit(enum interpose_id id)
 {
-	return id == INTERPOSE_BYTES ? "bytes" : "count";
+	return id == INTERPOSE_BYTES || id == INTERPOSE_LIVE_BYTES ? "bytes" : "count";
+}
+
+bool interpose_is_level(enum interpose_id id)
+{
+	return id == INTERPOSE_LIVE_BYTES || id == INTERPOSE_LIVE_BLOCKS;
 }

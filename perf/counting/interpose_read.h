@@ -18,6 +18,14 @@ bool interpose_present(void);
  * no-op when absent. */
 void interpose_read(uint64_t *out);
 
+/* NULL when the interposer keeps the live totals (proc_live_*); else why
+ * not. NULL when absent. */
+const char *interpose_live_off(void);
+
+/* Whether count ID is a level (the live totals), whose region share is a
+ * signed difference reported clamped at 0, rather than a count. */
+bool interpose_is_level(enum interpose_id id);
+
 /* Per caller library counting on (ON 1) or off (0): the probe's
  * outermost region begin and end. No-op when absent. */
 void interpose_counting(int on);

@@ -13,6 +13,7 @@
 static void (*read_totals)(uint64_t *, size_t);
 static void (*set_counting)(int);
 static size_t (*read_libraries)(struct interpose_library *, size_t, uint64_t *);
+static const char *(*read_live_off)(void);
 static bool looked;
 
 bool interpose_present(void)
@@ -31,6 +32,8 @@ bool interpose_present(void)
 			read_libraries = (size_t (*)(struct interpose_library *, size_t,
 						     uint64_t *))dlsym(
 				RTLD_DEFAULT, "allocgate_interpose_libraries");
+			read_live_off = (const char *(*)(void))dlsym(
+				RTLD_DEFAULT, "allocgate_interpose_live_off");
 		}
 	}
 	return read_totals != NULL;
@@ -38,8 +41,19 @@ bool interpose_present(void)
 
 void interpose_read(uint64_t *out)
 {
-	if (interpose_present())
+	if (interpose_present()) {
+		/* an interposer of another version may fill fewer totals */
+		memset(out, 0, INTERPOSE_IDS * sizeof *out);
 		read_totals(out, INTERPOSE_IDS);
+	}
+}
+
+const char *interpose_live_off(void)
+{
+	if (!interpose_present())
+		return NULL;
+	return read_live_off ? read_live_off()
+			     : "the interposer loaded keeps no live totals (another version)";
 }
 
 void interpose_counting(int on)

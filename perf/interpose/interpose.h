@@ -13,14 +13,22 @@ enum interpose_id {
 	INTERPOSE_CALLOC,     /* calloc() calls */
 	INTERPOSE_REALLOC,    /* realloc() calls */
 	INTERPOSE_FREE,       /* free() calls, free(NULL) included */
-	INTERPOSE_ALIGNED,    /* posix_memalign, aligned_alloc, memalign calls */
+	INTERPOSE_ALIGNED,    /* posix_memalign, aligned_alloc, memalign (valloc, pvalloc) calls */
 	INTERPOSE_BYTES,      /* bytes asked for by the allocating calls */
+	INTERPOSE_LIVE_BYTES, /* usable bytes of the blocks made and not yet freed */
+	INTERPOSE_LIVE_BLOCKS,/* blocks made and not yet freed */
 	INTERPOSE_IDS
 };
 
 /* The name the probe looks up in the process: the totals since the
- * process started, N of them (INTERPOSE_IDS), into OUT. */
+ * process started, N of them (INTERPOSE_IDS), into OUT. The two live
+ * totals are levels, not counts: they go down at each free, so they are
+ * kept modulo 2^64 and a difference of two readings is read as signed. */
 void allocgate_interpose_totals(uint64_t *out, size_t n);
+
+/* NULL when the live totals are kept; else why not (the allocator's
+ * functions are not all of one library: see interpose_linux.c). */
+const char *allocgate_interpose_live_off(void);
 
 /* Per caller library: the calls (and requested bytes) of each kind made
  * from the code of one shared object, the kernel executable's own calls
@@ -31,7 +39,7 @@ void allocgate_interpose_totals(uint64_t *out, size_t n);
 
 struct interpose_library {
 	const char *name;                  /* the object's file name: "libglib-2.0.so.0" */
-	uint64_t calls[INTERPOSE_IDS];     /* [INTERPOSE_BYTES] unused: see bytes */
+	uint64_t calls[INTERPOSE_IDS];     /* [INTERPOSE_BYTES] and the live ids unused */
 	uint64_t bytes[INTERPOSE_IDS];
 };
 

@@ -15,11 +15,33 @@
 #include "interpose/interpose_count.h"
 
 static _Atomic uint64_t totals[INTERPOSE_IDS];
+static _Atomic(const char *) live_off;
 
 void allocgate_interpose_totals(uint64_t *out, size_t n)
 {
 	for (size_t i = 0; i < n && i < INTERPOSE_IDS; i++)
 		out[i] = atomic_load_explicit(&totals[i], memory_order_relaxed);
+}
+
+const char *allocgate_interpose_live_off(void)
+{
+	return atomic_load(&live_off);
+}
+
+void interpose_live_stop(const char *why)
+{
+	atomic_store(&live_off, why);
+}
+
+/* Unsigned adds wrap: a free is the add of -size modulo 2^64. */
+void interpose_count_live(int64_t bytes, int64_t blocks)
+{
+	if (atomic_load_explicit(&live_off, memory_order_relaxed))
+		return;
+	atomic_fetch_add_explicit(&totals[INTERPOSE_LIVE_BYTES], (uint64_t)bytes,
+				  memory_order_relaxed);
+	atomic_fetch_add_explicit(&totals[INTERPOSE_LIVE_BLOCKS], (uint64_t)blocks,
+				  memory_order_relaxed);
 }
 
 /* ---- per caller library (interpose.h) ----

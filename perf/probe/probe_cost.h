@@ -1,5 +1,5 @@
-/* probe_cost.h: the probe's hooks for the cost pass (docs/counters.md,
- * "The cost pass"): the kernel runs under valgrind --tool=callgrind
+/* probe_cost.h: the probe's hooks for the cost pass (docs/cost.md,
+ * "How it counts"): the kernel runs under valgrind --tool=callgrind
  * --instr-atstart=no. Callgrind instruments while any region is open, in
  * every thread, and each time the set of open regions changes the probe
  * dumps the cost since the last change under a label naming that set

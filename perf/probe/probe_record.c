@@ -33,11 +33,19 @@ static void probe_print_region(const struct probe_region *r)
 		       alloc_count_name((enum alloc_count_id)i),
 		       alloc_count_class((enum alloc_count_id)i),
 		       alloc_count_unit((enum alloc_count_id)i), r->heap.value[i]);
-	/* every allocation call of the process, libraries included */
-	for (int i = 0; interpose_present() && i < INTERPOSE_IDS; i++)
-		printf("metric %s%s%s exact %s %" PRIu64 "\n", r->name, dot,
-		       interpose_name((enum interpose_id)i), interpose_unit((enum interpose_id)i),
-		       r->proc[i]);
+	/* every allocation call of the process, libraries included; the live
+	 * totals are the region's net change, negative when it freed blocks
+	 * made before it: reported as 0 then */
+	for (int i = 0; interpose_present() && i < INTERPOSE_IDS; i++) {
+		enum interpose_id id = (enum interpose_id)i;
+		uint64_t v = r->proc[i];
+		if (interpose_is_level(id) && interpose_live_off())
+			continue;
+		if (interpose_is_level(id))
+			v = (int64_t)v > 0 ? v : 0;
+		printf("metric %s%s%s exact %s %" PRIu64 "\n", r->name, dot, interpose_name(id),
+		       interpose_unit(id), v);
+	}
 }
 
 /* One `site` record (docs/protocol.md, "Allocation sites"): the file is
@@ -105,6 +113,11 @@ void probe_print_sample(void)
 		const char *why = counters_unavailable((enum counter_id)i);
 		if (why)
 			printf("unavailable %s %s\n", counter_name((enum counter_id)i), why);
+	}
+	const char *live_off = interpose_live_off();
+	if (live_off && !strpbrk(live_off, "\r\n")) {
+		printf("unavailable %s %s\n", interpose_name(INTERPOSE_LIVE_BYTES), live_off);
+		printf("unavailable %s %s\n", interpose_name(INTERPOSE_LIVE_BLOCKS), live_off);
 	}
 	printf("end\n");
 }

@@ -35,8 +35,8 @@ __attribute__((noinline)) void gate_region_mark_end(void)
 /* Copies NAME into LABEL at N; returns the new length. A byte loop, not
  * strcpy: this runs inside a counted interval, and glibc's vector strcpy
  * takes another number of instructions when the strings lie at other
- * addresses (measured: 31 and 29 in two builds of resize), which a change
- * of the probe's data layout would move. */
+ * addresses (measured: docs/measurements.md#the-cost-key-what-the-pins-change),
+ * which a change of the probe's data layout would move. */
 static size_t probe_cost_append(char *label, size_t n, const char *name)
 {
 	while (*name)
@@ -127,9 +127,9 @@ void gate_region_begin(const char *name)
 }
 
 /* ALLOCGATE_SLOWDOWN_PERCENT=N (0 < N <= 1000): the gate's own detection
- * benchmark (ci/selftest.py --suite-slowdown, docs/noise.md): every
- * outermost region of every kernel takes N% longer, of wall and CPU time
- * alike, by a busy loop after the region's code and before its end is
+ * benchmark (ci/machinebench.py; docs/noise.md, "The reference
+ * workload"): every outermost region of every kernel takes N% longer, of
+ * wall and CPU time alike, by a busy loop after the region's code and before its end is
  * read. Never under the cost pass, whose counts it must not move. Read
  * once; any other value is no slowdown. */
 static double slowdown_fraction(void)

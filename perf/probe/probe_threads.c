@@ -6,7 +6,7 @@
  * counted, neither at the start line nor in the joins: how often a wait
  * blocks follows the schedule (about 94 instructions each time a join
  * blocks, glibc 2.36), while the threads' work, start and exit are the
- * same in every run (docs/counters.md, "Determinism, measured"). */
+ * same in every run (docs/cost.md, "Determinism"). */
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>

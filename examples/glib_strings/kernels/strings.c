@@ -60,7 +60,7 @@ static const struct gate_expect expects[] = {
 	GATE_EXPECT_ON("linux", "strdup_free.proc_free_calls == 100000"),
 	/* the wrappers see none of them (glib's own code is not counted): a
 	 * claim on strdup_free.heap_* would be an error, its zeros no
-	 * measurement (docs/kernels.md, "Nothing measured is never a pass") */
+	 * measurement (docs/kernels.md, "What is not measured is never a pass") */
 	/* reference counting allocates nothing in the region */
 	GATE_EXPECT_ON("linux", "refcount.proc_malloc_calls == 0"),
 	{ 0 },

@@ -1,0 +1,156 @@
+/* html_graphs.c: the --html page's pictures (html_parts.h): each kernel's
+ * wall-time chart (report_svg.h) and each variant's allocation flame graph
+ * (flame_svg.h), inline SVG. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/html_parts.h"
+#include "report/escape.h"
+#include "report/flame_layout.h"
+#include "report/flame_svg.h"
+#include "report/report_svg.h"
+
+/* Whether series I of R is the first of its kernel. */
+static bool first_of_kernel(const struct run_result *r, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(r->series[j].kernel, r->series[i].kernel))
+			return false;
+	return true;
+}
+
+bool html_has_plots(const struct run_result *r)
+{
+	for (size_t i = 0; i < r->series_count; i++)
+		if (first_of_kernel(r, i) && report_svg_draws(r, r->series[i].kernel))
+			return true;
+	return false;
+}
+
+void html_plots(FILE *f, const struct run_result *r)
+{
+	if (!html_has_plots(r))
+		return;
+	fputs("<h2 id=\"plots\">Wall-time samples per kernel</h2>\n", f);
+	for (size_t i = 0; i < r->series_count; i++) {
+		const char *kernel = r->series[i].kernel;
+		if (!first_of_kernel(r, i) || !report_svg_draws(r, kernel))
+			continue;
+		fputs("<figure>\n", f);
+		report_svg_print_inline(f, r, kernel);
+		fputs("</figure>\n", f);
+	}
+}
+
+/* One variant's stacks on each side: ranges of R's sorted stacks. */
+struct variant_stacks {
+	const struct stack *after, *before;
+	size_t after_count, before_count;
+};
+
+static int variant_cmp(const struct stack *a, const struct stack *b)
+{
+	int c = strcmp(a->kernel, b->kernel);
+	if (!c)
+		c = strcmp(a->variant, b->variant);
+	return c ? c : strcmp(a->params, b->params);
+}
+
+/* How many stacks of SET from I on are of the variant of stack S. */
+static size_t run_of(const struct stacks *set, size_t i, const struct stack *s)
+{
+	size_t j = i;
+	while (j < set->count && !variant_cmp(&set->items[j], s))
+		j++;
+	return j - i;
+}
+
+/* The next variant of R from *I (its stacks) and *J (the other side's,
+ * when recorded), both in result_stack_order, into V; *I and *J move past
+ * it. Returns false when none is left. */
+static bool next_variant(const struct run_result *r, size_t *i, size_t *j,
+			 struct variant_stacks *v)
+{
+	const struct stacks *a = &r->stacks, *b = &r->stacks_before;
+	size_t b_count = b->recorded ? b->count : 0;
+	if (*i >= a->count && *j >= b_count)
+		return false;
+	const struct stack *s = *i >= a->count ? &b->items[*j]
+				: *j >= b_count ? &a->items[*i]
+				: variant_cmp(&a->items[*i], &b->items[*j]) <= 0 ? &a->items[*i]
+				: &b->items[*j];
+	v->after = *i < a->count ? &a->items[*i] : NULL;
+	v->after_count = run_of(a, *i, s);
+	v->before = *j < b_count ? &b->items[*j] : NULL;
+	v->before_count = *j < b_count ? run_of(b, *j, s) : 0;
+	*i += v->after_count;
+	*j += v->before_count;
+	return true;
+}
+
+/* Whether a frame of V's differential calls graph changed (flame_layout.h:
+ * calls are exact, any difference is a change). False on no memory. */
+static bool calls_changed(const struct variant_stacks *v)
+{
+	const struct stack **p = malloc((v->after_count + v->before_count + 1) * sizeof *p);
+	struct flame_tree t;
+	bool changed = false;
+	if (!p)
+		return false;
+	for (size_t k = 0; k < v->after_count; k++)
+		p[k] = &v->after[k];
+	for (size_t k = 0; k < v->before_count; k++)
+		p[v->after_count + k] = &v->before[k];
+	if (!flame_layout(&t, p, v->after_count, p + v->after_count, v->before_count,
+			  FLAME_CALLS)) {
+		for (size_t k = 0; k < t.count && !changed; k++)
+			changed = flame_frame_change(&t.frames[k], FLAME_CALLS) != 0;
+		flame_tree_free(&t);
+	}
+	free(p);
+	return changed;
+}
+
+bool html_has_flames(const struct run_result *r)
+{
+	return r->stacks.count || (r->stacks_before.recorded && r->stacks_before.count);
+}
+
+/* One variant's graph N in a <details>, open when its calls changed. */
+static void print_flame(FILE *f, const struct run_result *r, const struct variant_stacks *v,
+			size_t n)
+{
+	bool differential = r->stacks_before.recorded;
+	bool changed = differential && calls_changed(v);
+	const struct stack *s = v->after_count ? v->after : v->before;
+	char prefix[32];
+	snprintf(prefix, sizeof prefix, "f%zu-", n);
+	fprintf(f, "<details class=\"flame\"%s><summary>", changed ? " open" : "");
+	escape_html(f, s->kernel);
+	fputc('/', f);
+	escape_html(f, s->variant);
+	fputc('/', f);
+	escape_html(f, s->params);
+	fputs(changed ? ": allocation calls changed" : !differential ? ""
+	      : v->after_count ? ": unchanged" : ": only before", f);
+	fputs("</summary>\n", f);
+	struct flame_ask ask = { s->kernel, s->variant, s->params, FLAME_CALLS, differential, true,
+				 prefix };
+	flame_svg_print(f, &r->stacks, differential ? &r->stacks_before : NULL, &ask);
+	fputs("</details>\n", f);
+}
+
+void html_flames(FILE *f, const struct run_result *r)
+{
+	struct variant_stacks v;
+	size_t i = 0, j = 0, n = 0;
+	if (!html_has_flames(r))
+		return;
+	fprintf(f, "<h2 id=\"flames\">Allocation flame graphs</h2>\n<p>Allocator calls by call "
+		"stack, one graph per variant, the root at the bottom, a frame's width its share "
+		"of the variant's calls%s.</p>\n", r->stacks_before.recorded
+		? (r->comparison ? "; coloured by the change from A" : "; coloured by the change "
+		   "from the baseline") : "");
+	while (next_variant(r, &i, &j, &v))
+		print_flame(f, r, &v, n++);
+}
