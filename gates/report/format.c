@@ -8,6 +8,7 @@
 #include "report/escape.h"
 #include "report/series_rows.h"
 #include "core/conditions.h"
+#include "core/group_key.h"
 
 void format_value(double v, const char *unit, char *buf, size_t size)
 {
@@ -248,25 +249,20 @@ void format_counts(const struct run_result *r, size_t *series, size_t *expects,
 		*problems += r->problems[i].kernel != NULL;
 }
 
-static int same_group(const struct series *a, const struct series *b)
-{
-	return !strcmp(a->kernel, b->kernel) && !strcmp(a->variant, b->variant) &&
-	       !strcmp(a->params, b->params);
-}
-
 static int moved(const struct series *s, bool gated)
 {
 	return s->verdict == VERDICT_FAIL && s->gated == gated;
 }
 
+/* moved as a group_key_pick: ARG points to the gated asked for. */
+static bool pick_gated_moved(const struct series *s, const void *arg)
+{
+	return moved(s, *(const bool *)arg);
+}
+
 bool format_group_first(const struct run_result *r, size_t i, bool gated)
 {
-	if (!moved(&r->series[i], gated))
-		return false;
-	for (size_t j = 0; j < i; j++)
-		if (moved(&r->series[j], gated) && same_group(&r->series[j], &r->series[i]))
-			return false;
-	return true;
+	return group_key_first_series(r, i, GROUP_SCOPE_VARIANT, pick_gated_moved, &gated);
 }
 
 void format_change_word(const struct series *s, char *buf, size_t size)
@@ -300,7 +296,8 @@ struct moved_pick {
 static bool pick_moved(const struct series *s, const void *arg)
 {
 	const struct moved_pick *p = arg;
-	return moved(s, p->gated) && same_group(s, p->group);
+	return moved(s, p->gated) &&
+	       group_key_same(GROUP_KEY(s), GROUP_KEY(p->group), GROUP_SCOPE_VARIANT);
 }
 
 /* "METRICS WAS -> NOW (CHANGE; NOTE)" of row S named METRICS, sides

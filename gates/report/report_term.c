@@ -7,6 +7,7 @@
 
 #include "report/report_term.h"
 #include "core/cpu_identity.h"
+#include "core/group_key.h"
 #include "decide/sites.h"
 #include "report/escape.h"
 #include "report/format.h"
@@ -144,19 +145,36 @@ static void print_expect(FILE *f, const struct style *st, const struct run_resul
 		fprintf(f, "    %-12s %s%s%s\n", "", st->dim, e->note, st->off);
 }
 
+/* Whether S of (KERNEL, PARAMS, VARIANT) belongs to the row (VARIANT NULL:
+ * any variant of the group). */
+static int in_row(const struct series *s, const char *kernel, const char *params,
+		  const char *variant)
+{
+	return group_key_in(GROUP_KEY(s), GROUP_KEY_OF(kernel, variant, params));
+}
+
+/* Whether expectation E is of group (KERNEL, PARAMS). */
+static bool of_group(const struct expect_result *e, const char *kernel, const char *params)
+{
+	return group_key_in(GROUP_KEY_OF(e->kernel, NULL, e->params),
+			    GROUP_KEY_OF(kernel, NULL, params));
+}
+
 /* --details: every allocation site of the group's variants. */
 static void print_sites(FILE *f, const struct style *st, const struct run_result *r,
 			const char *kernel, const char *params)
 {
-	const char *variant = NULL;
+	const struct site *heading = NULL;   /* the first site of the variant shown */
 	char text[1200];
 	for (size_t i = 0; i < r->site_count; i++) {
 		const struct site *s = &r->sites[i];
-		if (strcmp(s->kernel, kernel) || strcmp(s->params, params))
+		if (!group_key_in(GROUP_KEY(s), GROUP_KEY_OF(kernel, NULL, params)))
 			continue;
-		if (!variant || strcmp(variant, s->variant)) {
-			variant = s->variant;
-			fprintf(f, "    %sallocation sites of %s%s\n", st->dim, variant, st->off);
+		if (!heading ||
+		    !group_key_same(GROUP_KEY(heading), GROUP_KEY(s), GROUP_SCOPE_VARIANT)) {
+			heading = s;
+			fprintf(f, "    %sallocation sites of %s%s\n", st->dim, s->variant,
+				st->off);
 		}
 		format_site(s, text, sizeof text);
 		fprintf(f, "      %s\n", text);
@@ -170,7 +188,7 @@ static void print_group(FILE *f, const struct style *st, const struct run_result
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
 		char change[64];
-		if (!strcmp(s->kernel, kernel) && !strcmp(s->params, params) && shown(s)) {
+		if (in_row(s, kernel, params, NULL) && shown(s)) {
 			format_change(s, change, sizeof change);
 			w.variant = wider(w.variant, s->variant);
 			w.metric = wider(w.metric, s->metric);
@@ -185,11 +203,11 @@ static void print_group(FILE *f, const struct style *st, const struct run_result
 	const char *said = NULL;
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
-		if (!strcmp(s->kernel, kernel) && !strcmp(s->params, params) && shown(s))
+		if (in_row(s, kernel, params, NULL) && shown(s))
 			print_series(f, st, &w, s, &said);
 	}
 	for (size_t i = 0; i < r->expect_count; i++)
-		if (!strcmp(r->expects[i].kernel, kernel) && !strcmp(r->expects[i].params, params))
+		if (of_group(&r->expects[i], kernel, params))
 			print_expect(f, st, r, &r->expects[i]);
 	print_sites(f, st, r, kernel, params);
 }
@@ -226,13 +244,6 @@ static int series_weight(const struct series *s)
 	return verdict_weight(s->verdict);
 }
 
-/* Whether S of (KERNEL, PARAMS, VARIANT) belongs to the row. */
-static int in_row(const struct series *s, const char *kernel, const char *params,
-		  const char *variant)
-{
-	return !strcmp(s->kernel, kernel) && !strcmp(s->params, params) &&
-	       (!variant || !strcmp(s->variant, variant));
-}
 
 /* Whether NAME is one of the *N names of SEEN; if not it is added (SEEN
  * has room for every name the caller may add). Linear in *N, a group's
@@ -475,7 +486,7 @@ static void print_information(FILE *f, const struct style *st, const struct run_
 	char declared[256] = "", first[256] = "";
 	for (size_t i = 0; i < r->expect_count; i++) {
 		const struct expect_result *e = &r->expects[i];
-		if (e->gated || strcmp(e->kernel, kernel) || strcmp(e->params, params))
+		if (e->gated || !of_group(e, kernel, params))
 			continue;
 		n++;
 		held += e->verdict == VERDICT_PASS;
@@ -547,7 +558,7 @@ static void print_compact_group(FILE *f, const struct style *st, const struct ru
 	print_folded(f, st, r, kernel, params, folded);
 	const char *said = NULL;
 	for (size_t i = 0; i < r->expect_count; i++)
-		if (!strcmp(r->expects[i].kernel, kernel) && !strcmp(r->expects[i].params, params))
+		if (of_group(&r->expects[i], kernel, params))
 			print_expect_line(f, st, &r->expects[i], &said);
 	print_information(f, st, r, kernel, params);
 }
@@ -562,7 +573,7 @@ static void print_kernels(FILE *f, const struct style *st, const struct run_resu
 	struct fold_said said = { .count = 0 };
 	for (size_t i = 0; groups && i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
-		if (!kernel || strcmp(kernel, s->kernel)) {
+		if (!kernel || !group_key_in(GROUP_KEY(s), GROUP_KEY_OF(kernel, NULL, NULL))) {
 			kernel = s->kernel;
 			fprintf(f, "\n%s%s%s\n", st->bold, kernel, st->off);
 		}

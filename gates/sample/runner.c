@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/group_key.h"
 #include "core/path_os.h"
 #include "sample/machine_load.h"
 #include "sample/runner.h"
@@ -82,8 +83,8 @@ static int item_failed(const struct run_result *r, const char *kernel, const cha
 {
 	for (size_t i = 0; i < r->problem_count; i++) {
 		const struct problem *p = &r->problems[i];
-		if (p->kernel && p->variant && p->params && !strcmp(p->kernel, kernel) &&
-		    !strcmp(p->variant, variant) && !strcmp(p->params, params) &&
+		if (group_key_same(GROUP_KEY(p), GROUP_KEY_OF(kernel, variant, params),
+				   GROUP_SCOPE_VARIANT) &&
 		    (!strncmp(p->what, "sample", 6) || !strcmp(p->what, "warm-up sample") ||
 		     !strcmp(p->what, "counted sample")))
 			return 1;
@@ -99,9 +100,8 @@ static void count_not_taken(struct run_result *r, const char *kernel, const char
 	char reason[300];
 	for (size_t i = 0; i < r->problem_count; i++) {
 		struct problem *p = &r->problems[i];
-		if (!p->kernel || strcmp(p->kernel, kernel) || strcmp(p->what, what) ||
-		    strcmp(p->params ? p->params : "", params) ||
-		    strcmp(p->variant ? p->variant : "", variant ? variant : ""))
+		if (!group_key_same(GROUP_KEY(p), GROUP_KEY_OF(kernel, variant, params),
+				    GROUP_SCOPE_VARIANT) || strcmp(p->what, what))
 			continue;
 		unsigned long n = strtoul(p->reason, NULL, 10) + 1;
 		snprintf(reason, sizeof reason, "%lu %s", n, format);
@@ -202,7 +202,7 @@ static void pad_group(const struct runner_side *s, size_t first_round)
 	struct run_result *r = s->r;
 	for (size_t i = 0; i < r->series_count; i++) {
 		struct series *x = &r->series[i];
-		if (strcmp(x->kernel, s->k->name) || strcmp(x->params, s->p->name))
+		if (!group_key_in(GROUP_KEY(x), GROUP_KEY_OF(s->k->name, NULL, s->p->name)))
 			continue;
 		while (x->sample_count < first_round + (size_t)s->o->rounds)
 			if (result_series_append(x, NAN))
