@@ -203,7 +203,7 @@ static void discount_machine_shift(struct run_result *cur)
 		return;
 	if (ref->state == REFERENCE_MOVED)
 		shift = ref->shift;
-	else if (!(shift = result_timing_shift(cur, &n), n) || !(shift >= COMPARE_SHIFT_NOTABLE))
+	else if (!(shift = result_timing_shift(cur, &n), n) || !(shift >= RESULT_SHIFT_NOTABLE))
 		return;
 	for (size_t i = 0; i < cur->series_count; i++) {
 		struct series *s = &cur->series[i];

@@ -41,18 +41,16 @@ double compare_batch_drift(const struct series *s);
 void compare_run(struct run_result *cur, const struct run_result *base,
 		 const struct run_policy *pol, bool same_hardware);
 
-/* When the reference workload moved (decide/reference.h), a timing failure
+/* compare_run with what is comparable decided by the caller
+ * (comparable_decide, once per run): C's same_hardware and cost key.
+ * When the reference workload moved (decide/reference.h), a timing failure
  * stands only if its series slowed past its tolerance beyond the machine's
  * slowdown; the others are inconclusive. When it held, nothing is put down
  * to the machine. Against a baseline without reference samples, a run
- * whose compared timing series slowed by a median of COMPARE_SHIFT_NOTABLE
+ * whose compared timing series slowed by a median of RESULT_SHIFT_NOTABLE
  * or more (result_timing_shift) is read the same way with that median (a
  * machine's speed can move as a whole within an hour of unchanged runs:
  * docs/noise.md, "The reference workload"). */
-#define COMPARE_SHIFT_NOTABLE 0.10
-
-/* compare_run with what is comparable decided by the caller
- * (comparable_decide, once per run): C's same_hardware and cost key. */
 void compare_run_with(struct run_result *cur, const struct run_result *base,
 		      const struct run_policy *pol, const struct comparability *c);
 

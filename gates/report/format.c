@@ -230,25 +230,6 @@ void format_xml_text(FILE *f, const char *s)
 	escape_xml(f, s);
 }
 
-void format_counts(const struct run_result *r, size_t *series, size_t *expects,
-		   size_t *information, size_t *problems)
-{
-	memset(series, 0, (VERDICT_ERROR + 1) * sizeof *series);
-	memset(expects, 0, (VERDICT_ERROR + 1) * sizeof *expects);
-	*problems = *information = 0;
-	for (size_t i = 0; i < r->series_count; i++)
-		if (r->series[i].gated || r->series[i].verdict != VERDICT_FAIL)
-			series[r->series[i].verdict]++;
-	for (size_t i = 0; i < r->expect_count; i++) {
-		if (r->expects[i].gated)
-			expects[r->expects[i].verdict]++;
-		else
-			++*information;
-	}
-	for (size_t i = 0; i < r->problem_count; i++)
-		*problems += r->problems[i].kernel != NULL;
-}
-
 static int moved(const struct series *s, bool gated)
 {
 	return s->verdict == VERDICT_FAIL && s->gated == gated;
@@ -338,14 +319,6 @@ size_t format_moved(const struct run_result *r, size_t i, bool gated, char *buf,
 	return n;
 }
 
-size_t format_series_information(const struct run_result *r)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < r->series_count; i++)
-		n += r->series[i].verdict == VERDICT_FAIL && !r->series[i].gated;
-	return n;
-}
-
 void format_gates(const struct run_policy *p, char *buf, size_t size)
 {
 	static const struct {
@@ -405,15 +378,6 @@ void format_expect_values(const struct expect_result *e, char *buf, size_t size)
 	format_operand(e->lhs_median, l, sizeof l);
 	format_operand(e->rhs_median, rv, sizeof rv);
 	snprintf(buf, size, "%s %s %s", l, expect_operator(e->expr), rv);
-}
-
-size_t format_timing_shift(const struct run_result *r, double *median)
-{
-	size_t n = 0;
-	*median = NAN;
-	if (!r->comparison)   /* gate ab's paired ratios are no machine's move */
-		*median = result_timing_shift(r, &n);
-	return n;
 }
 
 /* ": the kernels' groups slowed by a median of +X%, more than the +B% the
@@ -496,21 +460,6 @@ int format_code_cause(const struct run_result *r, char *buf, size_t size)
 	else
 		return 0;
 	return 1;
-}
-
-void format_interference(const struct run_result *r, size_t *disturbed, size_t *samples)
-{
-	const char *name = "wall_ns";
-	*disturbed = *samples = 0;
-	for (size_t i = 0; i < r->series_count; i++) {
-		const struct series *s = &r->series[i];
-		size_t len = strlen(s->metric), n = strlen(name);
-		if (!s->disturbed || len < n || strcmp(s->metric + len - n, name) ||
-		    (len > n && s->metric[len - n - 1] != '.'))
-			continue;
-		*disturbed += s->disturbed_count;
-		*samples += s->disturbed_len;
-	}
 }
 
 void format_ab_schedule(const struct ab_schedule *sc, char *buf, size_t size)

@@ -8,6 +8,7 @@
 #include "report/format.h"
 #include "report/page_parts.h"
 #include "core/group_key.h"
+#include "core/result_tally.h"
 
 /* The figures on a change's line (the rest in the tables and the JSON),
  * the places told per change, and the groups listed under a collapsed
@@ -324,7 +325,7 @@ static void print_information(const struct page *p, const struct run_result *r)
  * run does not gate (--gate), inconclusive and advisory series. */
 static void print_collapsed_information(const struct page *p, const struct run_result *r)
 {
-	size_t moved = format_series_information(r), inconclusive = 0, advisory = 0;
+	size_t moved = result_tally_not_gated(r), inconclusive = 0, advisory = 0;
 	for (size_t i = 0; i < r->series_count; i++) {
 		inconclusive += r->series[i].verdict == VERDICT_INCONCLUSIVE;
 		advisory += r->series[i].advisory;

@@ -8,6 +8,7 @@
 #include "report/report_term.h"
 #include "core/cpu_identity.h"
 #include "core/group_key.h"
+#include "core/result_tally.h"
 #include "decide/sites.h"
 #include "report/escape.h"
 #include "report/format.h"
@@ -683,7 +684,7 @@ static void print_method(FILE *f, const struct style *st, const struct run_resul
 			gates, st->off);
 	}
 	size_t disturbed, samples;
-	format_interference(r, &disturbed, &samples);
+	result_tally_disturbed(r, &disturbed, &samples);
 	if (disturbed)
 		fprintf(f, "\n%sinterference: %zu of %zu timing samples disturbed (other tasks held "
 			"their CPU or the machine), left out of timing verdicts.%s\n", st->dim,
@@ -715,7 +716,7 @@ static void print_method(FILE *f, const struct style *st, const struct run_resul
 		p->fdr ? "Benjamini-Hochberg" : "Holm", numbers, confirmed, 100 * p->exact_tolerance, 100 * p->near_tolerance, p->near_floor,
 		st->off);
 	double shift;
-	size_t shifted = format_timing_shift(r, &shift);
+	size_t shifted = result_tally_machine_shift(r, &shift);
 	char reference[400];
 	if (format_reference(r, reference, sizeof reference))
 		fprintf(f, "%smachine: %s.%s\n", st->dim, reference, st->off);
@@ -729,8 +730,8 @@ static void print_method(FILE *f, const struct style *st, const struct run_resul
 static void print_shift_warning(FILE *f, const struct run_result *r)
 {
 	double shift;
-	size_t shifted = format_timing_shift(r, &shift);
-	if (!shifted || fabs(shift) < FORMAT_SHIFT_NOTABLE)
+	size_t shifted = result_tally_machine_shift(r, &shift);
+	if (!shifted || fabs(shift) < RESULT_SHIFT_NOTABLE)
 		return;
 	char held[200];
 	const char *cause = format_code_cause(r, held, sizeof held) ? held
@@ -750,7 +751,7 @@ static void print_shift_warning(FILE *f, const struct run_result *r)
 static void print_summary(FILE *f, const struct style *st, const struct run_result *r)
 {
 	size_t sv[VERDICT_ERROR + 1], ev[VERDICT_ERROR + 1], information, failures;
-	format_counts(r, sv, ev, &information, &failures);
+	result_tally_verdicts(r, sv, ev, &information, &failures);
 	char info[160] = "";
 	size_t n = 0;
 	/* gate ab's decisions on claims, named only where there are some */
@@ -764,7 +765,7 @@ static void print_summary(FILE *f, const struct style *st, const struct run_resu
 		snprintf(info + n, sizeof info - n, ", %zu not gated (information)", information);
 	const char *word = gate_exit_word(r->exit_code);
 	char moved[64] = "";
-	size_t not_gated = format_series_information(r);
+	size_t not_gated = result_tally_not_gated(r);
 	if (not_gated)
 		snprintf(moved, sizeof moved, ", %zu moved but not gated", not_gated);
 	fprintf(f, "\n%s%s%s: %zu series (%zu regressed, %zu improved, %zu inconclusive, %zu new, "
@@ -885,7 +886,7 @@ static void print_failures(FILE *f, const struct style *st, const struct run_res
 	print_moved(f, r, true);
 	if (any)
 		print_shift_warning(f, r);
-	if (format_series_information(r)) {
+	if (result_tally_not_gated(r)) {
 		char gates[120];
 		format_gates(&r->policy, gates, sizeof gates);
 		fprintf(f, "\n%smoved, not gated%s (this run gates %s: --gate)\n", st->bold, st->off,
