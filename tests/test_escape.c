@@ -443,8 +443,9 @@ Test(escape, gate_matrix_shows_a_kernels_problems_escaped)
 	result_free(&r);
 }
 
-/* gate matrix's markdown (its own table escapes): a kernel's problem text
- * makes no link, image, HTML, code span or line break of its own. */
+/* gate matrix's markdown (escape.h's markdown rule): a kernel's problem
+ * text makes no link, image, HTML, code span or line break of its own, and
+ * its bytes that are not UTF-8 do not reach the page. */
 Test(escape, gate_matrix_markdown_has_no_link_or_html_of_the_kernels)
 {
 	struct run_result r;
@@ -452,6 +453,7 @@ Test(escape, gate_matrix_markdown_has_no_link_or_html_of_the_kernels)
 	char *md = fixture_render(render_matrix, &r, "markdown");
 	cr_expect_null(strchr(md, '\r'));
 	cr_expect_null(strchr(md, '\x1b'));
+	cr_expect(all_utf8(md), "%s", md);
 	for (const char *p = strstr(md, "]("); p; p = strstr(p + 1, "]("))
 		cr_expect(p[-1] == '\\', "a link or image: %.40s", p - 10);
 	for (const char *p = strchr(md, '<'); p; p = strchr(p + 1, '<'))

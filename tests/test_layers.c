@@ -13,12 +13,16 @@
  * _WIN32 or carries an OS suffix, and gates/os/ has no header of its own.
  * Only the CLI and the run speak to the person: no file below gates/run/
  * writes a message to stderr or stdout, but the few the architecture names.
+ * Kernels and parameter sets are ordered and compared by one key
+ * (core/group_key.h): no file but core/group_key.c passes a kernel or
+ * params member to strcmp.
  *
  * perf/ (docs/architecture.md, "The folders of perf/") has walls of its
  * own: the probe (probe/) uses the counters and the allocation counts but
  * never the interposer's or gate-bpf's sources, the interposer and gate-bpf
  * use nothing outside their folders, and nothing in perf/ includes gates/. */
 #include <criterion/criterion.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,6 +209,61 @@ static int speaks(const char *line)
 	return 0;
 }
 
+/* Whether LINE compares a kernel or a parameter set name by hand: one of
+ * its strcmp( calls has an argument that names a member kernel or params
+ * ("a->kernel", "s.params"; not "kernel_digest", not "&p->kernel" outside
+ * the call). */
+static int compares_group_by_hand(const char *line)
+{
+	static const char *const members[] = { "kernel", "params" };
+	for (const char *at = strstr(line, "strcmp("); at; at = strstr(at + 1, "strcmp(")) {
+		const char *args = at + 7, *end = args;
+		for (int depth = 1; *end && depth; end++)
+			depth += (*end == '(') - (*end == ')');
+		for (const char *m = args; m < end; m++) {
+			const char *name = *m == '.' ? m + 1 : !strncmp(m, "->", 2) ? m + 2 : NULL;
+			for (size_t k = 0; name && k < sizeof members / sizeof members[0]; k++) {
+				size_t n = strlen(members[k]);
+				if (name + n <= end && !strncmp(name, members[k], n) &&
+				    !isalnum((unsigned char)name[n]) && name[n] != '_')
+					return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+Test(layers, kernels_and_parameter_sets_are_compared_by_the_group_key)
+{
+	char bad[4096] = "";
+	size_t files = 0;
+	for (size_t i = 0; i < LAYERS; i++) {
+		char dir[256], path[512], line[1024];
+		snprintf(dir, sizeof dir, "gates/%s", layers[i].folder);
+		DIR *d = opendir(dir);
+		cr_assert_not_null(d, "%s (run from the repository root)", dir);
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			if (!is_source(e->d_name))
+				continue;
+			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+			if (!strcmp(path, "gates/core/group_key.c"))
+				continue;
+			FILE *f = fopen(path, "r");
+			cr_assert_not_null(f, "%s", path);
+			while (fgets(line, sizeof line, f))
+				if (compares_group_by_hand(line))
+					note(bad, sizeof bad, path, line);
+			fclose(f);
+			files++;
+		}
+		closedir(d);
+	}
+	cr_expect_gt(files, 150, "only %zu files under gates/*/", files);
+	cr_expect_str_empty(bad, "a kernel or parameter set compared by hand (use "
+			    "core/group_key.h):\n%s", bad);
+}
+
 /* The rule itself refuses what it should: an include above the layer,
  * one without its folder, the terminal renderer's header elsewhere, and
  * the generated version header anywhere but core/version.c. */
@@ -223,6 +282,12 @@ Test(layers, gates_layers_refuse_what_they_should)
 	cr_expect(include_ok("core", "version.c", "gate_version.h"));
 	cr_expect(!include_ok("core", "platform.c", "gate_version.h"));
 	cr_expect(!include_ok("cli", "version.c", "gate_version.h"));
+	cr_expect(compares_group_by_hand("\tif (strcmp(s->kernel, kernel) || x)\n"));
+	cr_expect(compares_group_by_hand("\t    !strcmp(a.params, b) && !strcmp(c, d))\n"));
+	cr_expect(compares_group_by_hand("c = strcmp(x->variant, y) ?: strcmp(x->kernel, y);"));
+	cr_expect(!compares_group_by_hand("\tif (strcmp(now->kernel_digest, old->kernel_digest))"));
+	cr_expect(!compares_group_by_hand("\t  : !strcmp(flag, \"--kernel\") ? &p->kernel\n"));
+	cr_expect(!compares_group_by_hand("\tif (!strncmp(s->kernel, k, n))\n"));
 }
 
 Test(layers, only_the_cli_speaks_to_the_person)

@@ -3,8 +3,8 @@
  * rounds, as one table (claims x allocators), with the exact counts that
  * explain each claim and each variant's wall time against the first
  * allocator's. Built by decide/matrix_table.c from one run_result per
- * allocator; rendered by report/matrix_text.c (terminal, markdown),
- * report/matrix_json.c and report/matrix_svg.c. */
+ * allocator; rendered by report/matrix_text.c (terminal),
+ * report/matrix_markdown.c, report/matrix_json.c and report/matrix_svg.c. */
 #ifndef GATE_MATRIX_H
 #define GATE_MATRIX_H
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/group_key.h"
 #include "core/result.h"
 
 static const char *const verdict_names[] = {
@@ -179,9 +180,8 @@ static int series_matches(const struct series *s, const char *kernel,
 			  const char *variant, const char *params,
 			  const char *metric)
 {
-	return compare_names(s->kernel, kernel) == 0 &&
-	       compare_names(s->variant, variant) == 0 &&
-	       compare_names(s->params, params) == 0 &&
+	return group_key_same(GROUP_KEY(s), GROUP_KEY_OF(kernel, variant, params),
+			      GROUP_SCOPE_VARIANT) &&
 	       compare_names(s->metric, metric) == 0;
 }
 
@@ -272,15 +272,8 @@ int result_add_problem(struct run_result *r, const char *kernel,
 static int series_order(const void *pa, const void *pb)
 {
 	const struct series *a = pa, *b = pb;
-	int c;
-
-	if ((c = compare_names(a->kernel, b->kernel)) != 0)
-		return c;
-	if ((c = compare_names(a->variant, b->variant)) != 0)
-		return c;
-	if ((c = compare_names(a->params, b->params)) != 0)
-		return c;
-	return compare_names(a->metric, b->metric);
+	int c = group_key_cmp(GROUP_KEY(a), GROUP_KEY(b));
+	return c ? c : compare_names(a->metric, b->metric);
 }
 
 void result_sort(struct run_result *r)

@@ -386,8 +386,14 @@ int result_metric_is_machine_load(const char *name);
  * of pass, fail, improved or inconclusive; scheduler events left out),
  * with their number in *SERIES; below RESULT_SHIFT_MIN_SERIES series, NaN
  * and 0. How far the machine moved as a whole since the baseline: the
- * decision (decide/compare.c) and the reports (report/format.c) read it. */
+ * decision (decide/compare.c) and the reports (core/result_tally.h) read
+ * it. Unchanged kernels can slow together within minutes of the
+ * baseline's recording (docs/noise.md, "The reference workload"): from a
+ * move of RESULT_SHIFT_NOTABLE on, one regressed series among many moved
+ * ones is the machine's more likely than the code's, and the reports say
+ * so. */
 #define RESULT_SHIFT_MIN_SERIES 10
+#define RESULT_SHIFT_NOTABLE 0.10
 double result_timing_shift(const struct run_result *r, size_t *series);
 
 /* Whether metric NAME ([REGION.]heap_* or proc_*) counts allocation calls

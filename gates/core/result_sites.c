@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/group_key.h"
 #include "core/result.h"
 
 int result_site_kind_known(const char *kind)
@@ -43,8 +44,8 @@ int result_has_sites(const struct run_result *r, const char *kernel, const char 
 		     const char *params)
 {
 	for (size_t i = 0; i < r->site_count; i++)
-		if (!strcmp(r->sites[i].kernel, kernel) && !strcmp(r->sites[i].variant, variant) &&
-		    !strcmp(r->sites[i].params, params))
+		if (group_key_same(GROUP_KEY(&r->sites[i]), GROUP_KEY_OF(kernel, variant, params),
+				   GROUP_SCOPE_VARIANT))
 			return 1;
 	return 0;
 }
@@ -72,11 +73,7 @@ struct site_change *result_add_site_change(struct run_result *r, const struct si
 
 int result_site_order(const struct site *a, const struct site *b)
 {
-	int c = strcmp(a->kernel, b->kernel);
-	if (!c)
-		c = strcmp(a->variant, b->variant);
-	if (!c)
-		c = strcmp(a->params, b->params);
+	int c = group_key_cmp(GROUP_KEY(a), GROUP_KEY(b));
 	if (!c)
 		c = strcmp(a->file, b->file);
 	if (!c)

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/group_key.h"
 #include "core/result.h"
 
 struct stack *result_add_stack(struct stacks *set, const char *kernel, const char *variant,
@@ -76,11 +77,7 @@ struct stack *result_add_stack_copy(struct stacks *set, const struct stack *s,
 
 int result_stack_order(const struct stack *a, const struct stack *b)
 {
-	int c = strcmp(a->kernel, b->kernel);
-	if (!c)
-		c = strcmp(a->variant, b->variant);
-	if (!c)
-		c = strcmp(a->params, b->params);
+	int c = group_key_cmp(GROUP_KEY(a), GROUP_KEY(b));
 	if (!c)
 		c = strcmp(a->kind, b->kind);
 	if (c || a->rest != b->rest)

@@ -8,6 +8,7 @@
 #include "decide/change_scan.h"
 #include "decide/changepoint.h"
 #include "decide/stats.h"
+#include "core/group_key.h"
 #include "core/metric_name.h"
 #include "core/policy.h"
 
@@ -73,8 +74,8 @@ static uint64_t key_hash(const char *platform, const struct history_value *v)
 static bool same_key(const struct change_track *t, const char *platform,
 		     const struct history_value *v)
 {
-	return !strcmp(t->platform, platform) && !strcmp(t->kernel, v->kernel) &&
-	       !strcmp(t->variant, v->variant) && !strcmp(t->params, v->params) &&
+	return !strcmp(t->platform, platform) &&
+	       group_key_same(GROUP_KEY(t), GROUP_KEY(v), GROUP_SCOPE_VARIANT) &&
 	       !strcmp(t->metric, v->metric);
 }
 
@@ -236,7 +237,7 @@ static bool asked(const struct change_scan_options *o, const struct history_valu
 {
 	enum change_method m;
 	double tol;
-	return (!o->kernel || !strcmp(v->kernel, o->kernel)) &&
+	return group_key_in(GROUP_KEY(v), GROUP_KEY_OF(o->kernel, NULL, NULL)) &&
 	       change_scan_metric_matches(v->metric, o->metric) && isfinite(v->median) &&
 	       !change_scan_method(v->metric, v->cls, 0, &m, &tol);
 }

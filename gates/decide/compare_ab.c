@@ -5,11 +5,12 @@
 #include <string.h>
 
 #include "decide/compare_ab.h"
+#include "decide/compare_common.h"
 #include "decide/counted.h"
 #include "decide/interference.h"
-#include "decide/compare.h"
 #include "decide/sequential.h"
 #include "decide/stats.h"
+#include "core/group_key.h"
 
 static const char *const ab_test_holm =
 	"timing (A/B): per-round ratio B/A, median with binomial 95% interval, Wilcoxon "
@@ -56,28 +57,16 @@ static size_t paired_rounds(const struct series *s, const struct series *x)
 	return s->sample_count < x->sample_count ? s->sample_count : x->sample_count;
 }
 
-static void set_note(struct series *s, const char *text)
-{
-	free(s->note);
-	s->note = strdup(text);
-}
-
 /* Why timing series S, whose A median is A_MEDIAN, is never tested,
- * however many rounds it has, into WHY; NULL when it is tested. */
-static const char *never_tested(const struct series *s, double a_median,
+ * however many rounds it has (compare_untested, or too few events), into
+ * WHY; NULL when it is tested. */
+static const char *why_untested(const struct series *s, double a_median,
 				const struct run_policy *pol, char *why, size_t size)
 {
-	if (result_metric_is_counted(s->metric))
-		snprintf(why, size, "one sample per side (the counted pass) that varies "
-			 "between runs: shown, not tested");
-	else if (result_metric_is_machine_load(s->metric))
-		snprintf(why, size, "the machine's load during each round, the same figure "
-			 "for both sides: shown, not tested");
-	else if (result_metric_is_scheduling(s->metric))
-		snprintf(why, size, "scheduler events: they follow the host's load and the "
-			 "threads' overlap, so shown, not tested (the samples they disturbed are "
-			 "left out of the others)");
-	else if (!strcmp(s->unit, "count") && a_median < pol->min_events)
+	const char *never = compare_untested(s, true);
+	if (never)
+		snprintf(why, size, "%s", never);
+	else if (compare_too_few_events(s, a_median, pol))
 		snprintf(why, size, "too few events to compare as a ratio (A's median %.0f "
 			 "< %.0f)", a_median, pol->min_events);
 	else
@@ -85,13 +74,14 @@ static const char *never_tested(const struct series *s, double a_median,
 	return why;
 }
 
-/* Why timing series S (against A's X) is not compared; NULL when it is. */
-static const char *not_comparable(const struct series *s, const struct series *x,
+/* Why timing series S (against A's X) is not compared, its rounds paired
+ * into PR (PAIRED_OK: enough of them); NULL when it is. */
+static const char *why_not_paired(const struct series *s, const struct series *x,
 				  const struct run_policy *pol, const struct ab_paired *pr,
 				  int paired_ok)
 {
 	static char why[160];
-	if (never_tested(s, s->baseline_median, pol, why, sizeof why))
+	if (why_untested(s, s->baseline_median, pol, why, sizeof why))
 		return why;
 	if (!paired_ok)
 		snprintf(why, sizeof why, "too few rounds with a positive value on both sides "
@@ -144,11 +134,12 @@ static int paired_undisturbed(const struct series *s, const struct series *x,
 	return ret;
 }
 
-/* Timing: the paired estimate and raw p; the verdict waits for the
- * adjustment over the run. A round in which either side was disturbed is
- * left out. */
-static int compare_timing(struct series *s, const struct series *x, const struct run_policy *pol,
-			  double *p_less)
+/* Timing against A's X, paired: the estimate and raw p; the verdict waits
+ * for the adjustment over the run (compare_decide_timing). A round in
+ * which either side was disturbed is left out. Returns whether S is one
+ * of those. */
+static int timing_paired(struct series *s, const struct series *x, const struct run_policy *pol,
+			 double *p_less)
 {
 	struct ab_paired pr = { 0 };
 	size_t n = paired_rounds(s, x), disturbed;
@@ -158,18 +149,17 @@ static int compare_timing(struct series *s, const struct series *x, const struct
 	/* a series never tested (scheduler events, the machine's load) says
 	 * what the machine did, so its own disturbance is no verdict either */
 	if (interference_too_few(pr.pairs, disturbed) &&
-	    !never_tested(s, s->baseline_median, pol, why_not, sizeof why_not)) {
-		char note[200];
-		snprintf(note, sizeof note, "disturbed: %zu of %zu rounds disturbed on one side or "
-			 "both (docs/counters.md, \"Interference\"): timing not decided", disturbed, n);
+	    !why_untested(s, s->baseline_median, pol, why_not, sizeof why_not)) {
 		s->verdict = VERDICT_INCONCLUSIVE;
-		set_note(s, note);
+		compare_note(s, "disturbed: %zu of %zu rounds disturbed on one side or both "
+			     "(docs/counters.md, \"Interference\"): timing not decided", disturbed,
+			     n);
 		return 0;
 	}
-	const char *why = not_comparable(s, x, pol, &pr, ok);
+	const char *why = why_not_paired(s, x, pol, &pr, ok);
 	if (why) {
 		s->verdict = VERDICT_SKIPPED;
-		set_note(s, why);
+		compare_note(s, "%s", why);
 		return 0;
 	}
 	s->test = pol->fdr ? ab_test_bh : ab_test_holm;
@@ -181,61 +171,22 @@ static int compare_timing(struct series *s, const struct series *x, const struct
 	return 1;
 }
 
-static void decide_timing(struct run_result *b, const struct run_policy *pol, const int *timed,
-			  const double *p_less)
+/* Series S of B against A's X (of A), S's sample having run THREADS
+ * threads: its figures, then its counts or its timing (*TIMED set for a
+ * timing series whose verdict waits for the adjustment over the run, its
+ * p the other way in *P_LESS). */
+static void against_a(struct series *s, const struct series *x, const struct run_result *a,
+		      const struct run_policy *pol, double threads, int *timed, double *p_less)
 {
-	/* Holm, or with --correction bh Benjamini-Hochberg: when every null
-	 * is true it rejects anything at most as often as alpha (Simes), and
-	 * comparisons that share a change (wall and task clock) lend each other
-	 * power; but those near-duplicates also let one chance fluctuation
-	 * count twice (docs/noise.md, "Holm or Benjamini-Hochberg"). */
-	double *adj = compare_adjusted(b, timed, NULL, pol->fdr ? stats_bh : stats_holm);
-	/* "improved" is held to the same bar over the run as a regression:
-	 * the 95% interval alone, one per series, let chance fluctuations of
-	 * a whole-suite A/A run read as improvements */
-	double *adj_less = compare_adjusted(b, timed, p_less, pol->fdr ? stats_bh : stats_holm);
-	for (size_t i = 0; adj && adj_less && i < b->series_count; i++) {
-		if (!timed[i])
-			continue;
-		struct series *s = &b->series[i];
-		double ratio = s->change + 1, padj = adj[i], tol = s->tolerance;
-		s->verdict = compare_timing_verdict(ratio, tol, padj < pol->alpha, s->ci_high);
-		if (s->verdict == VERDICT_IMPROVED && !(adj_less[i] < pol->alpha))
-			s->verdict = VERDICT_PASS;
-		if (s->verdict == VERDICT_FAIL || s->verdict == VERDICT_INCONCLUSIVE) {
-			char note[200];
-			snprintf(note, sizeof note, "signed-rank p = %.2g, %s-adjusted %.2g, minimum "
-				 "effect %.0f%%", s->p_value, pol->fdr ? "BH" : "Holm", padj, 100 * tol);
-			set_note(s, note);
-		}
-	}
-	free(adj);
-	free(adj_less);
-}
-
-static int group_ran(const struct run_result *r, const char *kernel, const char *params)
-{
-	for (size_t i = 0; i < r->series_count; i++)
-		if (!strcmp(r->series[i].kernel, kernel) && !strcmp(r->series[i].params, params))
-			return 1;
-	return 0;
-}
-
-static void compare_one(struct series *s, const struct series *x, const struct run_result *a,
-			const struct run_policy *pol, double threads, int *timed, double *p_less)
-{
-	s->has_baseline = true;
-	s->baseline_median = stats_median(x->samples, x->sample_count);
-	s->baseline_count = x->sample_count;
-	s->change = s->baseline_median != 0 ? s->median / s->baseline_median - 1
-					    : (s->median != 0 ? INFINITY : 0);
+	compare_against(s, x);
 	if (isnan(s->median) || isnan(s->baseline_median)) {
 		s->verdict = VERDICT_ERROR;
-		set_note(s, isnan(s->median) ? "no sample of B succeeded" : "no sample of A succeeded");
+		compare_note(s, "%s", isnan(s->median) ? "no sample of B succeeded"
+						       : "no sample of A succeeded");
 	} else if (s->cls != METRIC_TIMING) {
 		compare_counts(s, x, a, pol, threads);
 	} else {
-		*timed = compare_timing(s, x, pol, p_less);
+		*timed = timing_paired(s, x, pol, p_less);
 	}
 }
 
@@ -248,34 +199,24 @@ void compare_ab_run(struct run_result *b, const struct run_result *a, const stru
 		free(p_less);
 		return;
 	}
-	/* both sides file their series in the same order: each lookup starts
-	 * where the last one was found (result_find_series_near) */
 	size_t near = 0;
 	for (size_t i = 0; i < b->series_count; i++) {
 		struct series *s = &b->series[i];
-		s->median = stats_median(s->samples, s->sample_count);
-		s->p_value = s->ci_low = s->ci_high = NAN;
-		const struct series *x = result_find_series_near(a, &near, s->kernel, s->variant,
-								 s->params, s->metric);
-		if (!x) {
-			s->verdict = isnan(s->median) ? VERDICT_ERROR : VERDICT_NEW;
-			s->baseline_median = s->change = NAN;
-			set_note(s, "measured for B only (A's kernel has no such variant or metric)");
-			continue;
-		}
-		compare_one(s, x, a, pol, compare_threads(b, s), &timed[i], &p_less[i]);
+		const struct series *x = compare_match(s, a, &near);
+		if (!x)
+			compare_note(s, "measured for B only (A's kernel has no such variant or "
+				     "metric)");
+		else
+			against_a(s, x, a, pol, compare_threads(b, s), &timed[i], &p_less[i]);
 	}
-	decide_timing(b, pol, timed, p_less);
+	const struct compare_timing_rule rule = {
+		.interval_too = false, .p_less = p_less, .test = "signed-rank",
+		.effect = "minimum effect",
+	};
+	compare_decide_timing(b, pol, timed, &rule);
 	counted_mark(b);
 	compare_apply_gates(b, pol);
-	near = 0;
-	for (size_t i = 0; i < a->series_count; i++) {
-		const struct series *x = &a->series[i];
-		if (!result_find_series_near(b, &near, x->kernel, x->variant, x->params, x->metric) &&
-		    group_ran(b, x->kernel, x->params))
-			result_add_problem(b, x->kernel, x->variant, x->params, x->metric,
-					   "measured for A but not for B");
-	}
+	compare_report_missing(b, a, false, "measured for A but not for B");
 	free(timed);
 	free(p_less);
 }
@@ -305,7 +246,7 @@ void compare_ab_settle(struct run_result *b, const struct run_result *a,
 	for (size_t i = 0; i < b->series_count; i++) {
 		struct series *s = &b->series[i];
 		if (s->cls != METRIC_TIMING || s->verdict != VERDICT_FAIL ||
-		    strcmp(s->kernel, kernel) || strcmp(s->params, params))
+		    !group_key_in(GROUP_KEY(s), GROUP_KEY_OF(kernel, NULL, params)))
 			continue;
 		const struct series *x = result_find_series(a, kernel, s->variant, params, s->metric);
 		const struct series *s2 = result_find_series(b2, kernel, s->variant, params, s->metric);
@@ -322,20 +263,19 @@ void compare_ab_settle(struct run_result *b, const struct run_result *a,
 		 * `gate ab`'s confirmation does"). */
 		s->confirmed = ok && second.ratio >= 1 + s->tolerance &&
 			       both.ratio >= 1 + s->tolerance && both.p_greater < pol->alpha;
-		char note[400];
+		const char *was = s->note ? s->note : "";
 		if (ok)
-			snprintf(note, sizeof note, "%s; confirmation batch %+.1f%%, both batches %+.1f%% "
-				 "(p = %.2g): %s", s->note ? s->note : "", 100 * (second.ratio - 1),
-				 100 * (both.ratio - 1), both.p_greater,
-				 s->confirmed ? "confirmed" : "not confirmed");
+			compare_note(s, "%s; confirmation batch %+.1f%%, both batches %+.1f%% "
+				     "(p = %.2g): %s", was, 100 * (second.ratio - 1),
+				     100 * (both.ratio - 1), both.p_greater,
+				     s->confirmed ? "confirmed" : "not confirmed");
 		else if (s2 && x2 && interference_too_few(second.pairs, disturbed))
-			snprintf(note, sizeof note, "%s; confirmation batch disturbed: %zu of %zu rounds "
-				 "disturbed on one side or both: not confirmed", s->note ? s->note : "",
-				 disturbed, paired_rounds(s2, x2));
+			compare_note(s, "%s; confirmation batch disturbed: %zu of %zu rounds "
+				     "disturbed on one side or both: not confirmed", was, disturbed,
+				     paired_rounds(s2, x2));
 		else
-			snprintf(note, sizeof note, "%s; confirmation batch not measurable: not confirmed",
-				 s->note ? s->note : "");
-		set_note(s, note);
+			compare_note(s, "%s; confirmation batch not measurable: not confirmed",
+				     was);
 		if (!s->confirmed)
 			s->verdict = VERDICT_INCONCLUSIVE;
 	}
@@ -347,8 +287,8 @@ bool compare_ab_decided_now(const double *b, const double *a, size_t n,
 	struct ab_paired pr;
 	if (compare_ab_paired(b, a, n, &pr))
 		return false;
-	/* decide_timing's rule, on the raw p: the adjustment over the run only
-	 * raises it */
+	/* compare_decide_timing's rule, on the raw p: the adjustment over
+	 * the run only raises it */
 	enum verdict v = compare_timing_verdict(pr.ratio, pol->min_effect,
 						pr.p_greater < pol->alpha, pr.high);
 	return v == VERDICT_FAIL || (v == VERDICT_IMPROVED && pr.p_less < pol->alpha);
@@ -365,15 +305,15 @@ bool compare_ab_group_settled(struct run_result *b, struct run_result *a, const 
 	bool settled = bv && av;
 	for (size_t i = 0; settled && i < b->series_count; i++) {
 		const struct series *s = &b->series[i];
-		if (s->cls != METRIC_TIMING || strcmp(s->kernel, kernel) || strcmp(s->params, params) ||
-		    (variant && strcmp(s->variant, variant)))
+		if (s->cls != METRIC_TIMING ||
+		    !group_key_in(GROUP_KEY(s), GROUP_KEY_OF(kernel, variant, params)))
 			continue;
 		const struct series *x = result_find_series(a, kernel, s->variant, params, s->metric);
 		char why[160];
 		if (!x || s->sample_count < first_round + rounds ||
 		    x->sample_count < first_round + rounds)
 			continue;   /* B alone, or a variant no longer sampled after it failed */
-		if (never_tested(s, stats_median(x->samples + first_round, rounds), pol, why,
+		if (why_untested(s, stats_median(x->samples + first_round, rounds), pol, why,
 				 sizeof why))
 			continue;
 		size_t disturbed = undisturbed_from(s, x, first_round, rounds, bv, av), usable = 0;

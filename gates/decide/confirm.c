@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "decide/confirm.h"
+#include "core/group_key.h"
 
 int confirm_suspect(const struct run_result *r, const char *kernel, const char *params)
 {
@@ -13,7 +14,7 @@ int confirm_suspect(const struct run_result *r, const char *kernel, const char *
 		/* a timing failure that does not gate (--gate) is information:
 		 * not worth a second batch */
 		if (s->cls == METRIC_TIMING && s->verdict == VERDICT_FAIL && s->gated &&
-		    !strcmp(s->kernel, kernel) && !strcmp(s->params, params))
+		    group_key_in(GROUP_KEY(s), GROUP_KEY_OF(kernel, NULL, params)))
 			return 1;
 	}
 	return 0;
@@ -34,7 +35,7 @@ void confirm_settle(struct run_result *r, const struct run_result *again, const 
 	for (size_t i = 0; i < r->series_count; i++) {
 		struct series *s = &r->series[i];
 		if (s->cls != METRIC_TIMING || s->verdict != VERDICT_FAIL ||
-		    strcmp(s->kernel, kernel) || strcmp(s->params, params))
+		    !group_key_in(GROUP_KEY(s), GROUP_KEY_OF(kernel, NULL, params)))
 			continue;
 		const struct series *a = result_find_series(again, kernel, s->variant, params,
 							    s->metric);

@@ -6,6 +6,7 @@
 
 #include "decide/counted.h"
 #include "decide/stats.h"
+#include "core/group_key.h"
 
 /* The last part of a metric name (region.heap_calls: heap_calls). */
 static const char *base_name(const char *metric)
@@ -42,7 +43,7 @@ enum counted_sight counted_sight(const struct run_result *r, const char *kernel,
 	int has_heap = 0, has_proc = 0;
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
-		if (strcmp(s->kernel, kernel) || strcmp(s->params, params))
+		if (!group_key_in(GROUP_KEY(s), GROUP_KEY_OF(kernel, NULL, params)))
 			continue;
 		const char *base = base_name(s->metric);
 		if (!strcmp(base, "heap_calls")) {
@@ -76,22 +77,12 @@ enum counted_sight counted_sight(const struct run_result *r, const char *kernel,
 	return COUNTED_BLIND_COST;
 }
 
-/* Whether group (KERNEL, PARAMS) came before series I of R. */
-static int group_seen(const struct run_result *r, size_t i)
-{
-	for (size_t j = 0; j < i; j++)
-		if (!strcmp(r->series[j].kernel, r->series[i].kernel) &&
-		    !strcmp(r->series[j].params, r->series[i].params))
-			return 1;
-	return 0;
-}
-
 static void mark_group(struct run_result *r, const char *kernel, const char *params,
 		       enum counted_sight sight, const char *why)
 {
 	for (size_t i = 0; i < r->series_count; i++) {
 		struct series *s = &r->series[i];
-		if (strcmp(s->kernel, kernel) || strcmp(s->params, params) ||
+		if (!group_key_in(GROUP_KEY(s), GROUP_KEY_OF(kernel, NULL, params)) ||
 		    strncmp(base_name(s->metric), "heap_", 5))
 			continue;
 		int fails = sight == COUNTED_BLIND_COST && !strcmp(base_name(s->metric), "heap_calls");
@@ -107,7 +98,7 @@ void counted_mark(struct run_result *r)
 {
 	char why[600];
 	for (size_t i = 0; i < r->series_count; i++) {
-		if (group_seen(r, i))
+		if (!group_key_first_series(r, i, GROUP_SCOPE_GROUP, NULL, NULL))
 			continue;
 		const char *kernel = r->series[i].kernel, *params = r->series[i].params;
 		enum counted_sight sight = counted_sight(r, kernel, params, why, sizeof why);

@@ -6,6 +6,7 @@
 
 #include "decide/diff.h"
 #include "decide/stats.h"
+#include "core/group_key.h"
 
 /* Median of the usable samples of S (its stored median when it has one). */
 static double diff_median(const struct series *s)
@@ -45,22 +46,6 @@ static void diff_fill(struct diff_row *row, const struct series *a, const struct
 	row->effect = !(a && b) ? INFINITY : isnan(row->change) ? 0 : fabs(row->change);
 }
 
-static int diff_same_group(const struct diff_row *x, const struct diff_row *y)
-{
-	return !strcmp(x->kernel, y->kernel) && !strcmp(x->variant, y->variant) &&
-	       !strcmp(x->params, y->params);
-}
-
-static int diff_cmp_name(const struct diff_row *x, const struct diff_row *y)
-{
-	int c = strcmp(x->kernel, y->kernel);
-	if (!c)
-		c = strcmp(x->variant, y->variant);
-	if (!c)
-		c = strcmp(x->params, y->params);
-	return c;
-}
-
 /* Group order: largest effect first, then by name; inside a group the
  * metrics that moved most first, then by name. */
 static int diff_cmp(const void *pa, const void *pb)
@@ -68,7 +53,7 @@ static int diff_cmp(const void *pa, const void *pb)
 	const struct diff_row *x = pa, *y = pb;
 	if (x->group_effect != y->group_effect)
 		return x->group_effect > y->group_effect ? -1 : 1;
-	int c = diff_cmp_name(x, y);
+	int c = group_key_cmp(GROUP_KEY(x), GROUP_KEY(y));
 	if (c)
 		return c;
 	if (x->effect != y->effect)
@@ -82,7 +67,8 @@ static void diff_rank(struct diff *d)
 	for (size_t i = 0; i < d->count; i++) {
 		double most = 0;
 		for (size_t j = 0; j < d->count; j++)
-			if (diff_same_group(&d->rows[i], &d->rows[j]) && d->rows[j].effect > most)
+			if (group_key_same(GROUP_KEY(&d->rows[i]), GROUP_KEY(&d->rows[j]),
+					   GROUP_SCOPE_VARIANT) && d->rows[j].effect > most)
 				most = d->rows[j].effect;
 		d->rows[i].group_effect = most;
 	}

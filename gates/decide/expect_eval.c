@@ -11,6 +11,7 @@
 #include "decide/interference.h"
 #include "decide/stats.h"
 #include "sample/groups.h"
+#include "core/group_key.h"
 
 struct lookup_ctx {
 	const struct run_result *r;
@@ -98,7 +99,7 @@ static void nearest_ref(const struct run_result *r, const char *kernel, const ch
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
 		char name[160];
-		if (strcmp(s->kernel, kernel) || strcmp(s->params, params))
+		if (!group_key_in(GROUP_KEY(s), GROUP_KEY_OF(kernel, NULL, params)))
 			continue;
 		snprintf(name, sizeof name, "%s.%s", s->variant, s->metric);
 		size_t d = edit_distance(ref, name);
@@ -125,7 +126,7 @@ static int misspelt(const struct kernel_info *k, const struct run_result *r, con
 		return 1;
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
-		if (!strcmp(s->kernel, k->name) && !strcmp(s->params, params) &&
+		if (group_key_in(GROUP_KEY(s), GROUP_KEY_OF(k->name, NULL, params)) &&
 		    strlen(s->variant) == n && !strncmp(s->variant, ref, n))
 			return 1;
 	}
@@ -220,7 +221,7 @@ static size_t max_rounds(const struct run_result *r, const char *kernel, const c
 {
 	size_t n = 0;
 	for (size_t i = 0; i < r->series_count; i++)
-		if (!strcmp(r->series[i].kernel, kernel) && !strcmp(r->series[i].params, params) &&
+		if (group_key_in(GROUP_KEY(&r->series[i]), GROUP_KEY_OF(kernel, NULL, params)) &&
 		    r->series[i].sample_count > n)
 			n = r->series[i].sample_count;
 	return n;

@@ -7,6 +7,7 @@
 
 #include "decide/interference.h"
 #include "decide/stats.h"
+#include "core/group_key.h"
 
 double interference_excess_ns(double wait_ns, double run_ns, double threads, int cores)
 {
@@ -126,8 +127,9 @@ int interference_mark_group_as(struct run_result *r, const char *kernel, const c
 {
 	for (size_t i = 0; i < r->series_count; i++) {
 		struct series *s = &r->series[i];
-		if (s->cls == METRIC_TIMING && !strcmp(s->unit, "ns") && !strcmp(s->kernel, kernel) &&
-		    !strcmp(s->params, params) && mark(r, s, machine_share))
+		if (s->cls == METRIC_TIMING && !strcmp(s->unit, "ns") &&
+		    group_key_in(GROUP_KEY(s), GROUP_KEY_OF(kernel, NULL, params)) &&
+		    mark(r, s, machine_share))
 			return -ENOMEM;
 	}
 	return 0;

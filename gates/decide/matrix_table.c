@@ -8,6 +8,7 @@
 #include "decide/expr.h"
 #include "decide/matrix_table.h"
 #include "decide/stats.h"
+#include "core/group_key.h"
 
 const char *const matrix_explaining_metrics[] = {
 	"realloc_moved", "sys_mremap", "sys_mmap", "sys_munmap", "sys_brk", "sys_madvise",
@@ -39,8 +40,10 @@ static struct matrix_claim *find_claim(struct matrix *m, const struct expect_res
 {
 	for (size_t i = 0; i < m->claim_count; i++) {
 		struct matrix_claim *c = &m->claims[i];
-		if (c->line == e->line && !strcmp(c->kernel, e->kernel) &&
-		    !strcmp(c->params, e->params) && !strcmp(c->file, e->file))
+		if (c->line == e->line &&
+		    group_key_same(GROUP_KEY_OF(c->kernel, NULL, c->params),
+				   GROUP_KEY_OF(e->kernel, NULL, e->params), GROUP_SCOPE_GROUP) &&
+		    !strcmp(c->file, e->file))
 			return c;
 	}
 	return NULL;
@@ -260,7 +263,8 @@ static int natural_order(const char *a, const char *b)
 static int claim_order(const void *a, const void *b)
 {
 	const struct matrix_claim *x = a, *y = b;
-	int c = strcmp(x->kernel, y->kernel);
+	int c = group_key_cmp(GROUP_KEY_OF(x->kernel, NULL, NULL),
+			      GROUP_KEY_OF(y->kernel, NULL, NULL));
 	if (!c)
 		c = natural_order(x->params, y->params);
 	if (!c)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decide/compare.h"
+#include "decide/compare_common.h"
 #include "decide/readjust.h"
 #include "decide/stats.h"
 

@@ -6,6 +6,7 @@
 
 #include "decide/reference.h"
 #include "decide/stats.h"
+#include "core/group_key.h"
 
 static void compare_part(struct reference_part *now, const struct reference_part *base)
 {
@@ -90,11 +91,11 @@ static bool uniform_candidate(const struct series *s)
 		(s->verdict == VERDICT_SKIPPED && s->advisory));
 }
 
-/* Whether series A and B are of one group (kernel, parameter set): measured
- * in the same minutes, so they drift together. */
-static bool same_group(const struct series *a, const struct series *b)
+/* uniform_candidate as a group_key_pick. */
+static bool pick_candidate(const struct series *s, const void *arg)
 {
-	return !strcmp(a->kernel, b->kernel) && !strcmp(a->params, b->params);
+	(void)arg;
+	return uniform_candidate(s);
 }
 
 /* Over the groups that have candidates: how many (*GROUPS), how many are
@@ -114,15 +115,16 @@ static double group_changes(const struct run_result *r, double bound, size_t *gr
 	if (!group_median || !change)
 		goto out;
 	for (size_t i = 0; i < r->series_count; i++) {
+		/* a group (kernel, parameter set) is measured in the same
+		 * minutes, so its series drift together: one median each */
 		const struct series *s = &r->series[i];
-		bool first = uniform_candidate(s);
-		for (size_t j = 0; first && j < i; j++)
-			first = !(uniform_candidate(&r->series[j]) && same_group(&r->series[j], s));
-		if (!first)
+		if (!group_key_first_series(r, i, GROUP_SCOPE_GROUP, pick_candidate, NULL))
 			continue;
 		size_t n = 0;
 		for (size_t j = i; j < r->series_count; j++)
-			if (uniform_candidate(&r->series[j]) && same_group(&r->series[j], s))
+			if (uniform_candidate(&r->series[j]) &&
+			    group_key_same(GROUP_KEY(&r->series[j]), GROUP_KEY(s),
+					   GROUP_SCOPE_GROUP))
 				change[n++] = r->series[j].change;
 		double m = stats_median(change, n);
 		group_median[(*groups)++] = m;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "decide/sites.h"
+#include "core/group_key.h"
 #include "core/metric_name.h"
 
 static int counted(const struct run_result *r, const char *kernel, const char *variant,
@@ -23,10 +24,10 @@ struct side {
 	size_t owned_count;
 };
 
-static int same_group(const struct site *a, const struct site *b)
+/* Whether sites A and B are of one (kernel, variant, params). */
+static bool same_variant(const struct site *a, const struct site *b)
 {
-	return !strcmp(a->kernel, b->kernel) && !strcmp(a->variant, b->variant) &&
-	       !strcmp(a->params, b->params);
+	return group_key_same(GROUP_KEY(a), GROUP_KEY(b), GROUP_SCOPE_VARIANT);
 }
 
 static const struct site *find(const struct side *x, const struct site *s)
@@ -34,7 +35,7 @@ static const struct site *find(const struct side *x, const struct site *s)
 	for (size_t i = 0; i < x->count; i++) {
 		const struct site *o = &x->sites[i];
 		if (o->line == s->line && !strcmp(o->file, s->file) && !strcmp(o->kind, s->kind) &&
-		    !strcmp(o->function, s->function) && same_group(o, s))
+		    !strcmp(o->function, s->function) && same_variant(o, s))
 			return o;
 	}
 	return NULL;
@@ -50,7 +51,7 @@ static const struct site *moved(const struct side *other, const struct side *sel
 		const struct site *o = &other->sites[i];
 		if (o->line != s->line && o->calls == s->calls && o->bytes == s->bytes &&
 		    !strcmp(o->file, s->file) && !strcmp(o->kind, s->kind) &&
-		    !strcmp(o->function, s->function) && same_group(o, s) && !find(self, o))
+		    !strcmp(o->function, s->function) && same_variant(o, s) && !find(self, o))
 			return o;
 	}
 	return NULL;
@@ -60,7 +61,7 @@ static const struct site *moved(const struct side *other, const struct side *sel
 static int has_cost_sites(const struct side *x, const struct site *s)
 {
 	for (size_t i = 0; i < x->count; i++)
-		if (x->sites[i].cost && same_group(&x->sites[i], s))
+		if (x->sites[i].cost && same_variant(&x->sites[i], s))
 			return 1;
 	return 0;
 }
@@ -107,7 +108,7 @@ static int makes_calls(const struct side *other, const struct site *s, const cha
 	for (size_t i = 0; i < other->count; i++) {
 		const struct site *o = &other->sites[i];
 		if (o->cost && !strcmp(o->function, function) && !strcmp(o->file, file) &&
-		    same_group(o, s))
+		    same_variant(o, s))
 			return 1;
 	}
 	return 0;
@@ -271,8 +272,8 @@ int sites_explain_failure(const struct run_result *r, const char *kernel, const 
 		const struct series *s = &r->series[i];
 		if (s->verdict == VERDICT_FAIL && s->gated &&
 		    (result_metric_is_allocation_count(s->metric) || cost_calls(s->metric)) &&
-		    !strcmp(s->kernel, kernel) && !strcmp(s->variant, variant) &&
-		    !strcmp(s->params, params))
+		    group_key_same(GROUP_KEY(s), GROUP_KEY_OF(kernel, variant, params),
+				   GROUP_SCOPE_VARIANT))
 			return 1;
 	}
 	return 0;
@@ -294,13 +295,6 @@ static int kind_index(const char *kind)
 		if (!strcmp(kind_names[k], kind))
 			return k;
 	return -1;
-}
-
-static int in_group(const struct site_change *c, const char *kernel, const char *variant,
-		    const char *params)
-{
-	return !strcmp(c->kernel, kernel) && !strcmp(c->variant, variant) &&
-	       !strcmp(c->params, params);
 }
 
 /* Whether change C belongs to the place SH ends with (LAST: its last
@@ -336,8 +330,8 @@ static void shift_add(struct site_shift *sh, const struct site_change *c)
 bool sites_first_of_group(const struct run_result *r, size_t i)
 {
 	for (size_t j = 0; j < i; j++)
-		if (in_group(&r->site_changes[j], r->site_changes[i].kernel,
-			     r->site_changes[i].variant, r->site_changes[i].params))
+		if (group_key_same(GROUP_KEY(&r->site_changes[j]), GROUP_KEY(&r->site_changes[i]),
+				   GROUP_SCOPE_VARIANT))
 			return false;
 	return true;
 }
@@ -348,12 +342,14 @@ size_t sites_shifts(const struct run_result *r, const char *kernel, const char *
 	size_t n = 0;
 	int lines = 0;
 	const struct site_change *last = NULL;
+	const struct group_key key = GROUP_KEY_OF(kernel, variant, params);
 	for (size_t i = 0; i < r->site_change_count; i++)
-		lines |= in_group(&r->site_changes[i], kernel, variant, params) &&
+		lines |= group_key_same(GROUP_KEY(&r->site_changes[i]), key, GROUP_SCOPE_VARIANT) &&
 			 r->site_changes[i].line > 0;
 	for (size_t i = 0; i < r->site_change_count; i++) {
 		const struct site_change *c = &r->site_changes[i];
-		if (!in_group(c, kernel, variant, params) || (lines && c->line <= 0))
+		if (!group_key_same(GROUP_KEY(c), key, GROUP_SCOPE_VARIANT) ||
+		    (lines && c->line <= 0))
 			continue;
 		if (!same_place(last, c)) {
 			if (n == max)

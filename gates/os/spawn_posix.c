@@ -310,6 +310,35 @@ static void end_sample(pid_t pid)
 	pthread_mutex_unlock(&live_lock);
 }
 
+/* The started child PID, its output read from OUT_FD and ERR_FD into OUT
+ * and ERR until it exits, or until DEADLINE, when it and its process
+ * group are killed; everything it started ended, then its status and its
+ * time since START into O. */
+static void collect_child(pid_t pid, int out_fd, int err_fd, double start, double deadline,
+			  struct sink *out, struct sink *err, struct spawn_output *o)
+{
+	int timed_out = collect_until_exit(out_fd, err_fd, pid, deadline, out, err);
+	if (timed_out) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+		siginfo_t info;
+		while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+			;
+	}
+	end_sample(pid);
+	/* what is left in the pipes: EOF comes at once, now that every
+	 * process that held them is gone, but for one that escaped
+	 * containment (macOS: another process group) */
+	collect_rest(out_fd, err_fd, now_seconds() + SPAWN_DRAIN_SECONDS, out, err);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	o->seconds = now_seconds() - start;
+	finish(o, status);
+	if (timed_out)
+		o->status = SPAWN_TIMED_OUT;
+}
+
 int spawn_run(char *const argv[], char *const env[], double timeout_seconds,
 	      struct spawn_output *o)
 {
@@ -355,27 +384,7 @@ int spawn_run(char *const argv[], char *const env[], double timeout_seconds,
 	close(out_pipe[1]);
 	close(err_pipe[1]);
 	out_pipe[1] = err_pipe[1] = -1;
-	int timed_out = collect_until_exit(out_pipe[0], err_pipe[0], pid, start + timeout_seconds,
-					   &out, &err);
-	if (timed_out) {
-		kill(-pid, SIGKILL);
-		kill(pid, SIGKILL);
-		siginfo_t info;
-		while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
-			;
-	}
-	end_sample(pid);
-	/* what is left in the pipes: EOF comes at once, now that every
-	 * process that held them is gone, but for one that escaped
-	 * containment (macOS: another process group) */
-	collect_rest(out_pipe[0], err_pipe[0], now_seconds() + SPAWN_DRAIN_SECONDS, &out, &err);
-	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	o->seconds = now_seconds() - start;
-	finish(o, status);
-	if (timed_out)
-		o->status = SPAWN_TIMED_OUT;
+	collect_child(pid, out_pipe[0], err_pipe[0], start, start + timeout_seconds, &out, &err, o);
 	out.buf[out.len] = '\0';
 	err.buf[err.len] = '\0';
 	o->out = out.buf;

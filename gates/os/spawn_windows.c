@@ -406,6 +406,29 @@ static void hand_over(struct spawn_output *o, struct sink *out, struct sink *err
 	out->buf = err->buf = NULL;
 }
 
+/* Starts a thread draining each of the child's pipes RD into OUT and ERR
+ * (READERS). Returns 0, or -EAGAIN when one did not start: then the child
+ * (JOB) is killed, RD closed and the reader that started waited for. */
+static int start_readers(HANDLE rd[2], HANDLE readers[2], HANDLE job, struct sink *out,
+			 struct sink *err)
+{
+	out->pipe = rd[0];
+	err->pipe = rd[1];
+	readers[0] = (HANDLE)_beginthreadex(NULL, 0, drain_thread, out, 0, NULL);
+	readers[1] = (HANDLE)_beginthreadex(NULL, 0, drain_thread, err, 0, NULL);
+	if (readers[0] && readers[1])
+		return 0;
+	/* Without both readers the child could block: kill it. */
+	TerminateJobObject(job, 1);
+	CloseHandle(rd[0]);
+	CloseHandle(rd[1]);
+	rd[0] = rd[1] = NULL;
+	for (int i = 0; i < 2; i++)
+		if (readers[i])
+			WaitForSingleObject(readers[i], INFINITE);
+	return -EAGAIN;
+}
+
 int spawn_run(char *const argv[], char *const env[], double timeout_seconds,
 	      struct spawn_output *o)
 {
@@ -445,21 +468,9 @@ int spawn_run(char *const argv[], char *const env[], double timeout_seconds,
 		ret = 0;
 		goto fail;
 	}
-	out.pipe = rd[0];
-	err.pipe = rd[1];
-	readers[0] = (HANDLE)_beginthreadex(NULL, 0, drain_thread, &out, 0, NULL);
-	readers[1] = (HANDLE)_beginthreadex(NULL, 0, drain_thread, &err, 0, NULL);
-	if (!readers[0] || !readers[1]) {
-		/* Without both readers the child could block: kill it. */
-		TerminateJobObject(job, 1);
-		CloseHandle(rd[0]);
-		CloseHandle(rd[1]);
-		rd[0] = rd[1] = NULL;
-		for (int i = 0; i < 2; i++)
-			if (readers[i])
-				WaitForSingleObject(readers[i], INFINITE);
+	ret = start_readers(rd, readers, job, &out, &err);
+	if (ret < 0) {
 		CloseHandle(pi.hProcess);
-		ret = -EAGAIN;
 		goto fail;
 	}
 	int timed_out = wait_all(pi.hProcess, readers, job, start + timeout_seconds);

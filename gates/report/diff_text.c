@@ -7,6 +7,7 @@
 #include "decide/diff.h"
 #include "report/escape.h"
 #include "report/format.h"
+#include "core/group_key.h"
 
 static const char *diff_or(const char *s)
 {
@@ -64,8 +65,8 @@ void diff_print_text(FILE *f, const struct diff *d, const char *label_a,
 	diff_side(f, "B", label_b, ctx_b);
 	for (size_t i = 0; i < d->count; i++) {
 		const struct diff_row *row = &d->rows[i];
-		if (!group || strcmp(group->kernel, row->kernel) ||
-		    strcmp(group->variant, row->variant) || strcmp(group->params, row->params)) {
+		if (!group ||
+		    !group_key_same(GROUP_KEY(group), GROUP_KEY(row), GROUP_SCOPE_VARIANT)) {
 			group = row;
 			groups++;
 			fprintf(f, "\n%s / %s / %s\n    %-28s %-7s %12s %12s  %s\n", row->kernel,

@@ -6,6 +6,7 @@
 
 #include "report/flame_svg.h"
 #include "store/atomic_file.h"
+#include "core/group_key.h"
 
 /* One variant's stacks on each side: a range of the sorted arrays. */
 struct flame_variant {
@@ -41,19 +42,11 @@ static int sorted(const struct stacks *set, const struct stack ***out)
 	return 0;
 }
 
-static int variant_cmp(const struct stack *a, const struct stack *b)
-{
-	int c = strcmp(a->kernel, b->kernel);
-	if (!c)
-		c = strcmp(a->variant, b->variant);
-	return c ? c : strcmp(a->params, b->params);
-}
-
 /* How many stacks from S[I] on (of N) are of S[I]'s variant. */
 static size_t run_length(const struct stack *const *s, size_t i, size_t n)
 {
 	size_t j = i + 1;
-	while (j < n && !variant_cmp(s[j], s[i]))
+	while (j < n && group_key_same(GROUP_KEY(s[j]), GROUP_KEY(s[i]), GROUP_SCOPE_VARIANT))
 		j++;
 	return j - i;
 }
@@ -177,7 +170,8 @@ static int write_all(const char *dir, const struct stack *const *a, size_t a_cou
 	size_t i = 0, j = 0;
 	int count = 0, rc = 0;
 	while (i < a_count || j < b4_count) {
-		int c = i == a_count ? 1 : j == b4_count ? -1 : variant_cmp(a[i], b4[j]);
+		int c = i == a_count ? 1 : j == b4_count ? -1
+			: group_key_cmp(GROUP_KEY(a[i]), GROUP_KEY(b4[j]));
 		const struct stack *s = c <= 0 ? a[i] : b4[j];
 		struct flame_variant v = { s->kernel, s->variant, s->params, a ? a + i : NULL,
 					   b4 ? b4 + j : NULL, 0, 0 };

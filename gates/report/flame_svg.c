@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "report/flame_svg.h"
+#include "core/group_key.h"
 #include "core/policy.h"
 #include "core/utf8.h"
 #include "report/escape.h"
@@ -471,8 +472,7 @@ static int select_variant(const struct stacks *set, const struct flame_ask *ask,
 		return -ENOMEM;
 	for (size_t i = 0; i < set->count; i++) {
 		const struct stack *s = &set->items[i];
-		if (!strcmp(s->kernel, ask->kernel) && !strcmp(s->variant, ask->variant) &&
-		    !strcmp(s->params, ask->params))
+		if (group_key_same(GROUP_KEY(s), GROUP_KEY(ask), GROUP_SCOPE_VARIANT))
 			(*out)[(*count)++] = s;
 	}
 	return 0;

@@ -8,6 +8,7 @@
 #include "report/escape.h"
 #include "report/series_rows.h"
 #include "core/conditions.h"
+#include "core/group_key.h"
 
 void format_value(double v, const char *unit, char *buf, size_t size)
 {
@@ -229,44 +230,20 @@ void format_xml_text(FILE *f, const char *s)
 	escape_xml(f, s);
 }
 
-void format_counts(const struct run_result *r, size_t *series, size_t *expects,
-		   size_t *information, size_t *problems)
-{
-	memset(series, 0, (VERDICT_ERROR + 1) * sizeof *series);
-	memset(expects, 0, (VERDICT_ERROR + 1) * sizeof *expects);
-	*problems = *information = 0;
-	for (size_t i = 0; i < r->series_count; i++)
-		if (r->series[i].gated || r->series[i].verdict != VERDICT_FAIL)
-			series[r->series[i].verdict]++;
-	for (size_t i = 0; i < r->expect_count; i++) {
-		if (r->expects[i].gated)
-			expects[r->expects[i].verdict]++;
-		else
-			++*information;
-	}
-	for (size_t i = 0; i < r->problem_count; i++)
-		*problems += r->problems[i].kernel != NULL;
-}
-
-static int same_group(const struct series *a, const struct series *b)
-{
-	return !strcmp(a->kernel, b->kernel) && !strcmp(a->variant, b->variant) &&
-	       !strcmp(a->params, b->params);
-}
-
 static int moved(const struct series *s, bool gated)
 {
 	return s->verdict == VERDICT_FAIL && s->gated == gated;
 }
 
+/* moved as a group_key_pick: ARG points to the gated asked for. */
+static bool pick_gated_moved(const struct series *s, const void *arg)
+{
+	return moved(s, *(const bool *)arg);
+}
+
 bool format_group_first(const struct run_result *r, size_t i, bool gated)
 {
-	if (!moved(&r->series[i], gated))
-		return false;
-	for (size_t j = 0; j < i; j++)
-		if (moved(&r->series[j], gated) && same_group(&r->series[j], &r->series[i]))
-			return false;
-	return true;
+	return group_key_first_series(r, i, GROUP_SCOPE_VARIANT, pick_gated_moved, &gated);
 }
 
 void format_change_word(const struct series *s, char *buf, size_t size)
@@ -300,7 +277,8 @@ struct moved_pick {
 static bool pick_moved(const struct series *s, const void *arg)
 {
 	const struct moved_pick *p = arg;
-	return moved(s, p->gated) && same_group(s, p->group);
+	return moved(s, p->gated) &&
+	       group_key_same(GROUP_KEY(s), GROUP_KEY(p->group), GROUP_SCOPE_VARIANT);
 }
 
 /* "METRICS WAS -> NOW (CHANGE; NOTE)" of row S named METRICS, sides
@@ -338,14 +316,6 @@ size_t format_moved(const struct run_result *r, size_t i, bool gated, char *buf,
 		series_rows_metrics(r, j, pick_moved, &p, metrics, sizeof metrics);
 		moved_row(&r->series[j], metrics, r->comparison != NULL, buf, size, &used);
 	}
-	return n;
-}
-
-size_t format_series_information(const struct run_result *r)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < r->series_count; i++)
-		n += r->series[i].verdict == VERDICT_FAIL && !r->series[i].gated;
 	return n;
 }
 
@@ -408,15 +378,6 @@ void format_expect_values(const struct expect_result *e, char *buf, size_t size)
 	format_operand(e->lhs_median, l, sizeof l);
 	format_operand(e->rhs_median, rv, sizeof rv);
 	snprintf(buf, size, "%s %s %s", l, expect_operator(e->expr), rv);
-}
-
-size_t format_timing_shift(const struct run_result *r, double *median)
-{
-	size_t n = 0;
-	*median = NAN;
-	if (!r->comparison)   /* gate ab's paired ratios are no machine's move */
-		*median = result_timing_shift(r, &n);
-	return n;
 }
 
 /* ": the kernels' groups slowed by a median of +X%, more than the +B% the
@@ -499,21 +460,6 @@ int format_code_cause(const struct run_result *r, char *buf, size_t size)
 	else
 		return 0;
 	return 1;
-}
-
-void format_interference(const struct run_result *r, size_t *disturbed, size_t *samples)
-{
-	const char *name = "wall_ns";
-	*disturbed = *samples = 0;
-	for (size_t i = 0; i < r->series_count; i++) {
-		const struct series *s = &r->series[i];
-		size_t len = strlen(s->metric), n = strlen(name);
-		if (!s->disturbed || len < n || strcmp(s->metric + len - n, name) ||
-		    (len > n && s->metric[len - n - 1] != '.'))
-			continue;
-		*disturbed += s->disturbed_count;
-		*samples += s->disturbed_len;
-	}
 }
 
 void format_ab_schedule(const struct ab_schedule *sc, char *buf, size_t size)

@@ -1,7 +1,8 @@
 /* format.h: the words and numbers every renderer shares, formatted from
  * the run result only: values with their unit, verdict words, the one-line
- * descriptions of a series or an expectation (JUnit, markdown, GitHub), the
- * counts by verdict and the run's verdict word. The terminal, markdown,
+ * descriptions of a series or an expectation (JUnit, markdown, GitHub) and
+ * the run's verdict word; the counts they say are core/result_tally.h's. The
+ * terminal, markdown,
  * JUnit, GitHub, SVG and diff renderers use these and nothing of each
  * other. */
 #ifndef GATE_FORMAT_H
@@ -90,23 +91,6 @@ size_t format_moved_brief(const struct run_result *r, size_t i, bool gated, size
  * rule of report/escape.h. */
 void format_xml_text(FILE *f, const char *s);
 
-/* Counts of R's gated series and expectations by verdict (arrays of
- * VERDICT_ERROR + 1), its expectations measured as information (not
- * gated), and its problems that concern a kernel. */
-void format_counts(const struct run_result *r, size_t *series, size_t *expects,
-		   size_t *information, size_t *problems);
-
-/* How far the machine moved, as R's comparisons with a baseline see it:
- * the median change (ratio - 1) of its compared timing series (a verdict of
- * pass, fail, improved or inconclusive; scheduler events and gate ab's
- * paired ratios left out) into *MEDIAN. Returns how many there were; below
- * RESULT_SHIFT_MIN_SERIES (and for gate ab) 0, *MEDIAN then NAN. Unchanged
- * kernels can slow together within minutes of the baseline's recording
- * (docs/noise.md, "The reference workload"): one regressed series among
- * many moved ones is the machine's more likely than the code's. */
-#define FORMAT_SHIFT_NOTABLE 0.10
-size_t format_timing_shift(const struct run_result *r, double *median);
-
 /* What R's reference workload (decide/reference.h) says of the machine, as
  * one sentence without a final period, into BUF: the parts' changes since
  * the baseline, and whether the machine held or moved; or, against a
@@ -119,11 +103,6 @@ int format_reference(const struct run_result *r, char *buf, size_t size);
  * machine (the code; returns 1), or 0 when the machine is the likelier
  * one. */
 int format_code_cause(const struct run_result *r, char *buf, size_t size);
-
-/* How many of R's timing samples other tasks disturbed (decide/
- * interference.h), counted over its wall_ns series, into *DISTURBED, of
- * *SAMPLES in all. */
-void format_interference(const struct run_result *r, size_t *disturbed, size_t *samples);
 
 /* Series I of R regressed (verdict fail) with GATED as its gated: whether
  * it is the first such series of its (kernel, variant, params), under which
@@ -145,10 +124,6 @@ void format_change_word(const struct series *s, char *buf, size_t size);
  * current / baseline, as changes), "" without a baseline or an interval;
  * into BUF. */
 void format_interval(const struct series *s, char *buf, size_t size);
-
-/* Series of R that regressed but do not gate (the policy's --gate left
- * their class out): reported as information. */
-size_t format_series_information(const struct run_result *r);
 
 /* The policy's gates for a person: "counts, cost" (timing is
  * information) into BUF; "everything" for all. */

@@ -8,6 +8,7 @@
 #include "report/escape.h"
 #include "report/format.h"
 #include "report/history_report.h"
+#include "core/group_key.h"
 
 static int item_order(const void *pa, const void *pb)
 {
@@ -67,8 +68,8 @@ static bool alike(const struct history_item *a, const struct history_item *b)
 	const struct change_track *s = a->track, *t = b->track;
 	return s->method == CHANGE_STEP && t->method == CHANGE_STEP &&
 	       s->tolerance == t->tolerance && !strcmp(s->platform, t->platform) &&
-	       !strcmp(s->kernel, t->kernel) && !strcmp(s->variant, t->variant) &&
-	       !strcmp(s->params, t->params) && !strcmp(s->unit, t->unit) &&
+	       group_key_same(GROUP_KEY(s), GROUP_KEY(t), GROUP_SCOPE_VARIANT) &&
+	       !strcmp(s->unit, t->unit) &&
 	       a->point->before == b->point->before && a->point->after == b->point->after;
 }
 

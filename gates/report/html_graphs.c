@@ -9,14 +9,12 @@
 #include "report/flame_layout.h"
 #include "report/flame_svg.h"
 #include "report/report_svg.h"
+#include "core/group_key.h"
 
 /* Whether series I of R is the first of its kernel. */
 static bool first_of_kernel(const struct run_result *r, size_t i)
 {
-	for (size_t j = 0; j < i; j++)
-		if (!strcmp(r->series[j].kernel, r->series[i].kernel))
-			return false;
-	return true;
+	return group_key_first_series(r, i, GROUP_SCOPE_KERNEL, NULL, NULL);
 }
 
 bool html_has_plots(const struct run_result *r)
@@ -48,19 +46,12 @@ struct variant_stacks {
 	size_t after_count, before_count;
 };
 
-static int variant_cmp(const struct stack *a, const struct stack *b)
-{
-	int c = strcmp(a->kernel, b->kernel);
-	if (!c)
-		c = strcmp(a->variant, b->variant);
-	return c ? c : strcmp(a->params, b->params);
-}
-
 /* How many stacks of SET from I on are of the variant of stack S. */
 static size_t run_of(const struct stacks *set, size_t i, const struct stack *s)
 {
 	size_t j = i;
-	while (j < set->count && !variant_cmp(&set->items[j], s))
+	while (j < set->count &&
+	       group_key_same(GROUP_KEY(&set->items[j]), GROUP_KEY(s), GROUP_SCOPE_VARIANT))
 		j++;
 	return j - i;
 }
@@ -75,14 +66,14 @@ static bool next_variant(const struct run_result *r, size_t *i, size_t *j,
 	size_t b_count = b->recorded ? b->count : 0;
 	if (*i >= a->count && *j >= b_count)
 		return false;
-	const struct stack *s = *i >= a->count ? &b->items[*j]
-				: *j >= b_count ? &a->items[*i]
-				: variant_cmp(&a->items[*i], &b->items[*j]) <= 0 ? &a->items[*i]
-				: &b->items[*j];
-	v->after = *i < a->count ? &a->items[*i] : NULL;
+	const struct stack *sa = *i < a->count ? &a->items[*i] : NULL;
+	const struct stack *sb = *j < b_count ? &b->items[*j] : NULL;
+	const struct stack *s = !sa ? sb
+				: !sb || group_key_cmp(GROUP_KEY(sa), GROUP_KEY(sb)) <= 0 ? sa : sb;
+	v->after = sa;
 	v->after_count = run_of(a, *i, s);
-	v->before = *j < b_count ? &b->items[*j] : NULL;
-	v->before_count = *j < b_count ? run_of(b, *j, s) : 0;
+	v->before = sb;
+	v->before_count = sb ? run_of(b, *j, s) : 0;
 	*i += v->after_count;
 	*j += v->before_count;
 	return true;

@@ -1,7 +1,8 @@
 /* matrix_report.h: the renderers of `gate matrix`'s table (core/matrix.h):
- * the terminal (matrix_text.c), markdown (matrix_text.c), the JSON file
+ * the terminal (matrix_text.c), markdown (matrix_markdown.c), the JSON file
  * (matrix_json.c, docs/json-format.md "The matrix file") and the SVG heat
- * map (matrix_svg.c). Nothing here computes a statistic. */
+ * map (matrix_svg.c), with what they share (matrix_cells.c). Nothing here
+ * computes a statistic. */
 #ifndef GATE_MATRIX_REPORT_H
 #define GATE_MATRIX_REPORT_H
 
@@ -27,12 +28,18 @@ const char *matrix_cell_word(const struct matrix_cell *c);
 /* "0.0123 [0.0095, 0.0134]" (or "-") into BUF. */
 void matrix_cell_estimate(const struct matrix_cell *c, char *buf, size_t size);
 
+/* Whether count K of claim I is the first of its (variant, metric) among
+ * the claims of I's group (kernel, parameter set): each count that
+ * explains a group's claims is shown once. */
+bool matrix_count_first(const struct matrix *m, size_t i, size_t k);
+
 /* The terminal table: claims x allocators, the counts that explain them,
  * the wall times against the first allocator (every variant with
  * DETAILS, else those of the claims' variants), problems, one summary line. */
 void matrix_text_print(FILE *f, const struct matrix *m, bool color, bool details);
 
-/* The same as markdown tables. */
+/* The same as markdown tables, every text of a kernel's under escape.h's
+ * markdown rule. */
 void matrix_markdown_print(FILE *f, const struct matrix *m);
 
 /* The JSON file; 0, or a negative errno with ERR naming PATH (unchanged). */

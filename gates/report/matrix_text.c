@@ -1,5 +1,4 @@
-/* matrix_text.c: `gate matrix`'s table for the terminal and as markdown
- * (matrix_report.h). */
+/* matrix_text.c: `gate matrix`'s table for the terminal (matrix_report.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,27 +7,7 @@
 #include "report/escape.h"
 #include "report/format.h"
 #include "report/matrix_report.h"
-
-const char *matrix_cell_word(const struct matrix_cell *c)
-{
-	if (!c->measured)
-		return "-";
-	switch (c->verdict) {
-	case VERDICT_PASS: return "holds";
-	case VERDICT_FAIL: return "fails";
-	case VERDICT_INCONCLUSIVE: return "inconclusive";
-	case VERDICT_SKIPPED: return "skipped";
-	default: return "error";
-	}
-}
-
-void matrix_cell_estimate(const struct matrix_cell *c, char *buf, size_t size)
-{
-	if (!c->measured || !isfinite(c->estimate))
-		snprintf(buf, size, "-");
-	else
-		snprintf(buf, size, "%.3g [%.3g, %.3g]", c->estimate, c->ci_low, c->ci_high);
-}
+#include "core/group_key.h"
 
 static void cell_short(const struct matrix_cell *c, char *buf, size_t size)
 {
@@ -81,24 +60,6 @@ static void print_claim(FILE *f, const struct matrix *m, const struct matrix_cla
 	fputc('\n', f);
 }
 
-/* Whether count K of claim I is the first of its (variant, metric) among
- * the claims of I's group (kernel, parameter set). */
-static int first_in_group(const struct matrix *m, size_t i, size_t k)
-{
-	const struct matrix_claim *c = &m->claims[i];
-	const struct matrix_count *n = &c->counts[k];
-	for (size_t j = 0; j <= i; j++) {
-		const struct matrix_claim *d = &m->claims[j];
-		if (strcmp(d->kernel, c->kernel) || strcmp(d->params, c->params))
-			continue;
-		for (size_t l = 0; l < (j == i ? k : d->count_count); l++)
-			if (!strcmp(d->counts[l].variant, n->variant) &&
-			    !strcmp(d->counts[l].metric, n->metric))
-				return 0;
-	}
-	return 1;
-}
-
 /* The counts that explain the claims of the group from FIRST to END
  * (exclusive), each once. */
 static void print_group_counts(FILE *f, const struct matrix *m, size_t first, size_t end)
@@ -108,7 +69,7 @@ static void print_group_counts(FILE *f, const struct matrix *m, size_t first, si
 	for (size_t i = first; i < end; i++)
 		for (size_t k = 0; k < m->claims[i].count_count; k++) {
 			const struct matrix_count *n = &m->claims[i].counts[k];
-			if (!first_in_group(m, i, k))
+			if (!matrix_count_first(m, i, k))
 				continue;
 			if (!any++)
 				fprintf(f, "  counts that differ (medians)\n");
@@ -129,8 +90,9 @@ static int in_a_claim(const struct matrix *m, const struct matrix_speed *s)
 	char ref[300];
 	snprintf(ref, sizeof ref, "%s.", s->variant);
 	for (size_t i = 0; i < m->claim_count; i++)
-		if (!strcmp(m->claims[i].kernel, s->kernel) &&
-		    !strcmp(m->claims[i].params, s->params) && strstr(m->claims[i].expr, ref))
+		if (group_key_in(GROUP_KEY(s), GROUP_KEY_OF(m->claims[i].kernel, NULL,
+							       m->claims[i].params)) &&
+		    strstr(m->claims[i].expr, ref))
 			return 1;
 	return 0;
 }
@@ -172,28 +134,21 @@ static void allocator_list(FILE *f, const struct matrix *m)
 	}
 }
 
-void matrix_text_print(FILE *f, const struct matrix *m, bool color, bool details)
+/* The claims group by group (kernel, parameter set), each group's counts
+ * below it. */
+static void print_claims(FILE *f, const struct matrix *m, bool color)
 {
-	fprintf(f, "\nallocgate matrix: %s, %s tier, %zu rounds per group, commit %s\nallocators: ",
-		m->ctx.platform_key ? m->ctx.platform_key : "?", m->ctx.tier ? m->ctx.tier : "?",
-		m->rounds, m->ctx.commit ? m->ctx.commit : "?");
-	allocator_list(f, m);
-	fprintf(f, "\n\nclaims x allocators: holds, fails or inconclusive with the estimate (lhs/rhs or "
-		"lhs-rhs; --markdown and --json give the 95%% intervals);\n* = declared for that "
-		"allocator (gate run gates it), the others are information; below each group the "
-		"counts of the claims' variants that differ between the allocators\n");
-	const char *kernel = "", *params = "";
 	size_t group = 0;
 	for (size_t i = 0; i < m->claim_count; i++) {
-		const struct matrix_claim *c = &m->claims[i];
-		if (strcmp(kernel, c->kernel) || strcmp(params, c->params)) {
+		const struct matrix_claim *c = &m->claims[i], *g = &m->claims[group];
+		if (!i || !group_key_same(GROUP_KEY_OF(g->kernel, NULL, g->params),
+					  GROUP_KEY_OF(c->kernel, NULL, c->params),
+					  GROUP_SCOPE_GROUP)) {
 			print_group_counts(f, m, group, i);
 			group = i;
-			kernel = c->kernel;
-			params = c->params;
 			char title[400];
 			char *file = escape_term_dup(c->file ? c->file : "?");
-			snprintf(title, sizeof title, "%s %s (%s)", kernel, params,
+			snprintf(title, sizeof title, "%s %s (%s)", c->kernel, c->params,
 				 file ? file : "?");
 			free(file);
 			fputc('\n', f);
@@ -202,7 +157,12 @@ void matrix_text_print(FILE *f, const struct matrix *m, bool color, bool details
 		print_claim(f, m, c, color);
 	}
 	print_group_counts(f, m, group, m->claim_count);
-	print_speeds(f, m, details);
+}
+
+/* The problems, then the summary line: the cells that hold, declared and
+ * information. */
+static void print_summary(FILE *f, const struct matrix *m)
+{
 	if (m->problem_count)
 		fprintf(f, "\nproblems\n");
 	for (size_t i = 0; i < m->problem_count; i++) {
@@ -231,130 +191,17 @@ void matrix_text_print(FILE *f, const struct matrix *m, bool color, bool details
 		declared, held, info, info_held, m->sample_failures, m->wall_seconds, m->exit_code);
 }
 
-/* Markdown text in a table cell or list item: | would break the cell,
- * control characters the line; [ ] ` < > & \ * _ are escaped so that a
- * kernel's text (its stderr, in the problems) makes no link, image, code
- * span, HTML or emphasis (escape.h's markdown rule, with this table's
- * backslash escapes). */
-static void md(FILE *f, const char *s)
+void matrix_text_print(FILE *f, const struct matrix *m, bool color, bool details)
 {
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '<')
-			fputs("&lt;", f);
-		else if (c == '>')
-			fputs("&gt;", f);
-		else if (c == '&')
-			fputs("&amp;", f);
-		else if (c < 0x20 || c == 0x7f)
-			fputc(' ', f);
-		else if (strchr("|*_[]`\\", c))
-			fprintf(f, "\\%c", c);
-		else
-			fputc(c, f);
-	}
-}
-
-/* A table's header: the leading columns (LEADING, "| claim | params |"),
- * one per allocator, and the separator row (ALIGN: "---" or "---:" for
- * the allocators' columns). */
-static void md_header(FILE *f, const struct matrix *m, const char *leading, const char *align)
-{
-	fputs(leading, f);
-	for (size_t a = 0; a < m->allocator_count; a++)
-		fprintf(f, " %s |", m->allocators[a].name);
-	fputs("\n|", f);
-	for (const char *p = leading + 1; (p = strchr(p, '|')); p++)
-		fputs("---|", f);
-	for (size_t a = 0; a < m->allocator_count; a++)
-		fprintf(f, "%s|", align);
-	fputc('\n', f);
-}
-
-void matrix_markdown_print(FILE *f, const struct matrix *m)
-{
-	/* inside a code span nothing is escaped (a key has no backquote) */
-	fprintf(f, "## allocgate matrix: claims x allocators\n\nPlatform `%s",
-		m->ctx.platform_key ? m->ctx.platform_key : "?");
-	fprintf(f, "`, %s tier, %zu rounds per group, commit ", m->ctx.tier ? m->ctx.tier : "?",
-		m->rounds);
-	md(f, m->ctx.commit ? m->ctx.commit : "?");
-	fputs(". Allocators: ", f);
-	for (size_t a = 0; a < m->allocator_count; a++) {
-		const struct matrix_allocator *al = &m->allocators[a];
-		fprintf(f, "%s%s", a ? ", " : "", al->name);
-		if (al->missing) {
-			fputs(" (not measured: ", f);
-			md(f, al->missing);
-			fputc(')', f);
-		}
-	}
-	fputs(".\n\nEach cell: holds, fails or inconclusive, the estimate (lhs/rhs, or lhs-rhs) "
-	      "and its 95% interval. **Bold**: declared for that allocator (`gate run` gates "
-	      "it); the others are information.\n\n", f);
-	md_header(f, m, "| claim | params |", "---");
-	char est[128], v[32];
-	for (size_t i = 0; i < m->claim_count; i++) {
-		const struct matrix_claim *c = &m->claims[i];
-		fputs("| ", f), escape_md_place(f, c->file, c->line), fputc(' ', f);
-		md(f, c->expr);
-		fprintf(f, " | %s |", c->params);
-		for (size_t a = 0; a < m->allocator_count; a++) {
-			const struct matrix_cell *cell = &c->cells[a];
-			matrix_cell_estimate(cell, est, sizeof est);
-			if (!cell->measured)
-				fputs(" - |", f);
-			else
-				fprintf(f, " %s%s%s %s |", cell->declared ? "**" : "",
-					matrix_cell_word(cell), cell->declared ? "**" : "", est);
-		}
-		fputc('\n', f);
-	}
-	fputs("\n### Counts that differ between the allocators\n\nMedians of the counts of the "
-	      "variants the claims refer to (realloc moves, system calls, page faults).\n\n", f);
-	md_header(f, m, "| kernel | params | count |", "---:");
-	for (size_t i = 0; i < m->claim_count; i++)
-		for (size_t k = 0; k < m->claims[i].count_count; k++) {
-			const struct matrix_count *n = &m->claims[i].counts[k];
-			if (!first_in_group(m, i, k))
-				continue;
-			fprintf(f, "| %s | %s | ", m->claims[i].kernel, m->claims[i].params);
-			md(f, n->variant);
-			fputc('.', f);
-			md(f, n->metric);
-			fputs(" |", f);
-			for (size_t a = 0; a < m->allocator_count; a++) {
-				format_value(n->medians[a], "count", v, sizeof v);
-				fprintf(f, " %s |", v);
-			}
-			fputc('\n', f);
-		}
-	fprintf(f, "\n### Wall time against %s\n\nMedian ratio of the paired rounds with its 95%% "
-		"interval, and the median time.\n\n",
-		m->allocator_count ? m->allocators[0].name : "?");
-	md_header(f, m, "| kernel | params | variant |", "---:");
-	for (size_t i = 0; i < m->speed_count; i++) {
-		const struct matrix_speed *s = &m->speeds[i];
-		fprintf(f, "| %s | %s | ", s->kernel, s->params);
-		md(f, s->variant);
-		fputs(" |", f);
-		for (size_t a = 0; a < m->allocator_count; a++) {
-			format_value(s->median_ns[a], "ns", v, sizeof v);
-			if (isfinite(s->ratio[a]))
-				fprintf(f, " %.3gx [%.3g, %.3g] %s |", s->ratio[a], s->ci_low[a],
-					s->ci_high[a], v);
-			else
-				fputs(" - |", f);
-		}
-		fputc('\n', f);
-	}
-	if (m->problem_count)
-		fputs("\n### Problems\n\n", f);
-	for (size_t i = 0; i < m->problem_count; i++) {
-		fputs("- ", f);
-		md(f, m->problems[i]);
-		fputc('\n', f);
-	}
-	fprintf(f, "\n%zu samples failed; %.1f s; exit %d.\n", m->sample_failures, m->wall_seconds,
-		m->exit_code);
+	fprintf(f, "\nallocgate matrix: %s, %s tier, %zu rounds per group, commit %s\nallocators: ",
+		m->ctx.platform_key ? m->ctx.platform_key : "?", m->ctx.tier ? m->ctx.tier : "?",
+		m->rounds, m->ctx.commit ? m->ctx.commit : "?");
+	allocator_list(f, m);
+	fprintf(f, "\n\nclaims x allocators: holds, fails or inconclusive with the estimate (lhs/rhs or "
+		"lhs-rhs; --markdown and --json give the 95%% intervals);\n* = declared for that "
+		"allocator (gate run gates it), the others are information; below each group the "
+		"counts of the claims' variants that differ between the allocators\n");
+	print_claims(f, m, color);
+	print_speeds(f, m, details);
+	print_summary(f, m);
 }

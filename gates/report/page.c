@@ -8,6 +8,7 @@
 #include "report/page.h"
 #include "report/format.h"
 #include "report/page_parts.h"
+#include "core/result_tally.h"
 
 bool page_nothing_moved(const struct run_result *r)
 {
@@ -112,10 +113,10 @@ static void print_baseline_note(const struct page *p, const struct run_result *r
 static void print_notes(const struct page *p, const struct run_result *r)
 {
 	double shift;
-	size_t shifted = format_timing_shift(r, &shift);
+	size_t shifted = result_tally_machine_shift(r, &shift);
 	char held[200];
 	const char *cause = format_code_cause(r, held, sizeof held) ? held : NULL;
-	if (shifted && fabs(shift) >= FORMAT_SHIFT_NOTABLE)
+	if (shifted && fabs(shift) >= RESULT_SHIFT_NOTABLE)
 		print_note(p, "The %zu compared timing series moved by a median of %+.1f%% since "
 			   "the baseline: %s.", shifted, 100 * shift, cause ? cause
 			   : "when every kernel moves at once, the machine's state is the likelier "
@@ -126,7 +127,7 @@ static void print_notes(const struct page *p, const struct run_result *r)
 		if (format_reference(r, reference, sizeof reference))
 			print_note(p, "Machine: %s.", reference);
 	size_t disturbed, samples;
-	format_interference(r, &disturbed, &samples);
+	result_tally_disturbed(r, &disturbed, &samples);
 	if (disturbed)
 		print_note(p, "%zu of %zu timing samples were disturbed (other tasks held their "
 			   "CPU or the machine) and left out of timing verdicts.", disturbed, samples);
@@ -187,8 +188,8 @@ static void print_counts(const struct page *p, const struct run_result *r)
 {
 	size_t sv[VERDICT_ERROR + 1], ev[VERDICT_ERROR + 1], information, problems;
 	char line[1024];
-	size_t n = 0, moved = format_series_information(r);
-	format_counts(r, sv, ev, &information, &problems);
+	size_t n = 0, moved = result_tally_not_gated(r);
+	result_tally_verdicts(r, sv, ev, &information, &problems);
 #define ADD(...) (n += (size_t)snprintf(line + n, n < sizeof line ? sizeof line - n : 0, \
 					__VA_ARGS__))
 	ADD("%zu series: %zu regressed, %zu improved, %zu inconclusive, %zu new, %zu not compared",

@@ -7,6 +7,8 @@
 #include "decide/sites.h"
 #include "report/format.h"
 #include "report/page_parts.h"
+#include "core/group_key.h"
+#include "core/result_tally.h"
 
 /* The figures on a change's line (the rest in the tables and the JSON),
  * the places told per change, and the groups listed under a collapsed
@@ -170,36 +172,17 @@ static void print_list(const struct page *p, const struct run_result *r, enum ve
 		page_close(p, PAGE_LIST);
 }
 
-/* Whether A and B are of one (kernel, variant, params). */
-static bool same_group(const struct series *a, const struct series *b)
-{
-	return !strcmp(a->kernel, b->kernel) && !strcmp(a->variant, b->variant) &&
-	       !strcmp(a->params, b->params);
-}
-
-/* Whether series I is the first of its (kernel, variant, params) that IS. */
-static bool first_of_group(const struct run_result *r, size_t i,
-			   bool (*is)(const struct series *))
-{
-	if (!is(&r->series[i]))
-		return false;
-	for (size_t j = 0; j < i; j++)
-		if (is(&r->series[j]) && same_group(&r->series[j], &r->series[i]))
-			return false;
-	return true;
-}
-
 /* One item per (kernel, variant, params) with series that IS, naming
  * them ("json_build/append/10k: task_clock_ns, wall_ns"), at most
  * PAGE_GROUPS, under TITLE; their figures and notes are the tables' and
  * the JSON's. */
-static void print_groups(const struct page *p, const struct run_result *r,
-			 bool (*is)(const struct series *), const char *title)
+static void print_groups(const struct page *p, const struct run_result *r, group_key_pick is,
+			 const char *title)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
-		if (!first_of_group(r, i, is))
+		if (!group_key_first_series(r, i, GROUP_SCOPE_VARIANT, is, NULL))
 			continue;
 		if (!n++) {
 			page_open(p, PAGE_PARA);
@@ -213,7 +196,9 @@ static void print_groups(const struct page *p, const struct run_result *r,
 		page_group(p, s->kernel, s->variant, s->params);
 		const char *sep = ": ";
 		for (size_t j = i; j < r->series_count; j++) {
-			if (is(&r->series[j]) && same_group(&r->series[j], s)) {
+			if (is(&r->series[j], NULL) &&
+			    group_key_same(GROUP_KEY(&r->series[j]), GROUP_KEY(s),
+					   GROUP_SCOPE_VARIANT)) {
 				p->d->words(p->f, sep);
 				p->d->text(p->f, r->series[j].metric);
 				sep = ", ";
@@ -230,13 +215,15 @@ static void print_groups(const struct page *p, const struct run_result *r,
 		page_close(p, PAGE_LIST_TIGHT);
 }
 
-static bool is_inconclusive(const struct series *s)
+static bool is_inconclusive(const struct series *s, const void *arg)
 {
+	(void)arg;
 	return s->verdict == VERDICT_INCONCLUSIVE;
 }
 
-static bool is_advisory(const struct series *s)
+static bool is_advisory(const struct series *s, const void *arg)
 {
+	(void)arg;
 	return s->advisory;
 }
 
@@ -338,7 +325,7 @@ static void print_information(const struct page *p, const struct run_result *r)
  * run does not gate (--gate), inconclusive and advisory series. */
 static void print_collapsed_information(const struct page *p, const struct run_result *r)
 {
-	size_t moved = format_series_information(r), inconclusive = 0, advisory = 0;
+	size_t moved = result_tally_not_gated(r), inconclusive = 0, advisory = 0;
 	for (size_t i = 0; i < r->series_count; i++) {
 		inconclusive += r->series[i].verdict == VERDICT_INCONCLUSIVE;
 		advisory += r->series[i].advisory;

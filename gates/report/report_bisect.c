@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/report_bisect.h"
+#include "core/group_key.h"
 #include "core/policy.h"
 #include "decide/sites.h"
 #include "report/escape.h"
@@ -61,8 +62,7 @@ static void group_line(FILE *f, const struct bisect_outcome *o, size_t first)
 	const char *sep = " ";
 	for (size_t i = first; i < o->after.series_count; i++) {
 		const struct series *s = &o->after.series[i];
-		if (strcmp(s->kernel, g->kernel) || strcmp(s->variant, g->variant) ||
-		    strcmp(s->params, g->params))
+		if (!group_key_same(GROUP_KEY(s), GROUP_KEY(g), GROUP_SCOPE_VARIANT))
 			break;
 		if (!moved(o, i))
 			continue;
@@ -120,9 +120,8 @@ static void places(FILE *f, const struct bisect_outcome *o)
 /* Whether series I and J of R belong to one (kernel, variant, params). */
 static bool same_group(const struct run_result *r, size_t i, size_t j)
 {
-	const struct series *a = &r->series[i], *b = &r->series[j];
-	return !strcmp(a->kernel, b->kernel) && !strcmp(a->variant, b->variant) &&
-	       !strcmp(a->params, b->params);
+	return group_key_same(GROUP_KEY(&r->series[i]), GROUP_KEY(&r->series[j]),
+			      GROUP_SCOPE_VARIANT);
 }
 
 /* The culprit's paragraph: a line per group whose series moved, then the

@@ -16,6 +16,7 @@
 #include "report/escape.h"
 #include "report/format.h"
 #include "report/report_file.h"
+#include "core/group_key.h"
 
 /* Text and attribute values under the XML rule (escape.h). */
 #define xml escape_xml
@@ -69,17 +70,24 @@ static enum verdict expect_outcome(const struct expect_result *e)
 	return e->gated ? e->verdict : VERDICT_PASS;
 }
 
+/* Whether NAME (a series', an expectation's or a problem's kernel; NULL:
+ * the run's) is KERNEL (NULL: any kernel). */
+static bool of_kernel(const char *name, const char *kernel)
+{
+	return group_key_in(GROUP_KEY_OF(name, NULL, NULL), GROUP_KEY_OF(kernel, NULL, NULL));
+}
+
 static struct tally tally_kernel(const struct run_result *r, const char *kernel)
 {
 	struct tally t = { 0, 0, 0, 0 };
 	for (size_t i = 0; i < r->series_count; i++)
-		if (!kernel || !strcmp(r->series[i].kernel, kernel))
+		if (of_kernel(r->series[i].kernel, kernel))
 			count(&t, series_outcome(&r->series[i]));
 	for (size_t i = 0; i < r->expect_count; i++)
-		if (!kernel || !strcmp(r->expects[i].kernel, kernel))
+		if (of_kernel(r->expects[i].kernel, kernel))
 			count(&t, expect_outcome(&r->expects[i]));
 	for (size_t i = 0; i < r->problem_count; i++)
-		if (r->problems[i].kernel && (!kernel || !strcmp(r->problems[i].kernel, kernel)))
+		if (r->problems[i].kernel && of_kernel(r->problems[i].kernel, kernel))
 			count(&t, VERDICT_ERROR);
 	return t;
 }
@@ -121,8 +129,8 @@ static void append_site_changes(const struct run_result *r, const struct series 
 	for (size_t i = 0; i < r->site_change_count; i++) {
 		const struct site_change *c = &r->site_changes[i];
 		size_t used = strlen(text);
-		if (strcmp(c->kernel, s->kernel) || strcmp(c->variant, s->variant) ||
-		    strcmp(c->params, s->params) || used + 3 >= size)
+		if (!group_key_same(GROUP_KEY(c), GROUP_KEY(s), GROUP_SCOPE_VARIANT) ||
+		    used + 3 >= size)
 			continue;
 		char place[600];
 		format_site_place(c->file, c->line, place, sizeof place);
@@ -150,7 +158,7 @@ static void print_kernel(FILE *f, const struct run_result *r, const char *kernel
 		t.tests, t.failures, t.errors, t.skipped);
 	for (size_t i = 0; i < r->expect_count; i++) {
 		const struct expect_result *e = &r->expects[i];
-		if (strcmp(e->kernel, kernel))
+		if (!of_kernel(e->kernel, kernel))
 			continue;
 		testcase_open(f, kernel);
 		fputs("expect ", f);
@@ -164,7 +172,7 @@ static void print_kernel(FILE *f, const struct run_result *r, const char *kernel
 	}
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
-		if (strcmp(s->kernel, kernel))
+		if (!of_kernel(s->kernel, kernel))
 			continue;
 		testcase_open(f, kernel);
 		xml(f, s->variant);
@@ -181,7 +189,7 @@ static void print_kernel(FILE *f, const struct run_result *r, const char *kernel
 	}
 	for (size_t i = 0; i < r->problem_count; i++) {
 		const struct problem *p = &r->problems[i];
-		if (!p->kernel || strcmp(p->kernel, kernel))
+		if (!of_kernel(p->kernel, kernel))
 			continue;
 		testcase_open(f, kernel);
 		fputs("problem ", f);
@@ -201,10 +209,10 @@ static void print_kernel(FILE *f, const struct run_result *r, const char *kernel
 static int seen(const struct run_result *r, const char *kernel, size_t ns, size_t ne)
 {
 	for (size_t i = 0; i < ns && i < r->series_count; i++)
-		if (!strcmp(r->series[i].kernel, kernel))
+		if (of_kernel(r->series[i].kernel, kernel))
 			return 1;
 	for (size_t i = 0; i < ne && i < r->expect_count; i++)
-		if (!strcmp(r->expects[i].kernel, kernel))
+		if (of_kernel(r->expects[i].kernel, kernel))
 			return 1;
 	return 0;
 }
@@ -213,7 +221,7 @@ static int seen(const struct run_result *r, const char *kernel, size_t ns, size_
 static int problem_seen(const struct run_result *r, const char *kernel, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (r->problems[i].kernel && !strcmp(r->problems[i].kernel, kernel))
+		if (r->problems[i].kernel && of_kernel(r->problems[i].kernel, kernel))
 			return 1;
 	return 0;
 }

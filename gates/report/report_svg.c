@@ -7,6 +7,7 @@
 #include "report/report_svg.h"
 #include "report/format.h"
 #include "report/report_file.h"
+#include "core/group_key.h"
 
 #define SVG_WIDTH 960
 #define SVG_LABEL 330   /* left column: params, variant, metric */
@@ -18,7 +19,8 @@
 static int drawn(const struct series *s, const char *kernel)
 {
 	const char *dot = strrchr(s->metric, '.');
-	return !strcmp(s->kernel, kernel) && !strcmp(dot ? dot + 1 : s->metric, "wall_ns") &&
+	return group_key_in(GROUP_KEY(s), GROUP_KEY_OF(kernel, NULL, NULL)) &&
+	       !strcmp(dot ? dot + 1 : s->metric, "wall_ns") &&
 	       s->sample_count > 0 && isfinite(s->median) && s->median > 0;
 }
 
@@ -202,10 +204,7 @@ int report_svg_write_dir(const char *dir, const struct run_result *r, char *err,
 	int count = 0;
 	for (size_t i = 0; i < r->series_count; i++) {
 		const char *kernel = r->series[i].kernel;
-		int first = 1;
-		for (size_t j = 0; j < i && first; j++)
-			first = strcmp(r->series[j].kernel, kernel) != 0;
-		if (!first)
+		if (!group_key_first_series(r, i, GROUP_SCOPE_KERNEL, NULL, NULL))
 			continue;
 		chart_path(dir, kernel, path, sizeof path);
 		int rc = report_file_write(path, report_svg_print, r, kernel, err, err_size);

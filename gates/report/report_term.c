@@ -7,6 +7,8 @@
 
 #include "report/report_term.h"
 #include "core/cpu_identity.h"
+#include "core/group_key.h"
+#include "core/result_tally.h"
 #include "decide/sites.h"
 #include "report/escape.h"
 #include "report/format.h"
@@ -144,19 +146,36 @@ static void print_expect(FILE *f, const struct style *st, const struct run_resul
 		fprintf(f, "    %-12s %s%s%s\n", "", st->dim, e->note, st->off);
 }
 
+/* Whether S of (KERNEL, PARAMS, VARIANT) belongs to the row (VARIANT NULL:
+ * any variant of the group). */
+static int in_row(const struct series *s, const char *kernel, const char *params,
+		  const char *variant)
+{
+	return group_key_in(GROUP_KEY(s), GROUP_KEY_OF(kernel, variant, params));
+}
+
+/* Whether expectation E is of group (KERNEL, PARAMS). */
+static bool of_group(const struct expect_result *e, const char *kernel, const char *params)
+{
+	return group_key_in(GROUP_KEY_OF(e->kernel, NULL, e->params),
+			    GROUP_KEY_OF(kernel, NULL, params));
+}
+
 /* --details: every allocation site of the group's variants. */
 static void print_sites(FILE *f, const struct style *st, const struct run_result *r,
 			const char *kernel, const char *params)
 {
-	const char *variant = NULL;
+	const struct site *heading = NULL;   /* the first site of the variant shown */
 	char text[1200];
 	for (size_t i = 0; i < r->site_count; i++) {
 		const struct site *s = &r->sites[i];
-		if (strcmp(s->kernel, kernel) || strcmp(s->params, params))
+		if (!group_key_in(GROUP_KEY(s), GROUP_KEY_OF(kernel, NULL, params)))
 			continue;
-		if (!variant || strcmp(variant, s->variant)) {
-			variant = s->variant;
-			fprintf(f, "    %sallocation sites of %s%s\n", st->dim, variant, st->off);
+		if (!heading ||
+		    !group_key_same(GROUP_KEY(heading), GROUP_KEY(s), GROUP_SCOPE_VARIANT)) {
+			heading = s;
+			fprintf(f, "    %sallocation sites of %s%s\n", st->dim, s->variant,
+				st->off);
 		}
 		format_site(s, text, sizeof text);
 		fprintf(f, "      %s\n", text);
@@ -170,7 +189,7 @@ static void print_group(FILE *f, const struct style *st, const struct run_result
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
 		char change[64];
-		if (!strcmp(s->kernel, kernel) && !strcmp(s->params, params) && shown(s)) {
+		if (in_row(s, kernel, params, NULL) && shown(s)) {
 			format_change(s, change, sizeof change);
 			w.variant = wider(w.variant, s->variant);
 			w.metric = wider(w.metric, s->metric);
@@ -185,11 +204,11 @@ static void print_group(FILE *f, const struct style *st, const struct run_result
 	const char *said = NULL;
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
-		if (!strcmp(s->kernel, kernel) && !strcmp(s->params, params) && shown(s))
+		if (in_row(s, kernel, params, NULL) && shown(s))
 			print_series(f, st, &w, s, &said);
 	}
 	for (size_t i = 0; i < r->expect_count; i++)
-		if (!strcmp(r->expects[i].kernel, kernel) && !strcmp(r->expects[i].params, params))
+		if (of_group(&r->expects[i], kernel, params))
 			print_expect(f, st, r, &r->expects[i]);
 	print_sites(f, st, r, kernel, params);
 }
@@ -226,13 +245,6 @@ static int series_weight(const struct series *s)
 	return verdict_weight(s->verdict);
 }
 
-/* Whether S of (KERNEL, PARAMS, VARIANT) belongs to the row. */
-static int in_row(const struct series *s, const char *kernel, const char *params,
-		  const char *variant)
-{
-	return !strcmp(s->kernel, kernel) && !strcmp(s->params, params) &&
-	       (!variant || !strcmp(s->variant, variant));
-}
 
 /* Whether NAME is one of the *N names of SEEN; if not it is added (SEEN
  * has room for every name the caller may add). Linear in *N, a group's
@@ -475,7 +487,7 @@ static void print_information(FILE *f, const struct style *st, const struct run_
 	char declared[256] = "", first[256] = "";
 	for (size_t i = 0; i < r->expect_count; i++) {
 		const struct expect_result *e = &r->expects[i];
-		if (e->gated || strcmp(e->kernel, kernel) || strcmp(e->params, params))
+		if (e->gated || !of_group(e, kernel, params))
 			continue;
 		n++;
 		held += e->verdict == VERDICT_PASS;
@@ -547,7 +559,7 @@ static void print_compact_group(FILE *f, const struct style *st, const struct ru
 	print_folded(f, st, r, kernel, params, folded);
 	const char *said = NULL;
 	for (size_t i = 0; i < r->expect_count; i++)
-		if (!strcmp(r->expects[i].kernel, kernel) && !strcmp(r->expects[i].params, params))
+		if (of_group(&r->expects[i], kernel, params))
 			print_expect_line(f, st, &r->expects[i], &said);
 	print_information(f, st, r, kernel, params);
 }
@@ -562,7 +574,7 @@ static void print_kernels(FILE *f, const struct style *st, const struct run_resu
 	struct fold_said said = { .count = 0 };
 	for (size_t i = 0; groups && i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
-		if (!kernel || strcmp(kernel, s->kernel)) {
+		if (!kernel || !group_key_in(GROUP_KEY(s), GROUP_KEY_OF(kernel, NULL, NULL))) {
 			kernel = s->kernel;
 			fprintf(f, "\n%s%s%s\n", st->bold, kernel, st->off);
 		}
@@ -672,7 +684,7 @@ static void print_method(FILE *f, const struct style *st, const struct run_resul
 			gates, st->off);
 	}
 	size_t disturbed, samples;
-	format_interference(r, &disturbed, &samples);
+	result_tally_disturbed(r, &disturbed, &samples);
 	if (disturbed)
 		fprintf(f, "\n%sinterference: %zu of %zu timing samples disturbed (other tasks held "
 			"their CPU or the machine), left out of timing verdicts.%s\n", st->dim,
@@ -704,7 +716,7 @@ static void print_method(FILE *f, const struct style *st, const struct run_resul
 		p->fdr ? "Benjamini-Hochberg" : "Holm", numbers, confirmed, 100 * p->exact_tolerance, 100 * p->near_tolerance, p->near_floor,
 		st->off);
 	double shift;
-	size_t shifted = format_timing_shift(r, &shift);
+	size_t shifted = result_tally_machine_shift(r, &shift);
 	char reference[400];
 	if (format_reference(r, reference, sizeof reference))
 		fprintf(f, "%smachine: %s.%s\n", st->dim, reference, st->off);
@@ -718,8 +730,8 @@ static void print_method(FILE *f, const struct style *st, const struct run_resul
 static void print_shift_warning(FILE *f, const struct run_result *r)
 {
 	double shift;
-	size_t shifted = format_timing_shift(r, &shift);
-	if (!shifted || fabs(shift) < FORMAT_SHIFT_NOTABLE)
+	size_t shifted = result_tally_machine_shift(r, &shift);
+	if (!shifted || fabs(shift) < RESULT_SHIFT_NOTABLE)
 		return;
 	char held[200];
 	const char *cause = format_code_cause(r, held, sizeof held) ? held
@@ -739,7 +751,7 @@ static void print_shift_warning(FILE *f, const struct run_result *r)
 static void print_summary(FILE *f, const struct style *st, const struct run_result *r)
 {
 	size_t sv[VERDICT_ERROR + 1], ev[VERDICT_ERROR + 1], information, failures;
-	format_counts(r, sv, ev, &information, &failures);
+	result_tally_verdicts(r, sv, ev, &information, &failures);
 	char info[160] = "";
 	size_t n = 0;
 	/* gate ab's decisions on claims, named only where there are some */
@@ -753,7 +765,7 @@ static void print_summary(FILE *f, const struct style *st, const struct run_resu
 		snprintf(info + n, sizeof info - n, ", %zu not gated (information)", information);
 	const char *word = gate_exit_word(r->exit_code);
 	char moved[64] = "";
-	size_t not_gated = format_series_information(r);
+	size_t not_gated = result_tally_not_gated(r);
 	if (not_gated)
 		snprintf(moved, sizeof moved, ", %zu moved but not gated", not_gated);
 	fprintf(f, "\n%s%s%s: %zu series (%zu regressed, %zu improved, %zu inconclusive, %zu new, "
@@ -874,7 +886,7 @@ static void print_failures(FILE *f, const struct style *st, const struct run_res
 	print_moved(f, r, true);
 	if (any)
 		print_shift_warning(f, r);
-	if (format_series_information(r)) {
+	if (result_tally_not_gated(r)) {
 		char gates[120];
 		format_gates(&r->policy, gates, sizeof gates);
 		fprintf(f, "\n%smoved, not gated%s (this run gates %s: --gate)\n", st->bold, st->off,

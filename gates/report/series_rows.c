@@ -5,20 +5,15 @@
 
 #include "report/series_rows.h"
 
-static bool same_group(const struct series *a, const struct series *b)
-{
-	return !strcmp(a->kernel, b->kernel) && !strcmp(a->variant, b->variant) &&
-	       !strcmp(a->params, b->params);
-}
-
 bool series_rows_alike(const struct series *a, const struct series *b)
 {
-	return a->cls != METRIC_TIMING && b->cls != METRIC_TIMING && same_group(a, b) &&
+	return a->cls != METRIC_TIMING && b->cls != METRIC_TIMING &&
+	       group_key_same(GROUP_KEY(a), GROUP_KEY(b), GROUP_SCOPE_VARIANT) &&
 	       !strcmp(a->unit, b->unit) && a->verdict == b->verdict && a->gated == b->gated &&
 	       a->median == b->median && a->baseline_median == b->baseline_median;
 }
 
-bool series_rows_first(const struct run_result *r, size_t i, series_rows_pick pick,
+bool series_rows_first(const struct run_result *r, size_t i, group_key_pick pick,
 		       const void *arg)
 {
 	if (!pick(&r->series[i], arg))
@@ -29,7 +24,7 @@ bool series_rows_first(const struct run_result *r, size_t i, series_rows_pick pi
 	return true;
 }
 
-size_t series_rows_metrics(const struct run_result *r, size_t i, series_rows_pick pick,
+size_t series_rows_metrics(const struct run_result *r, size_t i, group_key_pick pick,
 			   const void *arg, char *buf, size_t size)
 {
 	size_t n = 0, used = 0;
@@ -78,7 +73,7 @@ static bool before(const struct run_result *r, size_t a, size_t b)
 	return a < b;
 }
 
-size_t series_rows_ordered(const struct run_result *r, series_rows_pick pick, const void *arg,
+size_t series_rows_ordered(const struct run_result *r, group_key_pick pick, const void *arg,
 			   size_t **rows)
 {
 	size_t n = 0;

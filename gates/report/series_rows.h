@@ -14,11 +14,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/group_key.h"
 #include "core/result.h"
 
-/* Which series of a run a renderer lists: true for S (ARG: the
- * renderer's own, e.g. the group the row belongs to). */
-typedef bool (*series_rows_pick)(const struct series *s, const void *arg);
+/* Which series of a run a renderer lists (group_key.h's pick): true for S
+ * (ARG: the renderer's own, e.g. the group the row belongs to). */
 
 /* Whether A and B are one fact under two names: the same (kernel,
  * variant, params), unit, verdict and gating, neither timing (a time
@@ -28,13 +28,13 @@ bool series_rows_alike(const struct series *a, const struct series *b);
 
 /* Whether series I of R is the first of its row among the series PICK
  * takes: no earlier one alike. */
-bool series_rows_first(const struct run_result *r, size_t i, series_rows_pick pick,
+bool series_rows_first(const struct run_result *r, size_t i, group_key_pick pick,
 		       const void *arg);
 
 /* The metrics of series I's row among those PICK takes (I's and every
  * other alike), in R's order, ", " between, into BUF of SIZE (a name that
  * does not fit is left out whole). Returns how many series the row has. */
-size_t series_rows_metrics(const struct run_result *r, size_t i, series_rows_pick pick,
+size_t series_rows_metrics(const struct run_result *r, size_t i, group_key_pick pick,
 			   const void *arg, char *buf, size_t size);
 
 /* The rows of R's series that PICK takes (the first series of each, as an
@@ -42,7 +42,7 @@ size_t series_rows_metrics(const struct run_result *r, size_t i, series_rows_pic
  * and not gated, then the rest; within each, the larger change (a move
  * from 0 the largest) first, then R's order. Into a malloc'd *ROWS (NULL
  * when none). Returns how many rows, or (size_t)-1 on no memory. */
-size_t series_rows_ordered(const struct run_result *r, series_rows_pick pick, const void *arg,
+size_t series_rows_ordered(const struct run_result *r, group_key_pick pick, const void *arg,
 			   size_t **rows);
 
 #endif

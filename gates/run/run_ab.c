@@ -9,6 +9,7 @@
 
 #include "run/ab_sampling.h"
 #include "run/run.h"
+#include "run/run_skeleton.h"
 #include "run/session.h"
 #include "core/commit.h"
 #include "core/digest.h"
@@ -24,7 +25,6 @@
 #include "sample/kernel_code.h"
 #include "sample/runner.h"
 #include "sample/shard.h"
-#include "store/atomic_file.h"
 
 struct ab_state {
 	struct session s;              /* side B: its options, kernels and result */
@@ -75,13 +75,7 @@ static int plan(struct ab_state *st)
 	if (!shared->rounds_given && !shared->backend)
 		shared->rounds = policy_ab_rounds(run_options_policy_tier(shared));
 	shared->runs = 1;
-	char err[1024];
-	if (shared->json_path && atomic_file_check(shared->json_path, err, sizeof err)) {
-		message_error("--json: %s; nothing was run", err);
-		return GATE_EXIT_USAGE;
-	}
-	shared->deadline_seconds = run_options_deadline(shared);
-	shared->deadline_at = st->s.started + shared->deadline_seconds;
+	run_skeleton_deadline(shared, st->s.started, 1);
 	if (ab_options_for_side(shared, &st->p->a, &st->a_options) ||
 	    ab_options_for_side(shared, &st->p->b, &st->s.options)) {
 		message_error("out of memory");
@@ -335,31 +329,26 @@ static void note_sides(struct ab_state *st)
 	s->result.baseline_note = strdup(note);
 }
 
-static void take_samples(struct ab_state *st)
+/* Group G of both sides (run_skeleton.h), counted in the schedule where
+ * it was compared. */
+static int sample_group(void *ctx, const struct group *g, struct rng *rng, size_t batch)
 {
+	struct ab_state *st = ctx;
 	struct session *s = &st->s;
-	struct rng rng;
-	rng_seed(&rng, s->options.seed);
-	size_t total = groups_count(s->kernels, s->kernel_count, s->options.tier), done = 0;
-	struct group_iter it;
-	struct group g;
-	groups_begin(&it, s->kernels, s->kernel_count, s->options.tier);
-	while (groups_next(&it, &g)) {
-		message_progress("[%zu/%zu] %s %s", ++done, total, g.kernel->name,
-			g.params->name);
-		size_t taken, samples[2];
-		s->sample_failures += run_group(st, g.kernel, g.params, &rng, &s->result, &st->a,
-						&taken, samples);
-		if (!taken)
-			continue;
-		struct ab_schedule *sc = &s->result.schedule;
-		sc->groups_compared++;
-		sc->groups_settled += taken < (size_t)s->plan.rounds;
-		sc->rounds_taken += taken;
-		sc->rounds_budget += (size_t)s->plan.rounds;
-		sc->samples_taken += samples[0];
-		sc->samples_budget += samples[1];
-	}
+	size_t taken, samples[2];
+	(void)batch;   /* gate ab takes one */
+	int failures = run_group(st, g->kernel, g->params, rng, &s->result, &st->a, &taken,
+				 samples);
+	if (!taken)
+		return failures;
+	struct ab_schedule *sc = &s->result.schedule;
+	sc->groups_compared++;
+	sc->groups_settled += taken < (size_t)s->plan.rounds;
+	sc->rounds_taken += taken;
+	sc->rounds_budget += (size_t)s->plan.rounds;
+	sc->samples_taken += samples[0];
+	sc->samples_budget += samples[1];
+	return failures;
 }
 
 /* A's failed samples are problems of the report too, marked as A's. */
@@ -389,13 +378,12 @@ static void check_expectations(struct ab_state *st)
 
 /* One suspected group measured again on both sides and settled by the
  * pooled rule of compare_ab_settle. */
-static int confirm_group(const struct group *g, struct rng *rng, void *ctx)
+static int confirm_group(void *ctx, const struct group *g, struct rng *rng)
 {
 	struct ab_state *st = ctx;
 	struct run_result b2, a2;
 	memset(&b2, 0, sizeof b2);
 	memset(&a2, 0, sizeof a2);
-	message_progress("confirming %s %s in a fresh batch", g->kernel->name, g->params->name);
 	size_t taken, samples[2];
 	int failures = run_group(st, g->kernel, g->params, rng, &b2, &a2, &taken, samples);
 	/* the fresh batch leaves out rounds by the first batch's rule */
@@ -407,13 +395,60 @@ static int confirm_group(const struct group *g, struct rng *rng, void *ctx)
 	return failures;
 }
 
-/* Every group with a timing regression runs once more, both sides. */
-static void confirm(struct ab_state *st)
+/* The run prepared (run_skeleton.h): the plan, both sides' kernels, the
+ * shard, the kernels left out, what A shares, the looks. */
+static int prepare(void *ctx, const char *self_dir)
 {
+	struct ab_state *st = ctx;
 	struct session *s = &st->s;
+	int ret = plan(st);
+	if (!ret)
+		ret = setup(st, self_dir);
+	if (ret)
+		return ret;
+	shard_apply(s->kernels, s->kernel_count, s->options.tier, s->options.shard_index,
+		    s->options.shard_count);
+	leave_out_same_code(st);
+	if (share_machine_with_a(st)) {
+		message_error("out of memory");
+		return GATE_EXIT_USAGE;
+	}
+	if (!st->p->all_rounds)
+		set_looks(st);
+	return GATE_EXIT_OK;
+}
+
+/* After the samples: the notes, A's problems, the claims, the comparison
+ * of the series and of the sites. Every group with a timing regression
+ * runs once more, both sides, timing only. */
+static bool settle(void *ctx)
+{
+	struct ab_state *st = ctx;
+	struct session *s = &st->s;
+	/* each side's call stacks bounded, A's the other side of B's */
+	if (stacks_settle(&s->result.stacks, &s->result) || stacks_settle(&st->a.stacks, &st->a) ||
+	    stacks_take_before(&s->result, &st->a.stacks))
+		message_error("allocation call stacks: out of memory");
+	note_sides(st);
+	take_problems_of_a(&s->result, &st->a);
+	check_expectations(st);
+	compare_ab_mark_interference(&s->result, &st->a);
+	compare_ab_run(&s->result, &st->a, &s->result.policy);
+	if (sites_compare(&s->result, &st->a))
+		message_error("comparing allocation sites: out of memory");
+	mark_files_same(st);
 	s->plan.cost = st->a_plan.cost = confirm_takes_cost_pass();
-	s->sample_failures += confirm_suspects(s->kernels, s->kernel_count, s->options.tier,
-					       s->options.seed, &s->result, confirm_group, st);
+	return true;
+}
+
+/* After the confirmation: the sampling's figures, the conclusion, the
+ * reports against A. */
+static int finish(void *ctx)
+{
+	struct ab_state *st = ctx;
+	ab_sampling_figures(st->duet, &st->s.result.schedule);
+	session_conclude(&st->s);
+	return session_report(&st->s, &st->a);
 }
 
 int run_ab(struct ab_plan *p, const char *self_dir)
@@ -422,40 +457,9 @@ int run_ab(struct ab_plan *p, const char *self_dir)
 	memset(&st, 0, sizeof st);
 	struct session *s = &st.s;
 	st.p = p;
-	s->started = runner_now();
-	int ret = plan(&st);
-	if (!ret)
-		ret = setup(&st, self_dir);
-	if (ret)
-		goto out;
-	shard_apply(s->kernels, s->kernel_count, s->options.tier, s->options.shard_index,
-		    s->options.shard_count);
-	leave_out_same_code(&st);
-	if (share_machine_with_a(&st)) {
-		message_error("out of memory");
-		ret = GATE_EXIT_USAGE;
-		goto out;
-	}
-	if (!p->all_rounds)
-		set_looks(&st);
-	take_samples(&st);
-	/* each side's call stacks bounded, A's the other side of B's */
-	if (stacks_settle(&s->result.stacks, &s->result) || stacks_settle(&st.a.stacks, &st.a) ||
-	    stacks_take_before(&s->result, &st.a.stacks))
-		message_error("allocation call stacks: out of memory");
-	note_sides(&st);
-	take_problems_of_a(&s->result, &st.a);
-	check_expectations(&st);
-	compare_ab_mark_interference(&s->result, &st.a);
-	compare_ab_run(&s->result, &st.a, &s->result.policy);
-	if (sites_compare(&s->result, &st.a))
-		message_error("comparing allocation sites: out of memory");
-	mark_files_same(&st);
-	confirm(&st);
-	ab_sampling_figures(st.duet, &s->result.schedule);
-	session_conclude(s);
-	ret = session_report(s, &st.a);
-out:
+	struct run_skeleton sk = { s, &st, p->shared.json_path, false, NULL, prepare,
+				   sample_group, settle, confirm_group, finish };
+	int ret = run_skeleton_drive(&sk, self_dir);
 	session_free(s);
 	for (size_t k = 0; k < st.a_count; k++)
 		kernel_info_free(&st.a_kernels[k]);

@@ -12,6 +12,7 @@
 #include "run/run_bisect.h"
 #include "core/commit.h"
 #include "core/digest.h"
+#include "core/group_key.h"
 #include "core/message.h"
 #include "core/path_os.h"
 #include "core/policy.h"
@@ -196,7 +197,8 @@ static int narrow(struct bisect_env *e, const struct run_result *bad, const bool
 			continue;
 		const struct series *s = &bad->series[i];
 		size_t j = 0;
-		while (j < n && strcmp(names[j], s->kernel))
+		while (j < n && !group_key_same(GROUP_KEY_OF(names[j], NULL, NULL), GROUP_KEY(s),
+						GROUP_SCOPE_KERNEL))
 			j++;
 		if (j == n)
 			names[n++] = s->kernel;

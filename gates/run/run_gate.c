@@ -10,6 +10,7 @@
 
 #include "run/baseline_notes.h"
 #include "run/run.h"
+#include "run/run_skeleton.h"
 #include "run/session.h"
 #include "run/update.h"
 #include "core/message.h"
@@ -25,12 +26,27 @@
 #include "store/atomic_file.h"
 #include "store/baseline.h"
 
+/* The reference workload's samples through the run (sample/reference.h),
+ * until memory or pages are refused: after a group's rounds and at its
+ * end, whenever reference_due says, so that the machine's pace is read at
+ * as many moments as the kernels' (a group's rounds take seconds to a
+ * minute) and at least once a group. */
+struct reference_pace {
+	struct reference *ref;
+	bool measure;
+	double last;               /* runner_now() after the last sample */
+	size_t taken, group_from;  /* samples taken; how many when the group began */
+};
+
 struct run_state {
 	struct session s;
 	struct run_result base;
 	int have_base;
 	char baseline_path[4096];
 	struct comparability comparable;   /* of the baseline, decided once */
+	bool reference;                    /* the reference workload is sampled */
+	struct reference_pace pace;
+	struct runner_plan sampling;       /* the session's plan, with the reference's pace */
 };
 
 /* Loads this platform's baseline; returns GATE_EXIT_OK, or GATE_EXIT_USAGE
@@ -71,18 +87,6 @@ static int load_baseline(struct run_state *st)
 	return GATE_EXIT_OK;
 }
 
-/* The reference workload's samples through the run (sample/reference.h),
- * until memory or pages are refused: after a group's rounds and at its
- * end, whenever reference_due says, so that the machine's pace is read at
- * as many moments as the kernels' (a group's rounds take seconds to a
- * minute) and at least once a group. */
-struct reference_pace {
-	struct reference *ref;
-	bool measure;
-	double last;               /* runner_now() after the last sample */
-	size_t taken, group_from;  /* samples taken; how many when the group began */
-};
-
 static void reference_take_if_due(struct reference_pace *pace, bool group_end)
 {
 	if (!pace->measure ||
@@ -102,37 +106,39 @@ static void reference_between_rounds(void *ctx)
 	reference_take_if_due(ctx, false);
 }
 
-/* Batch-major: every (kernel, params) once per batch, so that the batches
- * of one group are minutes apart and their spread shows the machine's drift;
- * with REFERENCE, the reference workload's samples across the same minutes
- * (struct reference_pace). */
-static void take_samples(struct session *s, bool reference)
+/* With REFERENCE, the reference workload's samples across the minutes
+ * the groups' samples take (struct reference_pace). */
+static void start_samples(struct run_state *st, bool reference)
 {
-	struct rng rng;
-	rng_seed(&rng, s->options.seed);
-	size_t groups = groups_count(s->kernels, s->kernel_count, s->options.tier);
-	size_t total = groups * (size_t)s->options.runs, done = 0;
-	struct reference_pace pace = { &s->result.reference, reference, runner_now(), 0, 0 };
-	struct runner_plan plan = s->plan;
+	struct session *s = &st->s;
+	st->reference = reference;
+	st->pace = (struct reference_pace){ &s->result.reference, reference, runner_now(), 0, 0 };
+	st->sampling = s->plan;
 	if (reference) {
-		plan.after_round = reference_between_rounds;
-		plan.after_round_ctx = &pace;
+		st->sampling.after_round = reference_between_rounds;
+		st->sampling.after_round_ctx = &st->pace;
 	}
-	for (int b = 0; b < s->options.runs; b++) {
-		struct group_iter it;
-		struct group g;
-		groups_begin(&it, s->kernels, s->kernel_count, s->options.tier);
-		while (groups_next(&it, &g)) {
-			message_progress("[%zu/%zu] %s %s", ++done, total, g.kernel->name,
-				g.params->name);
-			pace.group_from = pace.taken;
-			s->sample_failures += runner_run_params(g.kernel, g.params, &plan, &rng,
-								&s->result,
-								(size_t)b * (size_t)s->options.rounds);
-			reference_take_if_due(&pace, true);
-		}
-	}
-	if (reference)
+}
+
+/* Batch-major (run_skeleton.h): every (kernel, params) once per batch, so
+ * that the batches of one group are minutes apart and their spread shows
+ * the machine's drift. */
+static int sample_group(void *ctx, const struct group *g, struct rng *rng, size_t b)
+{
+	struct run_state *st = ctx;
+	struct session *s = &st->s;
+	st->pace.group_from = st->pace.taken;
+	int failures = runner_run_params(g->kernel, g->params, &st->sampling, rng, &s->result,
+					 b * (size_t)s->options.rounds);
+	reference_take_if_due(&st->pace, true);
+	return failures;
+}
+
+/* The samples' end: the reference released, each series' batches. */
+static void end_samples(struct run_state *st)
+{
+	struct session *s = &st->s;
+	if (st->reference)
 		reference_release();
 	for (size_t i = 0; i < s->result.series_count; i++)
 		s->result.series[i].batches = (size_t)s->options.runs;
@@ -140,7 +146,7 @@ static void take_samples(struct session *s, bool reference)
 
 /* One suspected group measured again, timing only (the cost pass is
  * not taken again), compared like the first batch and settled. */
-static int confirm_group(const struct group *g, struct rng *rng, void *ctx)
+static int confirm_group(void *ctx, const struct group *g, struct rng *rng)
 {
 	struct run_state *st = ctx;
 	struct session *s = &st->s;
@@ -148,7 +154,6 @@ static int confirm_group(const struct group *g, struct rng *rng, void *ctx)
 	struct run_result again;
 	timed_only.cost = confirm_takes_cost_pass();
 	memset(&again, 0, sizeof again);
-	message_progress("confirming %s %s in a fresh batch", g->kernel->name, g->params->name);
 	int failures = runner_run_params(g->kernel, g->params, &timed_only, rng, &again, 0);
 	compare_run_with(&again, &st->base, &s->result.policy, &st->comparable);
 	confirm_settle(&s->result, &again, g->kernel->name, g->params->name);
@@ -171,13 +176,19 @@ static void add_baseline_notes(struct run_state *st)
 	free(changed);
 }
 
-/* The run against its baseline (compare_baseline), its timing regressions
- * confirmed in fresh batches where the hardware is the same, and a
- * slowdown of every kernel while the reference workload held settled as
- * the code's (decide/reference.h). */
-static void compare(struct run_state *st)
+/* After the samples: the metric classes, the expectations, the run
+ * against its baseline (compare_baseline). Its timing regressions are
+ * confirmed in fresh batches where the hardware is the same: returns
+ * whether. */
+static bool settle(void *ctx)
 {
+	struct run_state *st = ctx;
 	struct session *s = &st->s;
+	end_samples(st);
+	if (stacks_settle(&s->result.stacks, &s->result))
+		message_error("allocation call stacks: out of memory");
+	metric_class_settle(&s->result);
+	session_check_expectations(s);
 	if (compare_baseline(&s->result, st->have_base ? &st->base : NULL, &st->comparable))
 		message_error("comparing with the baseline: out of memory");
 	/* the baseline's stacks: the differential flame graphs' other side */
@@ -185,11 +196,7 @@ static void compare(struct run_state *st)
 		message_error("the baseline's allocation call stacks: out of memory");
 	if (st->have_base)
 		add_baseline_notes(st);
-	if (confirm_against_baseline(st->have_base, &st->comparable))
-		s->sample_failures += confirm_suspects(s->kernels, s->kernel_count,
-						       s->options.tier, s->options.seed,
-						       &s->result, confirm_group, st);
-	reference_settle_uniform(&s->result, &s->result.policy);
+	return confirm_against_baseline(st->have_base, &st->comparable);
 }
 
 /* --update-baseline: the run stored as the baseline, or refused; its
@@ -205,24 +212,52 @@ static void update(struct run_state *st)
 		s->result.baseline_written = strdup(st->baseline_path);
 }
 
-/* After the options are parsed: the files, the deadline, the context and
- * the baseline. Returns GATE_EXIT_OK or an exit status after a message. */
+/* After the options are parsed: the batches, the deadline, the context
+ * and the baseline. Returns GATE_EXIT_OK or an exit status after a
+ * message. */
 static int setup(struct run_state *st, const char *self_dir)
 {
 	struct session *s = &st->s;
 	int ret;
-	char err[1024];
-	if (s->options.json_path && atomic_file_check(s->options.json_path, err, sizeof err)) {
-		message_error("--json: %s; nothing was run", err);
-		return GATE_EXIT_USAGE;
-	}
 	s->options.runs = policy_runs(s->options.runs, s->options.update_baseline);
 	s->options.cost_runs = policy_cost_runs(s->options.cost_runs, s->options.runs,
 						s->options.update_baseline);
-	s->options.deadline_seconds = run_options_deadline(&s->options);
-	s->options.deadline_at = s->started + s->options.deadline_seconds;
+	run_skeleton_deadline(&s->options, s->started, 1);
 	ret = session_context(s, self_dir);
 	return ret ? ret : load_baseline(st);
+}
+
+/* The run prepared (run_skeleton.h): setup, the kernels, the shard. */
+static int prepare(void *ctx, const char *self_dir)
+{
+	struct run_state *st = ctx;
+	struct session *s = &st->s;
+	int ret = setup(st, self_dir);
+	if (ret == 0)
+		ret = session_list_kernels(s, s->kernel_dir, &s->result, &s->kernels,
+					   &s->kernel_count);
+	if (ret)
+		return ret;
+	shard_apply(s->kernels, s->kernel_count, s->options.tier, s->options.shard_index,
+		    s->options.shard_count);
+	/* the reference is compared with a baseline or stored in one; without
+	 * either its samples (and its 64 MiB cycle, 0.2 s to fault in) are waste */
+	start_samples(st, st->have_base || s->options.update_baseline);
+	return GATE_EXIT_OK;
+}
+
+/* After the confirmation: a slowdown of every kernel while the reference
+ * workload held settled as the code's (decide/reference.h), the
+ * conclusion, the baseline updated, the reports. */
+static int finish(void *ctx)
+{
+	struct run_state *st = ctx;
+	struct session *s = &st->s;
+	reference_settle_uniform(&s->result, &s->result.policy);
+	session_conclude(s);
+	if (s->options.update_baseline)
+		update(st);
+	return session_report(s, st->have_base ? &st->base : NULL);
 }
 
 int run_gate(struct run_options *o, const char *self_dir)
@@ -230,29 +265,10 @@ int run_gate(struct run_options *o, const char *self_dir)
 	struct run_state st;
 	memset(&st, 0, sizeof st);
 	struct session *s = &st.s;
-	s->started = runner_now();
 	s->options = *o;   /* its lists are the session's now (session_free) */
-	int ret = setup(&st, self_dir);
-	if (ret == 0)
-		ret = session_list_kernels(s, s->kernel_dir, &s->result, &s->kernels,
-					   &s->kernel_count);
-	if (ret)
-		goto out;
-	shard_apply(s->kernels, s->kernel_count, s->options.tier, s->options.shard_index,
-		    s->options.shard_count);
-	/* the reference is compared with a baseline or stored in one; without
-	 * either its samples (and its 64 MiB cycle, 0.2 s to fault in) are waste */
-	take_samples(s, st.have_base || s->options.update_baseline);
-	if (stacks_settle(&s->result.stacks, &s->result))
-		message_error("allocation call stacks: out of memory");
-	metric_class_settle(&s->result);
-	session_check_expectations(s);
-	compare(&st);
-	session_conclude(s);
-	if (s->options.update_baseline)
-		update(&st);
-	ret = session_report(s, st.have_base ? &st.base : NULL);
-out:
+	struct run_skeleton sk = { s, &st, s->options.json_path, true, NULL, prepare,
+				   sample_group, settle, confirm_group, finish };
+	int ret = run_skeleton_drive(&sk, self_dir);
 	session_free(s);
 	result_free(&st.base);
 	return ret;

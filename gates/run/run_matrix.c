@@ -12,6 +12,7 @@
 
 #include "run/reports.h"
 #include "run/run.h"
+#include "run/run_skeleton.h"
 #include "run/session.h"
 #include "core/matrix.h"
 #include "core/message.h"
@@ -22,7 +23,6 @@
 #include "sample/allocator.h"
 #include "sample/groups.h"
 #include "sample/runner.h"
-#include "store/atomic_file.h"
 
 /* The allocators measured when --allocators is not given: the C library's
  * own and the three that Debian packages (allocator.h). */
@@ -45,6 +45,7 @@ struct matrix_state {
 	struct matrix_side sides[MATRIX_MAX];
 	size_t side_count;
 	struct matrix m;
+	char progress[64];           /* " under N allocators" */
 };
 
 /* Records allocator NAME (resolved to PRELOAD, or MISSING) in the matrix. */
@@ -143,10 +144,7 @@ static int setup(struct matrix_state *st, const char *self_dir)
 	if (ret)
 		return ret;
 	/* the tier's deadline for each allocator measured */
-	if (!s->options.deadline_seconds)
-		s->options.deadline_seconds = run_options_deadline(&s->options) *
-					      (double)st->side_count;
-	s->options.deadline_at = s->started + s->options.deadline_seconds;
+	run_skeleton_deadline(&s->options, s->started, (double)st->side_count);
 	for (size_t i = 0; i < st->side_count; i++)
 		if (side_plan(st, &st->sides[i])) {
 			message_error("out of memory");
@@ -155,30 +153,23 @@ static int setup(struct matrix_state *st, const char *self_dir)
 	return session_list_kernels(s, s->kernel_dir, &s->result, &s->kernels, &s->kernel_count);
 }
 
-static void take_samples(struct matrix_state *st)
+/* Group G under every allocator, in the same rounds (run_skeleton.h). */
+static int sample_group(void *ctx, const struct group *g, struct rng *rng, size_t batch)
 {
-	struct session *s = &st->s;
-	struct rng rng;
-	rng_seed(&rng, s->options.seed);
-	size_t total = groups_count(s->kernels, s->kernel_count, s->options.tier), done = 0;
+	struct matrix_state *st = ctx;
 	struct runner_side sides[MATRIX_MAX];
-	struct group_iter it;
-	struct group g;
-	groups_begin(&it, s->kernels, s->kernel_count, s->options.tier);
-	while (groups_next(&it, &g)) {
-		message_progress("[%zu/%zu] %s %s under %zu allocators", ++done, total,
-				 g.kernel->name, g.params->name, st->side_count);
-		for (size_t i = 0; i < st->side_count; i++)
-			sides[i] = (struct runner_side){ g.kernel, g.params, &st->sides[i].plan,
-							 &st->sides[i].r };
-		s->sample_failures += runner_run_sides(sides, st->side_count, &rng, 0, NULL,
-							   NULL);
-	}
+	(void)batch;   /* gate matrix takes one */
+	for (size_t i = 0; i < st->side_count; i++)
+		sides[i] = (struct runner_side){ g->kernel, g->params, &st->sides[i].plan,
+						 &st->sides[i].r };
+	return runner_run_sides(sides, st->side_count, rng, 0, NULL, NULL);
 }
 
-/* Every allocator's claims, evaluated on its own samples. */
-static void check_claims(struct matrix_state *st)
+/* After the samples: every allocator's claims, evaluated on its own
+ * samples. Nothing is confirmed: the matrix gates nothing. */
+static bool check_claims(void *ctx)
 {
+	struct matrix_state *st = ctx;
 	struct session *s = &st->s;
 	for (size_t i = 0; i < st->side_count; i++) {
 		struct condition_target t = { s->result.ctx.os, st->sides[i].name,
@@ -186,6 +177,7 @@ static void check_claims(struct matrix_state *st)
 		expect_check_kernels(s->kernels, s->kernel_count, s->options.tier, &t,
 				     &st->sides[i].r);
 	}
+	return false;
 }
 
 /* The runs in M's allocator order (an empty run for a missing one). */
@@ -208,42 +200,33 @@ static int build(struct matrix_state *st)
 }
 
 /* The plan every allocator runs by: P's options, its list of allocators
- * or the default one. Returns GATE_EXIT_OK or GATE_EXIT_USAGE after a
- * message. */
-static int plan(struct matrix_state *st, const struct matrix_plan *p)
+ * or the default one. */
+static void plan(struct matrix_state *st, const struct matrix_plan *p)
 {
-	char err[1024];
 	st->s.options = p->options;   /* its lists are the session's now (session_free) */
 	st->allocators = p->allocators ? p->allocators : default_allocators;
 	st->allocators_given = p->allocators_given;
-	if (p->options.json_path && atomic_file_check(p->options.json_path, err, sizeof err)) {
-		message_error("--json: %s; nothing was run", err);
-		return GATE_EXIT_USAGE;
-	}
-	return GATE_EXIT_OK;
 }
 
-int run_matrix(struct matrix_plan *p, const char *self_dir)
+/* The run prepared (run_skeleton.h): setup, and the progress line's
+ * count of allocators. */
+static int prepare(void *ctx, const char *self_dir)
 {
-	struct matrix_state *st = calloc(1, sizeof *st);
-	if (!st) {
-		run_options_free(&p->options);
-		message_error("out of memory");
-		return GATE_EXIT_USAGE;
-	}
+	struct matrix_state *st = ctx;
+	int ret = setup(st, self_dir);
+	snprintf(st->progress, sizeof st->progress, " under %zu allocators", st->side_count);
+	return ret;
+}
+
+/* After the samples and the claims: the table built, the exit status,
+ * the reports. */
+static int finish(void *ctx)
+{
+	struct matrix_state *st = ctx;
 	struct session *s = &st->s;
-	s->started = runner_now();
-	int ret = plan(st, p);
-	if (!ret)
-		ret = setup(st, self_dir);
-	if (ret)
-		goto out;
-	take_samples(st);
-	check_claims(st);
 	if (build(st)) {
 		message_error("out of memory");
-		ret = GATE_EXIT_USAGE;
-		goto out;
+		return GATE_EXIT_USAGE;
 	}
 	struct matrix *m = &st->m;
 	m->ctx = s->result.ctx;                      /* moved: the session no longer owns it */
@@ -255,14 +238,27 @@ int run_matrix(struct matrix_plan *p, const char *self_dir)
 	struct matrix_outputs out = { s->options.json_path, s->options.markdown_path,
 				      s->options.svg_dir, s->options.no_color,
 				      s->options.details || s->options.verbose };
-	ret = reports_write_matrix(m, &out);
-out:
+	return reports_write_matrix(m, &out);
+}
+
+int run_matrix(struct matrix_plan *p, const char *self_dir)
+{
+	struct matrix_state *st = calloc(1, sizeof *st);
+	if (!st) {
+		run_options_free(&p->options);
+		message_error("out of memory");
+		return GATE_EXIT_USAGE;
+	}
+	plan(st, p);
+	struct run_skeleton sk = { &st->s, st, p->options.json_path, false, st->progress,
+				   prepare, sample_group, check_claims, NULL, finish };
+	int ret = run_skeleton_drive(&sk, self_dir);
 	for (size_t i = 0; i < st->side_count; i++) {
 		free(st->sides[i].o.env);
 		result_free(&st->sides[i].r);
 	}
 	matrix_free(&st->m);
-	session_free(s);
+	session_free(&st->s);
 	free(st);
 	return ret;
 }

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/group_key.h"
 #include "core/path_os.h"
 #include "sample/machine_load.h"
 #include "sample/runner.h"
@@ -82,8 +83,8 @@ static int item_failed(const struct run_result *r, const char *kernel, const cha
 {
 	for (size_t i = 0; i < r->problem_count; i++) {
 		const struct problem *p = &r->problems[i];
-		if (p->kernel && p->variant && p->params && !strcmp(p->kernel, kernel) &&
-		    !strcmp(p->variant, variant) && !strcmp(p->params, params) &&
+		if (group_key_same(GROUP_KEY(p), GROUP_KEY_OF(kernel, variant, params),
+				   GROUP_SCOPE_VARIANT) &&
 		    (!strncmp(p->what, "sample", 6) || !strcmp(p->what, "warm-up sample") ||
 		     !strcmp(p->what, "counted sample")))
 			return 1;
@@ -99,9 +100,8 @@ static void count_not_taken(struct run_result *r, const char *kernel, const char
 	char reason[300];
 	for (size_t i = 0; i < r->problem_count; i++) {
 		struct problem *p = &r->problems[i];
-		if (!p->kernel || strcmp(p->kernel, kernel) || strcmp(p->what, what) ||
-		    strcmp(p->params ? p->params : "", params) ||
-		    strcmp(p->variant ? p->variant : "", variant ? variant : ""))
+		if (!group_key_same(GROUP_KEY(p), GROUP_KEY_OF(kernel, variant, params),
+				    GROUP_SCOPE_VARIANT) || strcmp(p->what, what))
 			continue;
 		unsigned long n = strtoul(p->reason, NULL, 10) + 1;
 		snprintf(reason, sizeof reason, "%lu %s", n, format);
@@ -202,7 +202,7 @@ static void pad_group(const struct runner_side *s, size_t first_round)
 	struct run_result *r = s->r;
 	for (size_t i = 0; i < r->series_count; i++) {
 		struct series *x = &r->series[i];
-		if (strcmp(x->kernel, s->k->name) || strcmp(x->params, s->p->name))
+		if (!group_key_in(GROUP_KEY(x), GROUP_KEY_OF(s->k->name, NULL, s->p->name)))
 			continue;
 		while (x->sample_count < first_round + (size_t)s->o->rounds)
 			if (result_series_append(x, NAN))
@@ -299,116 +299,168 @@ static struct runner_side *taken_sides(const struct runner_side *sides, size_t s
 	return t;
 }
 
+/* A group's items and what its rounds keep besides (runner_run_sides). */
+struct group_run {
+	struct runner_items g;
+	size_t *order;                 /* a round's items, shuffled */
+	double *prev_wall;             /* each item's wall time the round before */
+	size_t samples_taken;          /* measured samples (an item's round each) */
+	struct machine_load load_before; /* the machine's load when round 0 began */
+	int load_ok;                   /* whether it was read */
+};
+
+/* The items of SIDES (every variant of every side, item i: side
+ * item_side[i], variant item_variant[i]) into GR; an item that failed in
+ * an earlier batch of the run stays out. Returns 0, or -1 on no memory
+ * (GR holds what group_run_free frees). */
+static int group_run_init(struct group_run *gr, const struct runner_side *sides,
+			  size_t side_count, size_t first_round)
+{
+	struct runner_items *g = &gr->g;
+	size_t n = 0;
+	for (size_t s = 0; s < side_count; s++)
+		n += sides[s].k->variant_count;
+	memset(gr, 0, sizeof *gr);
+	*g = (struct runner_items){ .sides = sides, .n = n, .first_round = first_round };
+	gr->order = calloc(n + 1, sizeof *gr->order);
+	g->item_side = calloc(n + 1, sizeof(size_t));
+	g->item_variant = calloc(n + 1, sizeof(size_t));
+	g->failures = calloc(n + 1, sizeof *g->failures);
+	g->wall = calloc(n + 1, sizeof *g->wall);
+	g->series_hint = calloc(n + 1, sizeof *g->series_hint);
+	g->load_hint = calloc(n + 1, sizeof *g->load_hint);
+	g->stopped = calloc(n + 1, sizeof *g->stopped);
+	gr->prev_wall = calloc(n + 1, sizeof *gr->prev_wall);
+	if (!gr->order || !g->item_side || !g->item_variant || !g->failures || !g->wall ||
+	    !g->series_hint || !g->load_hint || !g->stopped || !gr->prev_wall)
+		return -1;
+	for (size_t s = 0, i = 0; s < side_count; s++)
+		for (size_t v = 0; v < sides[s].k->variant_count; v++, i++) {
+			g->item_side[i] = s;
+			g->item_variant[i] = v;
+		}
+	for (size_t i = 0; i < n; i++) {
+		const struct runner_side *sd = &sides[g->item_side[i]];
+		if (item_failed(sd->r, sd->k->name, sd->k->variants[g->item_variant[i]], sd->p->name))
+			g->failures[i] = RUNNER_MAX_FAILURES;
+	}
+	return 0;
+}
+
+static void group_run_free(struct group_run *gr)
+{
+	free(gr->order);
+	free(gr->g.item_side);
+	free(gr->g.item_variant);
+	free(gr->g.failures);
+	free(gr->g.wall);
+	free(gr->g.series_hint);
+	free(gr->g.load_hint);
+	free(gr->g.stopped);
+	free(gr->prev_wall);
+}
+
+/* One round of GR's items (ROUND < 0: warm-up), in a shuffled order or as
+ * duet pairs, the machine's load during it filed. */
+static void take_round(struct group_run *gr, long round, int duet, struct rng *rng)
+{
+	struct runner_items *g = &gr->g;
+	const struct runner_plan *o = g->sides[0].o;
+	struct machine_load load_before;
+	int load_ok = round >= 0 && machine_load_read(&load_before) == 0;
+	if (round == 0)
+		gr->load_ok = machine_load_read(&gr->load_before) == 0;
+	for (size_t i = 0; round >= 0 && i < g->n; i++)
+		gr->samples_taken += !g->stopped[i];
+	if (duet) {
+		runner_duet_round(g, round, rng, o->duet);
+	} else {
+		for (size_t i = 0; i < g->n; i++)
+			gr->order[i] = i;
+		rng_shuffle(rng, gr->order, g->n);
+		for (size_t i = 0; i < g->n; i++)
+			if (runner_item_may_run(g, gr->order[i]))
+				runner_item_run(g, gr->order[i], round);
+	}
+	if (load_ok)
+		runner_put_round_load(g, &load_before, g->first_round + (size_t)round);
+	if (round >= 0 && o->after_round)
+		o->after_round(o->after_round_ctx);
+}
+
+/* The warm-up and the rounds of GR's SIDE_COUNT sides; returns the rounds
+ * taken: the plan's, or fewer when every variant settled at a look. */
+static size_t take_rounds(struct group_run *gr, size_t side_count, struct rng *rng)
+{
+	struct runner_items *g = &gr->g;
+	const struct runner_plan *o = g->sides[0].o;
+	int duet = group_runs_duet(g->sides, side_count);
+	int auto_warmup = o->warmup == RUNNER_WARMUP_AUTO;
+	long warmup = auto_warmup ? RUNNER_WARMUP_MAX : o->warmup;
+	for (long round = -warmup; round < o->rounds; round++) {
+		take_round(gr, round, duet, rng);
+		/* --warmup auto: measure once two warm-up rounds in a row agree */
+		if (auto_warmup && round < -1 && round > -warmup &&
+		    runner_warmup_stable(gr->prev_wall, g->wall, g->n))
+			round = -1;
+		memcpy(gr->prev_wall, g->wall, g->n * sizeof *g->wall);
+		const struct runner_looks *look = round >= 0 ? look_after(g->sides, round) : NULL;
+		if (look && stop_settled(g, side_count, look, (size_t)round + 1))
+			return (size_t)round + 1;
+	}
+	return o->rounds > 0 ? (size_t)o->rounds : 0;
+}
+
+/* After TAKEN rounds of GR's SIDE_COUNT sides: the group's load, its
+ * counted and cost passes, every series padded to the rounds taken. */
+static void finish_group(struct group_run *gr, size_t side_count, size_t taken)
+{
+	struct runner_items *g = &gr->g;
+	const struct runner_plan *o = g->sides[0].o;
+	struct runner_plan *plans = NULL;
+	struct runner_side *done = taken_sides(g->sides, side_count, taken, &plans);
+	if (!done) {
+		g->failed++;
+		return;
+	}
+	if (gr->load_ok)
+		runner_put_group_load(done, g->item_side, g->item_variant, g->n, &gr->load_before,
+				      g->first_round, taken);
+	runner_counted_pass(done, side_count, g->item_side, g->item_variant, g->failures, g->n,
+			    g->first_round);
+	if (o->cost && !cost_pass_unavailable() && !runner_deadline_passed(o))
+		runner_cost_pass(done, g->item_side, g->item_variant, g->failures, g->n,
+				 g->first_round);
+	for (size_t s = 0; s < side_count; s++)
+		pad_group(&done[s], g->first_round);
+	free(done);
+	free(plans);
+}
+
 int runner_run_sides(const struct runner_side *sides, size_t side_count,
 		     struct rng *rng, size_t first_round, size_t *rounds_taken,
 		     size_t *samples)
 {
 	const struct runner_plan *o = sides[0].o;
-	size_t n = 0, taken = o->rounds > 0 ? (size_t)o->rounds : 0;
-	struct runner_side *done = NULL;
-	struct runner_plan *done_plans = NULL;
-	for (size_t s = 0; s < side_count; s++)
-		n += sides[s].k->variant_count;
-	size_t samples_taken = 0;
-	struct runner_items g = { .sides = sides, .n = n, .first_round = first_round };
-	/* item i: side item_side[i], variant item_variant[i] */
-	size_t *order = calloc(n + 1, sizeof *order);
-	g.item_side = calloc(n + 1, sizeof(size_t));
-	g.item_variant = calloc(n + 1, sizeof(size_t));
-	g.failures = calloc(n + 1, sizeof *g.failures);
-	g.wall = calloc(n + 1, sizeof *g.wall);
-	g.series_hint = calloc(n + 1, sizeof *g.series_hint);
-	g.load_hint = calloc(n + 1, sizeof *g.load_hint);
-	g.stopped = calloc(n + 1, sizeof *g.stopped);
-	double *prev_wall = calloc(n + 1, sizeof *prev_wall);
-	if (!order || !g.item_side || !g.item_variant || !g.failures || !g.wall ||
-	    !g.series_hint || !g.load_hint || !g.stopped || !prev_wall) {
+	size_t taken = o->rounds > 0 ? (size_t)o->rounds : 0;
+	struct group_run gr;
+	if (group_run_init(&gr, sides, side_count, first_round) == 0) {
+		taken = take_rounds(&gr, side_count, rng);
+		finish_group(&gr, side_count, taken);
+	} else {
 		for (size_t s = 0; s < side_count; s++)
 			result_add_problem(sides[s].r, sides[s].k->name, NULL, sides[s].p->name,
 					   "sample", "runner: out of memory");
-		g.failed = (int)n;
-		goto out;
+		gr.g.failed = (int)gr.g.n;
 	}
-	for (size_t s = 0, i = 0; s < side_count; s++)
-		for (size_t v = 0; v < sides[s].k->variant_count; v++, i++) {
-			g.item_side[i] = s;
-			g.item_variant[i] = v;
-		}
-	/* an item that failed in an earlier batch of the run stays out */
-	for (size_t i = 0; i < n; i++) {
-		const struct runner_side *sd = &sides[g.item_side[i]];
-		if (item_failed(sd->r, sd->k->name, sd->k->variants[g.item_variant[i]], sd->p->name))
-			g.failures[i] = RUNNER_MAX_FAILURES;
-	}
-	int duet = group_runs_duet(sides, side_count);
-	int auto_warmup = o->warmup == RUNNER_WARMUP_AUTO, group_load_ok = 0;
-	struct machine_load group_before;
-	long warmup = auto_warmup ? RUNNER_WARMUP_MAX : o->warmup;
-	for (long round = -warmup; round < o->rounds; round++) {
-		struct machine_load load_before;
-		int load_ok = round >= 0 && machine_load_read(&load_before) == 0;
-		if (round == 0)
-			group_load_ok = machine_load_read(&group_before) == 0;
-		for (size_t i = 0; round >= 0 && i < n; i++)
-			samples_taken += !g.stopped[i];
-		if (duet) {
-			runner_duet_round(&g, round, rng, o->duet);
-		} else {
-			for (size_t i = 0; i < n; i++)
-				order[i] = i;
-			rng_shuffle(rng, order, n);
-			for (size_t i = 0; i < n; i++)
-				if (runner_item_may_run(&g, order[i]))
-					runner_item_run(&g, order[i], round);
-		}
-		if (load_ok)
-			runner_put_round_load(&g, &load_before, first_round + (size_t)round);
-		if (round >= 0 && o->after_round)
-			o->after_round(o->after_round_ctx);
-		/* --warmup auto: measure once two warm-up rounds in a row agree */
-		if (auto_warmup && round < -1 && round > -warmup &&
-		    runner_warmup_stable(prev_wall, g.wall, n))
-			round = -1;
-		memcpy(prev_wall, g.wall, n * sizeof *g.wall);
-		const struct runner_looks *look = round >= 0 ? look_after(sides, round) : NULL;
-		if (look && stop_settled(&g, side_count, look, (size_t)round + 1)) {
-			taken = (size_t)round + 1;
-			break;
-		}
-	}
-	done = taken_sides(sides, side_count, taken, &done_plans);
-	if (!done) {
-		g.failed++;
-		goto out;
-	}
-	if (group_load_ok)
-		runner_put_group_load(done, g.item_side, g.item_variant, n, &group_before, first_round,
-			       taken);
-	runner_counted_pass(done, side_count, g.item_side, g.item_variant, g.failures, n,
-			    first_round);
-	if (o->cost && !cost_pass_unavailable() && !runner_deadline_passed(o))
-		runner_cost_pass(done, g.item_side, g.item_variant, g.failures, n, first_round);
-	for (size_t s = 0; s < side_count; s++)
-		pad_group(&done[s], first_round);
-out:
 	if (rounds_taken)
 		*rounds_taken = taken;
 	if (samples) {
-		samples[0] = samples_taken;
-		samples[1] = n * (o->rounds > 0 ? (size_t)o->rounds : 0);
+		samples[0] = gr.samples_taken;
+		samples[1] = gr.g.n * (o->rounds > 0 ? (size_t)o->rounds : 0);
 	}
-	free(done);
-	free(done_plans);
-	free(order);
-	free(g.item_side);
-	free(g.item_variant);
-	free(g.failures);
-	free(g.wall);
-	free(g.series_hint);
-	free(g.load_hint);
-	free(g.stopped);
-	free(prev_wall);
-	return g.failed;
+	group_run_free(&gr);
+	return gr.g.failed;
 }
 
 int runner_run_params(const struct kernel_info *k, const struct kernel_paramset *p,

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/cost_key.h"
+#include "core/group_key.h"
 #include "sample/backend.h"
 #include "sample/cost_pass.h"
 #include "sample/record.h"
@@ -47,8 +48,8 @@ static int counted_site_at(const struct run_result *r, const char *kernel, const
 	for (size_t i = 0; i < r->site_count; i++) {
 		const struct site *s = &r->sites[i];
 		if (!s->cost && s->line == line && !strcmp(s->file, file) && !strcmp(s->kind, kind) &&
-		    !strcmp(s->kernel, kernel) && !strcmp(s->variant, variant) &&
-		    !strcmp(s->params, params))
+		    group_key_same(GROUP_KEY(s), GROUP_KEY_OF(kernel, variant, params),
+				   GROUP_SCOPE_VARIANT))
 			return 1;
 	}
 	return 0;
@@ -60,8 +61,8 @@ static int has_cost_sites(const struct run_result *r, const char *kernel, const 
 {
 	for (size_t i = 0; i < r->site_count; i++) {
 		const struct site *s = &r->sites[i];
-		if (s->cost && !strcmp(s->kernel, kernel) && !strcmp(s->variant, variant) &&
-		    !strcmp(s->params, params))
+		if (s->cost && group_key_same(GROUP_KEY(s), GROUP_KEY_OF(kernel, variant, params),
+					      GROUP_SCOPE_VARIANT))
 			return 1;
 	}
 	return 0;

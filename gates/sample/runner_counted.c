@@ -17,6 +17,7 @@
 #include "sample/runner.h"
 #include "sample/runner_internal.h"
 #include "sample/spawn.h"
+#include "core/group_key.h"
 
 
 /* ENV (NULL-terminated) with LIB first in the OS's preload variable
@@ -74,8 +75,8 @@ static int has_problem(const struct run_result *r, const char *kernel, const cha
 {
 	for (size_t i = 0; i < r->problem_count; i++) {
 		const struct problem *p = &r->problems[i];
-		if (p->kernel && p->params && !strcmp(p->kernel, kernel) &&
-		    !strcmp(p->params, params) && !strcmp(p->what, what))
+		if (group_key_in(GROUP_KEY(p), GROUP_KEY_OF(kernel, NULL, params)) &&
+		    !strcmp(p->what, what))
 			return 1;
 	}
 	return 0;
