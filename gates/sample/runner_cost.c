@@ -99,8 +99,8 @@ static int has_stacks(const struct run_result *r, const char *kernel, const char
 {
 	for (size_t i = 0; i < r->stacks.count; i++) {
 		const struct stack *s = &r->stacks.items[i];
-		if (!strcmp(s->kernel, kernel) && !strcmp(s->variant, variant) &&
-		    !strcmp(s->params, params))
+		if (group_key_same(GROUP_KEY(s), GROUP_KEY_OF(kernel, variant, params),
+				   GROUP_SCOPE_VARIANT))
 			return 1;
 	}
 	return 0;
