@@ -99,7 +99,7 @@ static int bound_variant(const struct stack *v, size_t n, struct stacks *out)
 	uint64_t enough = total - total * (100 - STACKS_EXPLAINED_PERCENT) / 100;
 	for (size_t i = 0; !ret && i < n; i++) {
 		const struct stack *s = order[i];
-		if (bounded || kept < enough) {
+		if (bounded || kept < enough || i < STACKS_KEPT_MIN) {
 			kept += s->calls;
 			ret = result_add_stack_copy(out, s, NULL) ? 0 : -ENOMEM;
 			continue;

@@ -15,6 +15,13 @@
  * stack still says how many calls were left out. */
 #define STACKS_EXPLAINED_PERCENT 99
 
+/* The stacks of a variant kept whatever their share: a variant of a few
+ * stacks is kept whole, so that a change in a rare path (11 reallocs of
+ * an array's growth beside 10,000 mallocs of its elements) is a stack of
+ * its own on both sides, which the differential flame graph colours; the
+ * bound cuts long tails only. */
+#define STACKS_KEPT_MIN 32
+
 /* Bytes where known: callgrind does not see a call's arguments, but the
  * counted build's site of the same (kernel, variant, params) at the same
  * file and line, of the same entry point (aligned_alloc and posix_memalign
@@ -26,9 +33,9 @@
 void stacks_bytes(struct stacks *set, const struct run_result *r);
 
 /* The bound: per (kernel, variant, params), the stacks by calls, largest
- * first (ties in result_stack_order), until they explain at least
- * STACKS_EXPLAINED_PERCENT of the variant's calls of every entry point
- * together; the others summed into one rest stack per entry point (calls
+ * first (ties in result_stack_order), at least STACKS_KEPT_MIN of them and
+ * then until they explain at least STACKS_EXPLAINED_PERCENT of the
+ * variant's calls of every entry point together; the others summed into one rest stack per entry point (calls
  * and instructions; no frames, no file, bytes unknown). A variant that
  * already has a rest (a loaded file's) is left as it is. SET ends sorted
  * in result_stack_order. Returns 0 or -ENOMEM (SET unchanged). */
