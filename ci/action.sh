@@ -117,8 +117,9 @@ flame_note() {
 	{
 		printf '\n**Allocation flame graphs**: %s SVG files in the folder `svg/flame/` of\n' "$n"
 		printf 'the artifact `%s`: per variant `KERNEL.VARIANT.PARAMS.calls.svg` and\n' "$artifact"
-		printf '`.instructions.svg`, and `.diff.svg` against the baseline or the base (red\n'
-		printf 'where a frame grew, blue where it shrank).\n'
+		printf '`.instructions.svg`, `.diff.svg` against the baseline or the base (red\n'
+		printf 'where a frame grew, blue where it shrank) and `.changed.svg`, the stacks\n'
+		printf 'that changed alone.\n'
 	} >>"$GITHUB_STEP_SUMMARY"
 }
 trap flame_note EXIT

@@ -21,7 +21,7 @@
 #include <criterion/redirect.h>
 
 static const struct flame_ask ask_calls = { "toy", "single", "small", FLAME_CALLS, false,
-					    false, "" };
+					    false, "", false };
 
 /* The stacks of SET as an array of pointers, for flame_layout. */
 static const struct stack **pointers(const struct stacks *set)
@@ -462,7 +462,7 @@ Test(flame_svg, the_written_directorys_file_names)
 	result_add_stack(&r.stacks, "a", "b", "p", "malloc", f, 1)->calls = 1;
 	result_add_stack(&r.stacks_before, "gone", "v", "p", "free", f, 1)->calls = 2;
 	int n = flame_svg_write_dir(sub, &r, err, sizeof err);
-	cr_expect_eq(n, 4 * 4 + 2, "%d: %s", n, err);
+	cr_expect_eq(n, 4 * 4 + 2 + 5 * 2, "%d: %s", n, err);
 	static const char *const names[] = {
 		"toy.single.small.calls.svg", "toy.single.small.instructions.svg",
 		"toy.single.small.calls.diff.svg", "toy.single.small.instructions.diff.svg",
@@ -471,6 +471,12 @@ Test(flame_svg, the_written_directorys_file_names)
 		"a.B.p.calls.svg", "a.B.p.instructions.diff.svg",
 		"a.b.p-2.calls.svg", "a.b.p-2.calls.diff.svg",
 		"gone.v.p.calls.diff.svg", "gone.v.p.instructions.diff.svg",
+		/* every variant here changed: its changed stacks alone too */
+		"toy.single.small.calls.changed.svg", "toy.single.small.instructions.changed.svg",
+		"k_1.v_x._.calls.changed.svg", "k_1.v_x._.instructions.changed.svg",
+		"a.B.p.calls.changed.svg", "a.B.p.instructions.changed.svg",
+		"a.b.p-2.calls.changed.svg", "a.b.p-2.instructions.changed.svg",
+		"gone.v.p.calls.changed.svg", "gone.v.p.instructions.changed.svg",
 	};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		cr_expect(take(sub, names[i]), "%s missing", names[i]);
@@ -529,4 +535,30 @@ Test(flame_svg, gate_diff_flame, .init = redirect_output)
 		"cost pass's regions): nothing to draw\n");
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	cr_expect_eq(system(cmd), 0);
+}
+
+/* The stacks that changed alone: grow's realloc (20 calls, 10 in A) and
+ * old_path (A's alone) are drawn; parse's unchanged stacks are not, so a
+ * change beside many unchanged calls has a width of its own. */
+Test(flame_svg, the_changed_stacks_alone_leave_out_the_unchanged)
+{
+	struct stacks after = { 0 }, before = { 0 };
+	flame_fixture_build(&after, &before);
+	struct flame_ask ask = ask_calls;
+	ask.differential = true;
+	ask.changed_only = true;
+	int rc;
+	char *svg = render(&after, &before, &ask, &rc);
+	cr_expect_eq(rc, 0);
+	cr_expect(strstr(svg, ">grow<") && strstr(svg, "old_path"), "%s", svg);
+	cr_expect_null(strstr(svg, "new_node"), "an unchanged stack drawn");
+	cr_expect(strstr(svg, "the stacks that changed alone"));
+	free(svg);
+	/* nothing changed: nothing to draw */
+	ask.changed_only = true;
+	svg = render(&after, &after, &ask, &rc);
+	cr_expect_eq(rc, -ENOENT);
+	free(svg);
+	result_stacks_free(&after);
+	result_stacks_free(&before);
 }

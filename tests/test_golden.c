@@ -310,7 +310,7 @@ Test(golden, flame_graphs_of_hand_built_stacks)
 	struct run_result r;
 	memset(&r, 0, sizeof r);
 	flame_fixture_build(&r.stacks, &r.stacks_before);
-	struct flame_ask ask = { "toy", "single", "small", FLAME_CALLS, false, false, "" };
+	struct flame_ask ask = { "toy", "single", "small", FLAME_CALLS, false, false, "", false };
 	char *out = fixture_render(flame, &r, &ask);
 	expect_golden("flame.toy.single.small.calls.svg", out);
 	free(out);

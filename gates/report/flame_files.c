@@ -156,6 +156,19 @@ static int write_variant(const char *dir, const struct flame_variant *v, bool be
 				return rc;
 			count++;
 		}
+		if (!before_recorded)
+			continue;
+		/* the stacks that changed alone, when some did */
+		ask.differential = ask.changed_only = true;
+		snprintf(path, sizeof path, "%s/%s.%s.changed.svg", dir, base, measures[i].word);
+		rc = write_graph(path, v, before_recorded, &ask, err, err_size);
+		if (rc == -ENOENT)
+			err[0] = '\0';
+		else if (rc)
+			return rc;
+		else
+			count++;
+		ask.changed_only = false;
 	}
 	return count;
 }

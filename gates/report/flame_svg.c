@@ -332,7 +332,8 @@ static void print_head(const struct flame_draw *d, double height)
 	fputs(" / ", d->f);
 	escape_xml(d->f, a->params);
 	fprintf(d->f, ": %s by call stack%s</text>\n", measure_title(a->measure),
-		d->diff ? ", B against A" : "");
+		!d->diff ? "" : a->changed_only ? ", the stacks that changed alone, B against A"
+		: ", B against A");
 	fprintf(d->f, "<text x=\"%d\" y=\"38\" fill=\"#555\">width: %s share of ", FLAME_MARGIN,
 		d->diff ? "B's" : "the");
 	print_amount(d->f, d->t->frames[0].value, a->measure);
@@ -441,6 +442,73 @@ static int draw(FILE *f, const struct flame_tree *t, const struct flame_ask *ask
 	return 0;
 }
 
+/* Whether X and Y are one path: entry point, frames, file and line. */
+static bool same_path(const struct stack *x, const struct stack *y)
+{
+	if (strcmp(x->kind, y->kind) || x->rest != y->rest || x->line != y->line ||
+	    x->frame_count != y->frame_count || (!x->file) != (!y->file) ||
+	    (x->file && strcmp(x->file, y->file)))
+		return false;
+	for (size_t i = 0; i < x->frame_count; i++)
+		if (strcmp(x->frames[i], y->frames[i]))
+			return false;
+	return true;
+}
+
+/* Whether stack S of one side changed against the stacks OTHER (N) of the
+ * other side under M: none of them is its path, or that one's value
+ * differs by the rule of the graph's colours (flame_frame_change). */
+static bool stack_changed(const struct stack *s, const struct stack *const *other, size_t n,
+			  enum flame_measure m)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!same_path(s, other[i]))
+			continue;
+		struct flame_frame fr = { 0 };
+		fr.value = m == FLAME_CALLS ? s->calls : s->instructions;
+		fr.before = m == FLAME_CALLS ? other[i]->calls : other[i]->instructions;
+		return flame_frame_change(&fr, m) != 0;
+	}
+	return true;
+}
+
+/* The stacks of SET (N) that changed against OTHER (M), into a malloc'd
+ * array of *KEPT; NULL on no memory. */
+static const struct stack **changed_stacks(const struct stack *const *set, size_t n,
+					   const struct stack *const *other, size_t m,
+					   enum flame_measure measure, size_t *kept)
+{
+	const struct stack **out = malloc((n ? n : 1) * sizeof *out);
+	*kept = 0;
+	for (size_t i = 0; out && i < n; i++)
+		if (stack_changed(set[i], other, m, measure))
+			out[(*kept)++] = set[i];
+	return out;
+}
+
+/* The graph of the stacks that changed (flame_ask's changed_only). */
+static int print_changed(FILE *f, const struct stack *const *after, size_t after_count,
+			 const struct stack *const *before, size_t before_count,
+			 const struct flame_ask *ask)
+{
+	size_t a_n, b_n;
+	const struct stack **a = changed_stacks(after, after_count, before, before_count,
+						ask->measure, &a_n);
+	const struct stack **b = changed_stacks(before, before_count, after, after_count,
+						ask->measure, &b_n);
+	struct flame_tree t;
+	int rc = !a || !b ? -ENOMEM : !a_n && !b_n ? -ENOENT : 0;
+	if (!rc)
+		rc = flame_layout(&t, a, a_n, b, b_n, ask->measure);
+	if (!rc) {
+		rc = draw(f, &t, ask, true, false);
+		flame_tree_free(&t);
+	}
+	free(a);
+	free(b);
+	return rc;
+}
+
 int flame_svg_print_stacks(FILE *f, const struct stack *const *after, size_t after_count,
 			   const struct stack *const *before, size_t before_count,
 			   bool before_recorded, const struct flame_ask *ask)
@@ -449,6 +517,8 @@ int flame_svg_print_stacks(FILE *f, const struct stack *const *after, size_t aft
 	struct flame_tree t;
 	if (!after_count && !(diff && before_count))
 		return -ENOENT;
+	if (diff && ask->changed_only)
+		return print_changed(f, after, after_count, before, before_count, ask);
 	int rc = flame_layout(&t, after, after_count, before, diff ? before_count : 0,
 			      ask->measure);
 	if (rc)

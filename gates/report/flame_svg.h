@@ -26,6 +26,9 @@ struct flame_ask {
 	bool differential;    /* colour by the change against BEFORE */
 	bool inline_svg;      /* for an HTML page: no XML prolog */
 	const char *id_prefix; /* makes the graph's ids unique in a page; "" alone */
+	bool changed_only;    /* with differential: only the stacks whose value changed
+			       * (or that one side alone has), so that a change in a path
+			       * of a few calls beside many unchanged ones has a width */
 };
 
 /* Prints the graph ASK of AFTER's stacks (BEFORE: the other side's, used

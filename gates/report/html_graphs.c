@@ -125,8 +125,19 @@ static void print_flame(FILE *f, const struct run_result *r, const struct varian
 	fputs(changed ? ": allocation calls changed" : !differential ? ""
 	      : v->after_count ? ": unchanged" : ": only before", f);
 	fputs("</summary>\n", f);
-	struct flame_ask ask = { s->kernel, s->variant, s->params, FLAME_CALLS, differential, true,
-				 prefix };
+	struct flame_ask ask = { .kernel = s->kernel, .variant = s->variant, .params = s->params,
+				 .measure = FLAME_CALLS, .differential = differential,
+				 .inline_svg = true, .id_prefix = prefix };
+	if (changed) {
+		/* the changed stacks alone first: a change in a path of a few calls
+		 * beside many unchanged ones has no width in the whole graph */
+		char changed_prefix[40];
+		snprintf(changed_prefix, sizeof changed_prefix, "%sc-", prefix);
+		struct flame_ask alone = ask;
+		alone.changed_only = true;
+		alone.id_prefix = changed_prefix;
+		flame_svg_print(f, &r->stacks, &r->stacks_before, &alone);
+	}
 	flame_svg_print(f, &r->stacks, differential ? &r->stacks_before : NULL, &ask);
 	fputs("</details>\n", f);
 }
