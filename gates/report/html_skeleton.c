@@ -127,13 +127,13 @@ void html_close(FILE *f)
 void html_contents(FILE *f, const struct run_result *r)
 {
 	fputs("<nav>", f);
+	if (html_has_flames(r))
+		fputs("<a href=\"#flames\">flame graphs</a>", f);
 	if (r->series_count)
 		fputs("<a href=\"#series\">every series</a>", f);
 	if (r->expect_count)
 		fputs("<a href=\"#expectations\">every expectation</a>", f);
 	if (html_has_plots(r))
 		fputs("<a href=\"#plots\">wall-time charts</a>", f);
-	if (html_has_flames(r))
-		fputs("<a href=\"#flames\">flame graphs</a>", f);
 	fputs("</nav>\n", f);
 }

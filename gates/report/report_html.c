@@ -61,10 +61,11 @@ void report_html_print(FILE *f, const struct run_result *r, const void *arg)
 	fputs("<div id=\"changes\">\n", f);
 	page_print_changes(&p, r);
 	fputs("</div>\n", f);
+	/* where the allocations of a changed group come from, before the tables */
+	html_flames(f, r);
 	html_series_table(f, r);
 	html_expect_table(f, r);
 	html_plots(f, r);
-	html_flames(f, r);
 	html_close(f);
 }
 
