@@ -4,13 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/group_key.h"
 #include "decide/stacks.h"
 
+/* Whether A is a stack of (KERNEL, VARIANT, PARAMS). */
 static bool same_variant(const struct stack *a, const char *kernel, const char *variant,
 			 const char *params)
 {
-	return !strcmp(a->kernel, kernel) && !strcmp(a->variant, variant) &&
-	       !strcmp(a->params, params);
+	return group_key_same(GROUP_KEY(a), GROUP_KEY_OF(kernel, variant, params),
+			      GROUP_SCOPE_VARIANT);
 }
 
 /* Whether a counted site of KIND is a call of entry point ENTRY

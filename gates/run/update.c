@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "run/update.h"
+#include "core/group_key.h"
 #include "core/message.h"
 #include "core/metric_name.h"
 #include "decide/comparable.h"
@@ -160,8 +161,9 @@ static bool has_cost_of(const struct run_result *r, const char *kernel, const ch
 {
 	for (size_t i = 0; i < r->series_count; i++) {
 		const struct series *s = &r->series[i];
-		if (metric_is_cost(s->metric) && !strcmp(s->kernel, kernel) &&
-		    !strcmp(s->variant, variant) && !strcmp(s->params, params))
+		if (metric_is_cost(s->metric) &&
+		    group_key_same(GROUP_KEY(s), GROUP_KEY_OF(kernel, variant, params),
+				   GROUP_SCOPE_VARIANT))
 			return true;
 	}
 	return false;
@@ -186,8 +188,7 @@ static int merge_stacks(struct run_result *merged, const struct run_result *r,
 	for (size_t i = 0; old && i < old->stacks.count; i++) {
 		const struct stack *st = &old->stacks.items[i];
 		/* a variant's stacks lie together (result_stack_order): ask once */
-		if (!last || strcmp(st->kernel, last->kernel) || strcmp(st->variant, last->variant) ||
-		    strcmp(st->params, last->params))
+		if (!last || !group_key_same(GROUP_KEY(st), GROUP_KEY(last), GROUP_SCOPE_VARIANT))
 			keep = !has_cost_of(r, st->kernel, st->variant, st->params);
 		last = st;
 		if (keep)

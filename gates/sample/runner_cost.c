@@ -97,12 +97,10 @@ static int take_cost_sites(struct run_result *r, const struct kernel_info *k, si
 static int has_stacks(const struct run_result *r, const char *kernel, const char *variant,
 		      const char *params)
 {
-	for (size_t i = 0; i < r->stacks.count; i++) {
-		const struct stack *s = &r->stacks.items[i];
-		if (!strcmp(s->kernel, kernel) && !strcmp(s->variant, variant) &&
-		    !strcmp(s->params, params))
+	for (size_t i = 0; i < r->stacks.count; i++)
+		if (group_key_same(GROUP_KEY(&r->stacks.items[i]),
+				   GROUP_KEY_OF(kernel, variant, params), GROUP_SCOPE_VARIANT))
 			return 1;
-	}
 	return 0;
 }
 
