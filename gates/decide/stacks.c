@@ -7,6 +7,7 @@
 #include "core/group_key.h"
 #include "decide/stacks.h"
 
+/* Whether A is a stack of (KERNEL, VARIANT, PARAMS). */
 static bool same_variant(const struct stack *a, const char *kernel, const char *variant,
 			 const char *params)
 {
