@@ -7,7 +7,6 @@
 
 #include "core/group_key.h"
 #include "run/update.h"
-#include "core/group_key.h"
 #include "core/message.h"
 #include "core/metric_name.h"
 #include "decide/comparable.h"
