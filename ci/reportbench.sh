@@ -46,14 +46,15 @@ n_flame = len(os.listdir(flames)) if os.path.isdir(flames) else 0
 wall = float(r.get("wall_seconds") or 0)
 render_ms = max(int(sys.argv[4]) - int(sys.argv[5]), 0)
 stacks = len(r.get("stacks") or [])
-cpu = ""
+info = {}
 try:
     for line in open("/proc/cpuinfo"):
-        if line.startswith("model name"):
-            cpu = line.split(":", 1)[1].strip()
-            break
+        key, _, value = line.partition(":")
+        info.setdefault(key.strip(), value.strip())
 except OSError:
     pass
+cpu = "%s family %s model %s" % (info.get("model name", "?"), info.get("cpu family", "?"),
+                                 info.get("model", "?"))
 print(f"reportbench: {cpu}; exit {sys.argv[6]}; {len(r.get('series') or [])} series, {stacks} call stacks")
 print(f"reportbench: report.html {size:,} bytes ({size / 2**20:.2f} MiB); {n_flame} flame graph files")
 share = render_ms / 1000 / wall * 100 if wall else float("nan")
