@@ -337,9 +337,9 @@ static void print_head(const struct flame_draw *d, double height)
 	fprintf(d->f, "<text x=\"%d\" y=\"38\" fill=\"#555\">width: %s share of ", FLAME_MARGIN,
 		d->diff ? "B's" : "the");
 	print_amount(d->f, d->t->frames[0].value, a->measure);
-	fputs("; the variant's function at the bottom, callees above, the allocator entry point "
-	      "on top; siblings in alphabetical order (x is not time); hover a frame for its "
-	      "values</text>\n", d->f);
+	fputs("; the code that opened the region at the bottom, callees above, the allocator "
+	      "entry point on top; siblings in alphabetical order (x is not time); hover a frame "
+	      "for its values</text>\n", d->f);
 }
 
 /* The path of frame I from the root's child, "main > parse > malloc", into F. */
