@@ -115,11 +115,31 @@ int cost_object_is_library(const char *p, const char *end)
 	return 0;
 }
 
-/* End of the line starting at P (its '\n' or the final NUL). */
-static const char *line_end(const char *p)
+const char *cost_dump_line_end(const char *p)
 {
 	const char *e = strchr(p, '\n');
 	return e ? e : p + strlen(p);
+}
+
+void cost_dump_copy(char *out, size_t size, const char *p, const char *end)
+{
+	snprintf(out, size, "%.*s", (int)(end - p), p);
+}
+
+int cost_dump_ir_column(const char *p, const char *end)
+{
+	int col = 1;
+	while (p < end) {
+		while (p < end && *p == ' ')
+			p++;
+		const char *w = p;
+		while (p < end && *p != ' ')
+			p++;
+		if (p - w == 2 && !strncmp(w, "Ir", 2))
+			return col;
+		col += p > w;
+	}
+	return 0;
 }
 
 /* Parses up to MAX unsigned numbers from P (to END) into V; returns how many. */
@@ -212,7 +232,7 @@ int cost_parse_dump(const char *text, struct cost_dump *d, char *err, size_t err
 	struct cost_parse st = { .caller_entry = -1, .callee_entry = -1 };
 	memset(d, 0, sizeof *d);
 	for (const char *p = text; *p; ) {
-		const char *end = line_end(p);
+		const char *end = cost_dump_line_end(p);
 		if (!strncmp(p, trigger, sizeof trigger - 1)) {
 			size_t len = (size_t)(end - p) - (sizeof trigger - 1);
 			snprintf(d->label, sizeof d->label, "%.*s", (int)len, p + sizeof trigger - 1);
@@ -293,7 +313,7 @@ uint64_t cost_estimated_cycles(const uint64_t *e)
 int cost_dump_ifuncs(const char *text, char **set)
 {
 	for (const char *p = text; *p;) {
-		const char *end = line_end(p);
+		const char *end = cost_dump_line_end(p);
 		const char *name = !strncmp(p, "fn=", 3) ? p + 3 : !strncmp(p, "cfn=", 4) ? p + 4 : NULL;
 		size_t len = name ? cost_name_length(name, end) : 0;
 		if (name && cost_key_is_ifunc_variant(name, len) && cost_key_set_add(set, name, len))

@@ -110,4 +110,15 @@ int cost_object_is_library(const char *p, const char *end);
  * (core/cost_key.h). Returns 0 or -ENOMEM. */
 int cost_dump_ifuncs(const char *text, char **set);
 
+/* The end of the line starting at P in a dump's text: its '\n' or the
+ * final NUL. */
+const char *cost_dump_line_end(const char *p);
+
+/* P (to END) into OUT of SIZE bytes, cut to fit, NUL-terminated. */
+void cost_dump_copy(char *out, size_t size, const char *p, const char *end);
+
+/* The column of Ir on an "events:" line's names P (to END), 1-based among
+ * a cost line's numbers after its position; 0 when absent. */
+int cost_dump_ir_column(const char *p, const char *end);
+
 #endif

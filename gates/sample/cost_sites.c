@@ -180,35 +180,6 @@ struct cost_sites_parse {
 	uint64_t calls;
 };
 
-static const char *line_end(const char *p)
-{
-	const char *e = strchr(p, '\n');
-	return e ? e : p + strlen(p);
-}
-
-static void copy(char *out, size_t size, const char *p, const char *end)
-{
-	snprintf(out, size, "%.*s", (int)(end - p), p);
-}
-
-/* The column of Ir on the "events:" line P (to END), 1-based after the
- * position; 0 when absent. */
-static int ir_column(const char *p, const char *end)
-{
-	int col = 1;
-	while (p < end) {
-		while (p < end && *p == ' ')
-			p++;
-		const char *w = p;
-		while (p < end && *p != ' ')
-			p++;
-		if (p - w == 2 && !strncmp(w, "Ir", 2))
-			return col;
-		col += p > w;
-	}
-	return 0;
-}
-
 static int cost_line(struct cost_sites *g, struct cost_sites_parse *st, const char *p,
 		     const char *end)
 {
@@ -248,20 +219,20 @@ int cost_sites_add_dump(struct cost_sites *g, const char *text)
 		return -ENOMEM;
 	st->caller = st->callee = SIZE_MAX;
 	for (const char *p = text; *p && !ret; ) {
-		const char *end = line_end(p);
+		const char *end = cost_dump_line_end(p);
 		if (!strncmp(p, trigger, sizeof trigger - 1)) {
 			probe = 1;
 		} else if (!strncmp(p, "events:", 7)) {
-			st->ir_column = ir_column(p + 7, end);
+			st->ir_column = cost_dump_ir_column(p + 7, end);
 		} else if (!strncmp(p, "ob=", 3)) {
-			copy(st->object, sizeof st->object, p + 3, end);
+			cost_dump_copy(st->object, sizeof st->object, p + 3, end);
 		} else if (!strncmp(p, "cob=", 4)) {
-			copy(st->callee_object, sizeof st->callee_object, p + 4, end);
+			cost_dump_copy(st->callee_object, sizeof st->callee_object, p + 4, end);
 		} else if (!strncmp(p, "fl=", 3)) {
-			copy(st->fn_file, sizeof st->fn_file, p + 3, end);
-			copy(st->file, sizeof st->file, p + 3, end);
+			cost_dump_copy(st->fn_file, sizeof st->fn_file, p + 3, end);
+			cost_dump_copy(st->file, sizeof st->file, p + 3, end);
 		} else if (!strncmp(p, "fi=", 3) || !strncmp(p, "fe=", 3)) {
-			copy(st->file, sizeof st->file, p + 3, end);
+			cost_dump_copy(st->file, sizeof st->file, p + 3, end);
 		} else if (!strncmp(p, "fn=", 3)) {
 			if (!probe)
 				break;   /* the header is over: not a dump of the probe */

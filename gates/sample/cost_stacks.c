@@ -115,35 +115,6 @@ struct parse {
 	uint64_t calls;
 };
 
-static const char *line_end(const char *p)
-{
-	const char *e = strchr(p, '\n');
-	return e ? e : p + strlen(p);
-}
-
-static void copy(char *out, size_t size, const char *p, const char *end)
-{
-	snprintf(out, size, "%.*s", (int)(end - p), p);
-}
-
-/* The column of Ir on the "events:" line P (to END), 1-based after the
- * position; 0 when absent. */
-static int ir_column(const char *p, const char *end)
-{
-	int col = 1;
-	while (p < end) {
-		while (p < end && *p == ' ')
-			p++;
-		const char *w = p;
-		while (p < end && *p != ' ')
-			p++;
-		if (p - w == 2 && !strncmp(w, "Ir", 2))
-			return col;
-		col += p > w;
-	}
-	return 0;
-}
-
 /* A cost line P (to END) after a calls= line of an entry point: its
  * position (the caller's line) and Ir. */
 static int cost_line(struct cost_stacks *s, struct parse *st, const char *p, const char *end)
@@ -174,7 +145,7 @@ static int cost_line(struct cost_stacks *s, struct parse *st, const char *p, con
 static void caller_line(struct parse *st, const char *p, const char *end)
 {
 	size_t len = cost_name_length(p, end);
-	copy(st->caller, sizeof st->caller, p, p + len);
+	cost_dump_copy(st->caller, sizeof st->caller, p, p + len);
 	st->in_allocator = cost_entry_of(p, end, cost_object_is_library(st->object,
 		st->object + strlen(st->object))) >= 0;
 	snprintf(st->file, sizeof st->file, "%s", st->fn_file);
@@ -187,7 +158,7 @@ static void callee_line(struct parse *st, const char *p, const char *end)
 	const char *ob = *st->callee_object ? st->callee_object : st->object;
 	size_t len = cost_name_length(p, end);
 	st->entry = cost_entry_of(p, end, cost_object_is_library(ob, ob + strlen(ob)));
-	copy(st->callers, sizeof st->callers, p + len + (p + len < end), end);
+	cost_dump_copy(st->callers, sizeof st->callers, p + len + (p + len < end), end);
 	st->callee_object[0] = '\0';   /* cob= names one call's callee */
 }
 
@@ -201,20 +172,20 @@ int cost_stacks_add_dump(struct cost_stacks *s, const char *text)
 		return -ENOMEM;
 	st->entry = -1;
 	for (const char *p = text; *p && !ret;) {
-		const char *end = line_end(p);
+		const char *end = cost_dump_line_end(p);
 		if (!strncmp(p, trigger, sizeof trigger - 1))
 			probe = true;
 		else if (!strncmp(p, "events:", 7))
-			st->ir_column = ir_column(p + 7, end);
+			st->ir_column = cost_dump_ir_column(p + 7, end);
 		else if (!strncmp(p, "ob=", 3))
-			copy(st->object, sizeof st->object, p + 3, end);
+			cost_dump_copy(st->object, sizeof st->object, p + 3, end);
 		else if (!strncmp(p, "cob=", 4))
-			copy(st->callee_object, sizeof st->callee_object, p + 4, end);
+			cost_dump_copy(st->callee_object, sizeof st->callee_object, p + 4, end);
 		else if (!strncmp(p, "fl=", 3)) {
-			copy(st->fn_file, sizeof st->fn_file, p + 3, end);
-			copy(st->file, sizeof st->file, p + 3, end);
+			cost_dump_copy(st->fn_file, sizeof st->fn_file, p + 3, end);
+			cost_dump_copy(st->file, sizeof st->file, p + 3, end);
 		} else if (!strncmp(p, "fi=", 3) || !strncmp(p, "fe=", 3))
-			copy(st->file, sizeof st->file, p + 3, end);
+			cost_dump_copy(st->file, sizeof st->file, p + 3, end);
 		else if (!strncmp(p, "fn=", 3)) {
 			if (!probe)
 				break;   /* the header is over: not a dump of the probe */
