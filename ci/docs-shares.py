@@ -90,6 +90,13 @@ def shares(path):
 
 def main(argv):
     files = argv[1:]
+    if any(f.startswith("-") for f in files):
+        print(__doc__.strip(), file=sys.stderr if files != ["--help"] else sys.stdout)
+        return 0 if files == ["--help"] else 2
+    missing = [f for f in files if not os.path.isfile(f)]
+    if missing:
+        print("docs-shares: %s: no such file" % missing[0], file=sys.stderr)
+        return 2
     if not files:
         docs = os.path.join(ROOT, "docs")
         files = [os.path.join(ROOT, "README.md")] + sorted(

@@ -85,7 +85,7 @@ static void make_session(struct session *s, struct kernel_info *k, int runs)
 	s->options.seed = 1;
 }
 
-Test(run_skeleton, steps_run_in_order_batch_major)
+Test(run_skeleton, steps_run_in_order_batch_major, .init = cr_redirect_stderr)
 {
 	struct session s;
 	struct kernel_info k[2];
@@ -105,7 +105,7 @@ Test(run_skeleton, steps_run_in_order_batch_major)
 	cr_expect_gt(s.started, 0);
 }
 
-Test(run_skeleton, one_pass_unless_batch_major)
+Test(run_skeleton, one_pass_unless_batch_major, .init = cr_redirect_stderr)
 {
 	struct session s;
 	struct kernel_info k[2];
@@ -130,7 +130,7 @@ Test(run_skeleton, a_refused_preparation_ends_the_run)
 	cr_expect_str_eq(c.order, "p");
 }
 
-Test(run_skeleton, an_unwritable_json_runs_nothing)
+Test(run_skeleton, an_unwritable_json_runs_nothing, .init = cr_redirect_stderr)
 {
 	struct session s;
 	struct kernel_info k[2];
@@ -153,7 +153,7 @@ static int confirm(void *ctx, const struct group *g, struct rng *rng)
 
 /* With no timing regression in the result, settle's asking confirms no
  * group; without a confirm hook, settle's answer is not acted on. */
-Test(run_skeleton, nothing_suspected_nothing_confirmed)
+Test(run_skeleton, nothing_suspected_nothing_confirmed, .init = cr_redirect_stderr)
 {
 	struct session s;
 	struct kernel_info k[2];
