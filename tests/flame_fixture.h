@@ -34,7 +34,7 @@ static inline struct stack *flame_fixture_stack(struct stacks *set, const char *
 	size_t n = 0;
 	while (frames && frames[n])
 		n++;
-	struct stack *s = result_add_stack(set, "toy", "single", "small", kind, frames, n);
+	struct stack *s = result_add_stack(set, "toy", "single", "small", "", kind, frames, n);
 	cr_assert_not_null(s);
 	s->rest = frames == NULL;
 	if (line) {

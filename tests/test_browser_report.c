@@ -39,7 +39,7 @@ static void browser_build(struct run_result *r)
 	flame_fixture_build(&r->stacks, &r->stacks_before);
 	for (int side = 0; side < 2; side++) {
 		struct stacks *set = side ? &r->stacks_before : &r->stacks;
-		struct stack *st = result_add_stack(set, "toy", "twice", "small", "malloc", frames, 2);
+		struct stack *st = result_add_stack(set, "toy", "twice", "small", "", "malloc", frames, 2);
 		cr_assert_not_null(st);
 		st->calls = 7, st->instructions = 700;
 	}

@@ -6,10 +6,12 @@
  * store/stacks_json.c. */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "decide/stacks.h"
 #include "sample/cost_dump.h"
+#include "sample/cost_regions.h"
 #include "sample/cost_sites.h"
 #include "sample/cost_stacks.h"
 #include "store/stacks_json.h"
@@ -301,6 +303,96 @@ Test(cost_stacks, the_command_line_splits_every_entry_point_by_its_callers)
 	cr_expect(plain && versioned && aligned);
 }
 
+/* One dump of LABEL ("allocgate/..."): opener mallocs MALLOCS times at
+ * line 70, and frees FREES times through its helper drop at line 80. */
+static void region_dump(char *out, size_t size, const char *label, int mallocs, int frees)
+{
+	snprintf(out, size,
+		 "desc: Trigger: Client Request: %s\n"
+		 "events: Ir\nob=/k\nfl=/k.c\n"
+		 "fn=opener\n69 1\n"
+		 "cob=/lib/libc.so.6\ncfn=malloc'opener\ncalls=%d 0\n70 %d\n"
+		 "cfn=drop'opener\ncalls=1 0\n71 %d\n"
+		 "fn=drop'opener\n79 1\n"
+		 "cob=/lib/libc.so.6\ncfn=free'drop'opener\ncalls=%d 0\n80 %d\n"
+		 "totals: 1000\n",
+		 label, mallocs, 10 * mallocs, 1 + 5 * frees, frees, 5 * frees);
+}
+
+/* The calls of KIND of SET's stacks made while REGION was open. */
+static uint64_t calls_in(const struct stacks *set, const char *kind, const char *region)
+{
+	uint64_t sum = 0;
+	char label[600];
+	for (size_t i = 0; i < set->count; i++) {
+		snprintf(label, sizeof label, "allocgate/%s", set->items[i].region);
+		if (!strcmp(set->items[i].kind, kind) && cost_label_has(label, region) == 1)
+			sum += set->items[i].calls;
+	}
+	return sum;
+}
+
+/* The value of metric NAME in REC; fails the test when it is missing. */
+static double metric(const struct record *rec, const char *name)
+{
+	for (size_t i = 0; i < rec->metric_count; i++)
+		if (!strcmp(rec->metrics[i].name, name))
+			return rec->metrics[i].value;
+	cr_assert_fail("no metric %s", name);
+	return 0;
+}
+
+/* Sequential regions (alloc, then free, then alloc again: it accumulates)
+ * and nested ones (outer, with inner opened inside it): a stack per set of
+ * open regions, and each region's stacks add up to its cost metrics, the
+ * outer one's including the inner one's. */
+Test(cost_stacks, the_stacks_of_a_region_add_up_to_its_cost_calls)
+{
+	static const struct { const char *label; int mallocs, frees; } dumps[] = {
+		{ "allocgate/alloc", 3, 0 }, { "allocgate/free", 0, 5 },
+		{ "allocgate/alloc", 2, 1 }, { "allocgate/outer", 7, 0 },
+		{ "allocgate/outer/inner", 11, 13 }, { "allocgate/outer", 0, 17 },
+	};
+	char texts[6][1024];
+	const char *t[6];
+	struct cost_regions *rs = calloc(1, sizeof *rs);
+	struct record rec = { 0 };
+	char err[256] = "", *ifuncs = NULL;
+	cr_assert(rs);
+	for (size_t i = 0; i < 6; i++) {
+		region_dump(texts[i], sizeof texts[i], dumps[i].label, dumps[i].mallocs,
+			    dumps[i].frees);
+		t[i] = texts[i];
+		cr_assert_eq(cost_regions_add_dump(rs, t[i], &ifuncs, err, sizeof err), 0, "%s", err);
+	}
+	cr_assert_eq(cost_regions_metrics(rs, "k", &rec, err, sizeof err), 0, "%s", err);
+	struct stacks set = { 0 };
+	stacks_of(t, 6, &set);
+	const struct stack *s = find(&set, "malloc", "opener", 70);
+	cr_assert(s);
+	cr_expect_str_eq(s->region, "alloc", "the first in result_stack_order");
+	cr_expect_eq(s->calls, 5, "alloc entered twice accumulates");
+	static const char *const regions[] = { "alloc", "free", "outer", "inner" };
+	for (size_t i = 0; i < 4; i++) {
+		char name[64];
+		snprintf(name, sizeof name, "%s.cost_malloc_calls", regions[i]);
+		cr_expect_eq((double)calls_in(&set, "malloc", regions[i]), metric(&rec, name), "%s",
+			     name);
+		snprintf(name, sizeof name, "%s.cost_free_calls", regions[i]);
+		cr_expect_eq((double)calls_in(&set, "free", regions[i]), metric(&rec, name), "%s",
+			     name);
+	}
+	cr_expect_eq(calls_in(&set, "malloc", "outer"), 18, "outer includes inner's 11");
+	size_t inner = 0;
+	for (size_t i = 0; i < set.count; i++)
+		inner += !strcmp(set.items[i].region, "outer/inner");
+	cr_expect_eq(inner, 2, "one malloc and one free stack while both were open");
+	result_stacks_free(&set);
+	record_free(&rec);
+	free(ifuncs);
+	free(rs);
+}
+
 /* Adds a stack of kernel k, VARIANT, params p to SET; returns it (valid
  * until the next add). */
 static struct stack *add(struct stacks *set, const char *variant, const char *kind,
@@ -312,7 +404,7 @@ static struct stack *add(struct stacks *set, const char *variant, const char *ki
 	snprintf(buf, sizeof buf, "%s", frames);
 	for (char *p = strtok(buf, " "); p && n < 8; p = strtok(NULL, " "))
 		f[n++] = p;
-	struct stack *s = result_add_stack(set, "k", variant, "p", kind, f, n);
+	struct stack *s = result_add_stack(set, "k", variant, "p", "", kind, f, n);
 	cr_assert(s);
 	if (file)
 		s->file = strdup(file);
@@ -338,7 +430,13 @@ Test(cost_stacks, the_bound_keeps_99_percent_and_sums_the_rest_by_kind)
 	add(&set, "v", "free", "v d", "k.c", 4, 3);
 	add(&set, "v", "free", "v e", "k.c", 5, 2);
 	add(&set, "w", "malloc", "w a", "k.c", 9, 1);   /* another variant: all of its calls */
+	/* another region of v: bounded on its own, its one stack kept */
+	struct stack *other_region = add(&set, "v", "free", "v g", "k.c", 6, 1);
+	free(other_region->region);
+	other_region->region = strdup("free");
 	cr_assert_eq(stacks_bound(&set), 0);
+	const struct stack *g = find(&set, "free", "v g", 6);
+	cr_expect(g && !strcmp(g->region, "free"), "the free region's only stack is kept");
 	cr_expect(set.recorded);
 	cr_expect(find(&set, "malloc", "v a", 1) && find(&set, "malloc", "v f30", 130),
 		  "the largest 32 kept");
@@ -355,12 +453,12 @@ Test(cost_stacks, the_bound_keeps_99_percent_and_sums_the_rest_by_kind)
 	cr_expect_eq(rest_free->instructions, 50);
 	cr_expect_eq(rest_free->frame_count, 0);
 	cr_expect_null(rest_free->file);
-	cr_expect_eq(set.count, STACKS_KEPT_MIN + 3, "32 kept, two rests, w's one");
+	cr_expect_eq(set.count, STACKS_KEPT_MIN + 4, "32 kept, two rests, w's one, free's one");
 	/* sorted, a rest after its kind's stacks; bounding again changes nothing */
 	for (size_t i = 1; i < set.count; i++)
 		cr_expect_lt(result_stack_order(&set.items[i - 1], &set.items[i]), 0);
 	cr_assert_eq(stacks_bound(&set), 0);
-	cr_expect_eq(set.count, STACKS_KEPT_MIN + 3);
+	cr_expect_eq(set.count, STACKS_KEPT_MIN + 4);
 	result_stacks_free(&set);
 }
 
@@ -436,7 +534,7 @@ Test(cost_stacks, json_round_trip)
 	s->bytes_known = true;
 	s = add(&set, "v", "free", "v helper", NULL, 0, 3);
 	s->truncated = true;
-	s = result_add_stack(&set, "k", "v", "p", "free", NULL, 0);
+	s = result_add_stack(&set, "k", "v", "p", "outer/inner", "free", NULL, 0);
 	cr_assert(s);
 	s->rest = true;
 	s->calls = 2;
@@ -454,6 +552,7 @@ Test(cost_stacks, json_round_trip)
 	for (size_t i = 0; i < 3; i++) {
 		const struct stack *x = &set.items[i], *y = &back.items[i];
 		cr_expect_eq(result_stack_order(x, y), 0);
+		cr_expect_str_eq(x->region, y->region);
 		cr_expect(x->calls == y->calls && x->bytes == y->bytes &&
 			  x->bytes_known == y->bytes_known && x->instructions == y->instructions &&
 			  x->truncated == y->truncated && x->rest == y->rest && x->line == y->line);
@@ -471,7 +570,7 @@ static void refused(const char *entry, const char *want)
 {
 	char text[1024], err[256] = "";
 	struct stacks back = { 0 };
-	snprintf(text, sizeof text, "[{\"kernel\":\"k\",\"variant\":\"v\",\"params\":\"p\","
+	snprintf(text, sizeof text, "[{\"kernel\":\"k\",\"variant\":\"v\",\"params\":\"p\",\"region\":\"\","
 				    "\"kind\":\"malloc\",\"frames\":[\"v\"],\"file\":null,\"line\":0,"
 				    "\"calls\":1,\"bytes\":null,\"instructions\":1,"
 				    "\"truncated\":false,\"rest\":false}, %s]", entry);
@@ -486,26 +585,38 @@ static void refused(const char *entry, const char *want)
 
 Test(cost_stacks, a_malformed_entry_is_refused_by_entry_and_field)
 {
-	refused("{\"kernel\":\"k\",\"variant\":\"v\",\"params\":\"p\",\"kind\":\"malloc\","
+	refused("{\"kernel\":\"k\",\"variant\":\"v\",\"params\":\"p\",\"region\":\"\",\"kind\":\"malloc\","
 		"\"frames\":[\"v\",7],\"file\":null,\"line\":0,\"calls\":1,\"bytes\":null,"
 		"\"instructions\":1,\"truncated\":false,\"rest\":false}",
 		"stacks[1].frames[1]: expected a non-empty string");
-	refused("{\"kernel\":\"k\",\"variant\":\"v\",\"params\":\"p\",\"kind\":\"strdup\","
+	refused("{\"kernel\":\"k\",\"variant\":\"v\",\"params\":\"p\",\"region\":\"\",\"kind\":\"strdup\","
 		"\"frames\":[\"v\"],\"file\":null,\"line\":0,\"calls\":1,\"bytes\":null,"
 		"\"instructions\":1,\"truncated\":false,\"rest\":false}",
 		"stacks[1].kind: 'strdup' is not an allocator entry point (malloc, calloc, realloc, "
 		"free, aligned)");
-	refused("{\"kernel\":\"k\",\"variant\":\"v\",\"params\":\"p\",\"kind\":\"free\","
+	refused("{\"kernel\":\"k\",\"variant\":\"v\",\"params\":\"p\",\"region\":\"\",\"kind\":\"free\","
 		"\"frames\":[\"v\"],\"file\":null,\"line\":0,\"calls\":-1,\"bytes\":null,"
 		"\"instructions\":1,\"truncated\":false,\"rest\":false}",
 		"stacks[1].calls: expected a non-negative integer");
-	refused("{\"kernel\":\"k\",\"variant\":\"v\",\"params\":\"p\",\"kind\":\"free\","
+	refused("{\"kernel\":\"k\",\"variant\":\"v\",\"params\":\"p\",\"region\":\"\",\"kind\":\"free\","
 		"\"frames\":[\"v\"],\"file\":null,\"line\":0,\"calls\":1,\"bytes\":null,"
 		"\"instructions\":1,\"rest\":false}",
 		"stacks[1].truncated: missing");
-	refused("{\"kernel\":\"k\",\"variant\":\"v\",\"params\":\"p\",\"kind\":\"free\","
+	refused("{\"kernel\":\"k\",\"variant\":\"v\",\"params\":\"p\",\"region\":\"\",\"kind\":\"free\","
 		"\"frames\":[\"v\"],\"file\":null,\"line\":0,\"calls\":1,\"bytes\":null,"
 		"\"instructions\":1,\"truncated\":false,\"rest\":true}",
 		"stacks[1].frames: a rest has no frames");
+	refused("{\"kernel\":\"k\",\"variant\":\"v\",\"params\":\"p\",\"kind\":\"free\","
+		"\"frames\":[\"v\"],\"file\":null,\"line\":0,\"calls\":1,\"bytes\":null,"
+		"\"instructions\":1,\"truncated\":false,\"rest\":false}",
+		"stacks[1].region: missing");
+	refused("{\"kernel\":\"k\",\"variant\":\"v\",\"params\":\"p\",\"region\":\"a//b\","
+		"\"kind\":\"free\",\"frames\":[\"v\"],\"file\":null,\"line\":0,\"calls\":1,"
+		"\"bytes\":null,\"instructions\":1,\"truncated\":false,\"rest\":false}",
+		"stacks[1].region: expected \"\" or region names ([A-Za-z0-9_]+) joined by '/'");
+	refused("{\"kernel\":\"k\",\"variant\":\"v\",\"params\":\"p\",\"region\":\"a<b\","
+		"\"kind\":\"free\",\"frames\":[\"v\"],\"file\":null,\"line\":0,\"calls\":1,"
+		"\"bytes\":null,\"instructions\":1,\"truncated\":false,\"rest\":false}",
+		"stacks[1].region: expected \"\" or region names ([A-Za-z0-9_]+) joined by '/'");
 	refused("7", "stacks[1]: expected an object");
 }

@@ -2,7 +2,9 @@
  * kernel tests/kernels/stacks.c: `gate run` with the cost pass names the
  * stack helper -> make_node -> malloc at make_node's line with the counted
  * build's bytes, and the wrapper xmalloc folded into its caller's line;
- * a run against a baseline and gate ab carry the other side's stacks in
+ * the stacks of a variant of named regions add up to each region's cost
+ * metrics; a run against a baseline and gate ab carry the other side's
+ * stacks in
  * "stacks_before"; gate diff reads the result back. */
 #include <jansson.h>
 
@@ -58,6 +60,60 @@ static json_t *load(const char *path)
 	return root;
 }
 
+/* The median of ROOT's series of variant "regions" named METRIC. */
+static double series_of(json_t *root, const char *metric)
+{
+	size_t i;
+	json_t *s;
+	json_array_foreach(json_object_get(root, "series"), i, s)
+		if (!strcmp(json_string_value(json_object_get(s, "variant")), "regions") &&
+		    !strcmp(json_string_value(json_object_get(s, "metric")), metric))
+			return json_number_value(json_object_get(s, "median"));
+	cr_assert_fail("no series regions %s", metric);
+	return 0;
+}
+
+/* The calls of KIND of variant "regions"' stacks made while REGION was
+ * open (a stack's region names the regions open, '/' between them). */
+static long long calls_in(json_t *stacks, const char *kind, const char *region)
+{
+	size_t i, len = strlen(region);
+	long long sum = 0;
+	json_t *s;
+	json_array_foreach(stacks, i, s) {
+		const char *r = json_string_value(json_object_get(s, "region"));
+		cr_assert(r, "a stack without a region");
+		bool names = false;
+		for (const char *p = r; *p; p += strcspn(p, "/"), p += *p == '/')
+			names |= !strncmp(p, region, len) && (p[len] == '/' || !p[len]);
+		if (names && !strcmp(json_string_value(json_object_get(s, "variant")), "regions") &&
+		    !strcmp(json_string_value(json_object_get(s, "kind")), kind))
+			sum += json_integer_value(json_object_get(s, "calls"));
+	}
+	return sum;
+}
+
+/* The stacks of variant "regions" by region add up to each region's cost
+ * metrics: 100 nodes of two mallocs built in "build", freed in "drop",
+ * half of them with "inner" open inside it. */
+static void regions_add_up(json_t *root)
+{
+	json_t *stacks = json_object_get(root, "stacks");
+	static const char *const regions[] = { "build", "drop", "inner" };
+	static const long long frees[] = { 0, 200, 100 };
+	for (size_t i = 0; i < 3; i++) {
+		char name[64];
+		snprintf(name, sizeof name, "%s.cost_malloc_calls", regions[i]);
+		cr_expect_eq((double)calls_in(stacks, "malloc", regions[i]), series_of(root, name),
+			     "%s", name);
+		snprintf(name, sizeof name, "%s.cost_free_calls", regions[i]);
+		cr_expect_eq((double)calls_in(stacks, "free", regions[i]), series_of(root, name),
+			     "%s", name);
+		cr_expect_eq(calls_in(stacks, "free", regions[i]), frees[i], "%s", regions[i]);
+	}
+	cr_expect_eq(calls_in(stacks, "malloc", "build"), 200);
+}
+
 TestSuite(e2e_stacks, .init = setup, .fini = e2e_cleanup, .timeout = 600);
 
 Test(e2e_stacks, run_names_the_variant_the_helper_and_malloc)
@@ -87,6 +143,7 @@ Test(e2e_stacks, run_names_the_variant_the_helper_and_malloc)
 	cr_expect_eq(json_integer_value(json_object_get(s, "calls")), 300);
 	cr_expect(json_is_null(json_object_get(s, "bytes")), "no counted site at that line");
 	cr_expect_null(json_object_get(root, "stacks_before"), "no baseline: no other side");
+	regions_add_up(root);
 	json_decref(root);
 	/* gate diff reads the stacks back strictly */
 	char *argv[] = { gate_path, "diff", json, json, NULL };

@@ -457,10 +457,10 @@ Test(flame_svg, the_written_directorys_file_names)
 	/* a kernel name with a slash and a dot, an empty parameter set, two
 	 * variants that differ by case only, and a variant A alone has */
 	static const char *const f[] = { "f", NULL };
-	result_add_stack(&r.stacks, "k/1", "v.x", "", "malloc", f, 1)->calls = 3;
-	result_add_stack(&r.stacks, "a", "B", "p", "malloc", f, 1)->calls = 1;
-	result_add_stack(&r.stacks, "a", "b", "p", "malloc", f, 1)->calls = 1;
-	result_add_stack(&r.stacks_before, "gone", "v", "p", "free", f, 1)->calls = 2;
+	result_add_stack(&r.stacks, "k/1", "v.x", "", "", "malloc", f, 1)->calls = 3;
+	result_add_stack(&r.stacks, "a", "B", "p", "", "malloc", f, 1)->calls = 1;
+	result_add_stack(&r.stacks, "a", "b", "p", "", "malloc", f, 1)->calls = 1;
+	result_add_stack(&r.stacks_before, "gone", "v", "p", "", "free", f, 1)->calls = 2;
 	int n = flame_svg_write_dir(sub, &r, err, sizeof err);
 	cr_expect_eq(n, 4 * 4 + 2 + 5 * 2, "%d: %s", n, err);
 	static const char *const names[] = {
@@ -558,6 +558,60 @@ Test(flame_svg, the_changed_stacks_alone_leave_out_the_unchanged)
 	ask.changed_only = true;
 	svg = render(&after, &after, &ask, &rc);
 	cr_expect_eq(rc, -ENOENT);
+	free(svg);
+	result_stacks_free(&after);
+	result_stacks_free(&before);
+}
+
+/* A variant of two named regions: a region frame of each above the root,
+ * whose width is the region's calls, the functions above it; the same
+ * function in both regions is two frames; a path moved from one region to
+ * the other is coloured in both. */
+Test(flame_svg, each_region_is_a_frame_above_the_root)
+{
+	static const char *const work[] = { "single", "work", NULL };
+	struct stacks after = { 0 }, before = { 0 };
+	after.recorded = before.recorded = true;
+	for (int side = 0; side < 2; side++) {
+		struct stacks *set = side ? &before : &after;
+		struct stack *s = flame_fixture_stack(set, work, "malloc", 10, 30, 300);
+		free(s->region);
+		s->region = strdup("alloc");
+		s = flame_fixture_stack(set, work, "free", 20, side ? 30 : 25, 100);
+		free(s->region);
+		s->region = strdup(side ? "alloc" : "free");   /* B frees in its own region */
+	}
+	const struct stack **a = pointers(&after), **b = pointers(&before);
+	struct flame_tree t;
+	cr_assert_eq(flame_layout(&t, a, after.count, b, before.count, FLAME_CALLS), 0);
+	size_t alloc = find(&t, "alloc"), freed = 0;
+	while (freed < t.count &&
+	       (strcmp(t.frames[freed].name, "free") || t.frames[freed].role != FLAME_ROLE_REGION))
+		freed++;
+	cr_assert_lt(alloc, t.count);
+	cr_expect_eq(t.frames[alloc].role, FLAME_ROLE_REGION);
+	cr_expect_eq(t.frames[alloc].depth, 1);
+	cr_expect_eq(t.frames[alloc].value, 30, "B's alloc region: the mallocs");
+	cr_expect_eq(t.frames[alloc].before, 60, "A's: mallocs and frees");
+	cr_assert_lt(freed, t.count);
+	cr_expect_eq(t.frames[freed].depth, 1);
+	cr_expect_eq(t.frames[freed].value, 25);
+	cr_expect_eq(t.frames[t.frames[freed + 1].parent].role, FLAME_ROLE_REGION);
+	cr_expect_str_eq(t.frames[freed + 1].name, "single", "the functions above the region");
+	flame_tree_free(&t);
+	free(a);
+	free(b);
+	struct flame_ask ask = ask_calls;
+	ask.differential = true;
+	int rc;
+	char *svg = render(&after, &before, &ask, &rc), fill[64];
+	cr_assert_eq(rc, 0);
+	cr_expect(strstr(svg, ">region alloc</text>"), "the frame says it is a region");
+	cr_expect(strstr(svg, "<title>region free&#10;the calls made while"));
+	cr_expect(!strncmp(fill_of(svg, "region free", fill, sizeof fill), "rgb(255,", 8),
+		  "new in B: red (%s)", fill);
+	cr_expect(strstr(fill_of(svg, "region alloc", fill, sizeof fill), "255)") != NULL,
+		  "alloc shrank: blue (%s)", fill);
 	free(svg);
 	result_stacks_free(&after);
 	result_stacks_free(&before);

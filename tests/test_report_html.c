@@ -153,7 +153,7 @@ static void flame_build(struct run_result *r)
 	flame_fixture_build(&r->stacks, &r->stacks_before);
 	for (int side = 0; side < 2; side++) {
 		struct stacks *set = side ? &r->stacks_before : &r->stacks;
-		struct stack *s = result_add_stack(set, "toy", "twice", "small", "malloc", twice, 2);
+		struct stack *s = result_add_stack(set, "toy", "twice", "small", "", "malloc", twice, 2);
 		cr_assert_not_null(s);
 		s->calls = 7, s->instructions = 700;
 	}

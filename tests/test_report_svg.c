@@ -65,7 +65,7 @@ Test(report_svg, flame_graphs_in_the_flame_folder)
 	memset(&r, 0, sizeof r);
 	static const char *const frames[] = { "main_loop", "grow" };
 	r.stacks.recorded = true;
-	result_add_stack(&r.stacks, "toy", "single", "small", "malloc", frames, 2)->calls = 7;
+	result_add_stack(&r.stacks, "toy", "single", "small", "", "malloc", frames, 2)->calls = 7;
 	cr_expect_eq(report_output_write(&r, REPORT_OUTPUT_SVG, svg, err, sizeof err), 0, "%s",
 		     err);
 	snprintf(path, sizeof path, "%s/flame/toy.single.small.calls.svg", svg);

@@ -159,7 +159,7 @@ static void costed(struct run_result *r, const char *kernel, uint64_t calls)
 	cr_assert_not_null(s);
 	cr_assert_eq(result_series_append(s, 1000), 0);
 	const char *frames[] = { "v" };
-	struct stack *st = result_add_stack(&r->stacks, kernel, "v", "p", "malloc", frames, 1);
+	struct stack *st = result_add_stack(&r->stacks, kernel, "v", "p", "", "malloc", frames, 1);
 	cr_assert_not_null(st);
 	st->calls = calls;
 	r->stacks.recorded = true;

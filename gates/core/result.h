@@ -155,6 +155,11 @@ struct site_change {
  * that made the call, allocation wrappers folded as in the sites. */
 struct stack {
 	char *kernel, *variant, *params;
+	char *region;             /* the measured regions open where the calls were made,
+				   * outermost first, joined by '/' ("alloc", "outer/inner";
+				   * one stack per such set: a region's calls are those of
+				   * every stack whose set names it); "" the kernel's
+				   * unnamed region */
 	char *kind;               /* the entry point: "malloc", "calloc", "realloc", "free",
 				   * "aligned" (sample/cost_dump.h, cost_entry_name) */
 	char **frames;            /* function names, root first; the last called KIND */
@@ -453,7 +458,7 @@ struct site_change *result_add_site_change(struct run_result *r, const struct si
 /* Adds a stack to SET (strings and FRAMES copied; FRAME_COUNT 0 and
  * FRAMES NULL for a rest); returns it, or NULL on no memory. */
 struct stack *result_add_stack(struct stacks *set, const char *kernel, const char *variant,
-			       const char *params, const char *kind,
+			       const char *params, const char *region, const char *kind,
 			       const char *const *frames, size_t frame_count);
 
 /* Adds a copy of S to SET, of kernel KERNEL (NULL: S's); returns it, or
@@ -461,9 +466,9 @@ struct stack *result_add_stack(struct stacks *set, const char *kernel, const cha
 struct stack *result_add_stack_copy(struct stacks *set, const struct stack *s,
 				    const char *kernel);
 
-/* The order of stacks: kernel, variant, params, kind, then frames root
- * first (a rest after every stack of its variant and kind), then file (none
- * first) and line. */
+/* The order of stacks: kernel, variant, params, region, kind, then frames
+ * root first (a rest after every stack of its variant, region and kind),
+ * then file (none first) and line. */
 int result_stack_order(const struct stack *a, const struct stack *b);
 
 /* Sorts SET in that order; frees what SET holds and zeroes it. */

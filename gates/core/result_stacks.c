@@ -6,7 +6,7 @@
 #include "core/result.h"
 
 struct stack *result_add_stack(struct stacks *set, const char *kernel, const char *variant,
-			       const char *params, const char *kind,
+			       const char *params, const char *region, const char *kind,
 			       const char *const *frames, size_t frame_count)
 {
 	struct stack *grown = realloc(set->items, (set->count + 1) * sizeof *grown);
@@ -18,9 +18,11 @@ struct stack *result_add_stack(struct stacks *set, const char *kernel, const cha
 	s->kernel = strdup(kernel);
 	s->variant = strdup(variant);
 	s->params = strdup(params);
+	s->region = strdup(region);
 	s->kind = strdup(kind);
 	s->frames = frame_count ? calloc(frame_count, sizeof *s->frames) : NULL;
-	int ok = s->kernel && s->variant && s->params && s->kind && (!frame_count || s->frames);
+	int ok = s->kernel && s->variant && s->params && s->region && s->kind &&
+		 (!frame_count || s->frames);
 	for (size_t i = 0; ok && i < frame_count; i++) {
 		s->frames[i] = strdup(frames[i]);
 		ok = s->frames[i] != NULL;
@@ -33,6 +35,7 @@ struct stack *result_add_stack(struct stacks *set, const char *kernel, const cha
 		free(s->kernel);
 		free(s->variant);
 		free(s->params);
+		free(s->region);
 		free(s->kind);
 		return NULL;
 	}
@@ -49,6 +52,7 @@ static void release(struct stack *s)
 	free(s->kernel);
 	free(s->variant);
 	free(s->params);
+	free(s->region);
 	free(s->kind);
 	free(s->file);
 }
@@ -57,7 +61,8 @@ struct stack *result_add_stack_copy(struct stacks *set, const struct stack *s,
 				    const char *kernel)
 {
 	struct stack *c = result_add_stack(set, kernel ? kernel : s->kernel, s->variant, s->params,
-					   s->kind, (const char *const *)s->frames, s->frame_count);
+					   s->region, s->kind, (const char *const *)s->frames,
+					   s->frame_count);
 	if (!c)
 		return NULL;
 	if (s->file && !(c->file = strdup(s->file))) {
@@ -78,6 +83,8 @@ struct stack *result_add_stack_copy(struct stacks *set, const struct stack *s,
 int result_stack_order(const struct stack *a, const struct stack *b)
 {
 	int c = group_key_cmp(GROUP_KEY(a), GROUP_KEY(b));
+	if (!c)
+		c = strcmp(a->region, b->region);
 	if (!c)
 		c = strcmp(a->kind, b->kind);
 	if (c || a->rest != b->rest)

@@ -65,12 +65,12 @@ struct rest {
 	uint64_t calls, instructions;
 };
 
-/* Adds the rest stacks of V[0] 's variant, REST[0..N), to OUT. */
+/* Adds the rest stacks of V[0] 's variant and region, REST[0..N), to OUT. */
 static int put_rests(struct stacks *out, const struct stack *v, const struct rest *rest, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		struct stack *s = result_add_stack(out, v->kernel, v->variant, v->params, rest[i].kind,
-						   NULL, 0);
+		struct stack *s = result_add_stack(out, v->kernel, v->variant, v->params, v->region,
+						   rest[i].kind, NULL, 0);
 		if (!s)
 			return -ENOMEM;
 		s->rest = true;
@@ -80,8 +80,9 @@ static int put_rests(struct stacks *out, const struct stack *v, const struct res
 	return 0;
 }
 
-/* The bound (stacks.h) of one variant's stacks V[0..N) into OUT. */
-static int bound_variant(const struct stack *v, size_t n, struct stacks *out)
+/* The bound (stacks.h) of one region's stacks of a variant, V[0..N), into
+ * OUT. */
+static int bound_region(const struct stack *v, size_t n, struct stacks *out)
 {
 	const struct stack **order = malloc(n * sizeof *order);
 	struct rest *rest = calloc(n, sizeof *rest);
@@ -127,10 +128,11 @@ int stacks_bound(struct stacks *set)
 	for (size_t a = 0, b; !ret && a < set->count; a = b) {
 		const struct stack *first = &set->items[a];
 		for (b = a + 1; b < set->count &&
-				same_variant(&set->items[b], first->kernel, first->variant, first->params);
+				same_variant(&set->items[b], first->kernel, first->variant, first->params) &&
+				!strcmp(set->items[b].region, first->region);
 		     b++)
 			;
-		ret = bound_variant(first, b - a, &out);
+		ret = bound_region(first, b - a, &out);
 	}
 	if (ret) {
 		result_stacks_free(&out);

@@ -91,6 +91,13 @@ static int add_stack(struct node *root, const struct stack *s, enum flame_measur
 	struct node *n = root;
 	count(n, s, value, after);
 	memset(&key, 0, sizeof key);
+	if (*s->region) {
+		key.name = s->region;
+		key.role = FLAME_ROLE_REGION;
+		if (!(n = child(n, &key)))
+			return -ENOMEM;
+		count(n, s, value, after);
+	}
 	if (s->rest) {
 		key.name = FLAME_LABEL_REST;
 		key.kind = s->kind;

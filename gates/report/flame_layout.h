@@ -4,7 +4,10 @@
  * value is the sum over the stacks through it (inclusive), so the children
  * of a frame sum to its value and the root's is the variant's total.
  *
- * The tree, bottom up: the root "all"; above it the variant's function
+ * The tree, bottom up: the root "all"; above it, in a variant of named
+ * regions, one frame per region a stack's calls were made in (its region:
+ * "alloc", or "outer/inner" for the calls made while both were open, so
+ * that no interval counts twice); above that the variant's function
  * (a stack's frames[0]), a "(deeper)" frame under the frames of a truncated
  * stack (its frames[0] is not the variant's function), or one "(other
  * stacks)" frame per entry point for a rest (the stacks left out by the
@@ -27,6 +30,7 @@ enum flame_role {
 	FLAME_ROLE_ALLOCATOR,  /* the entry point a stack's last function called */
 	FLAME_ROLE_REST,       /* "(other stacks)": a rest stack */
 	FLAME_ROLE_DEEPER,     /* "(deeper)": under a truncated stack's frames */
+	FLAME_ROLE_REGION,     /* the measured regions a stack's calls were made in */
 };
 
 #define FLAME_LABEL_ALL "all"

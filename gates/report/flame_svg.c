@@ -218,18 +218,31 @@ static void print_change(const struct flame_draw *d, const struct flame_frame *f
 		100.0 * ((double)fr->value - (double)fr->before) / (double)fr->before);
 }
 
+/* The words frame FR is shown by: its name, "region NAME" for a region
+ * frame (so that a region is not taken for a function of its name). */
+static const char *frame_text(const struct flame_frame *fr, char *buf, size_t size)
+{
+	if (fr->role != FLAME_ROLE_REGION)
+		return fr->name;
+	snprintf(buf, size, "region %s", fr->name);
+	return buf;
+}
+
 /* The tooltip of frame I: what it is, its value and share, where an entry
  * point was called, and in a differential graph both sides' values. */
 static void print_tip(const struct flame_draw *d, size_t i)
 {
 	const struct flame_frame *fr = &d->t->frames[i];
 	const struct flame_frame *parent = &d->t->frames[fr->parent];
-	escape_xml(d->f, fr->name);
+	char text[600];
+	escape_xml(d->f, frame_text(fr, text, sizeof text));
 	fputs("&#10;", d->f);
 	if (fr->role == FLAME_ROLE_REST) {
 		fputs("the stacks of ", d->f);
 		escape_xml(d->f, fr->kind);
 		fputs(" left out by the bound, summed&#10;", d->f);
+	} else if (fr->role == FLAME_ROLE_REGION) {
+		fputs("the calls made while the measured regions named were open&#10;", d->f);
 	} else if (fr->role == FLAME_ROLE_DEEPER) {
 		fputs("stacks deeper than the frames followed: the frame above is not the "
 		      "variant's function&#10;", d->f);
@@ -265,7 +278,7 @@ static void print_frame(const struct flame_draw *d, size_t i)
 	const struct flame_frame *fr = &d->t->frames[i];
 	double x = FLAME_MARGIN + (double)fr->x * d->px, w = (double)fr->value * d->px;
 	double y = frame_y(d, fr->depth);
-	char fill[32];
+	char fill[32], text[600];
 	if (d->diff)
 		fill_diff(d, fr, fill, sizeof fill);
 	else
@@ -275,7 +288,7 @@ static void print_frame(const struct flame_draw *d, size_t i)
 	fprintf(d->f, "</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" "
 		"rx=\"2\" fill=\"%s\"/>", x, y, w > 1.5 ? w - 0.5 : w, FLAME_FRAME_H - 1, fill);
 	fprintf(d->f, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FLAME_FRAME_H - 4.5);
-	print_label(d->f, fr->name, w);
+	print_label(d->f, frame_text(fr, text, sizeof text), w);
 	fputs("</text></g>\n", d->f);
 }
 
@@ -345,11 +358,12 @@ static void print_head(const struct flame_draw *d, double height)
 /* The path of frame I from the root's child, "main > parse > malloc", into F. */
 static void print_path(FILE *f, const struct flame_tree *t, size_t i)
 {
+	char text[600];
 	if (t->frames[i].parent != 0) {
 		print_path(f, t, t->frames[i].parent);
 		fputs(" &gt; ", f);
 	}
-	escape_xml(f, t->frames[i].name);
+	escape_xml(f, frame_text(&t->frames[i], text, sizeof text));
 }
 
 /* The A-only paths, one a line from Y: those whose parent B has. */
@@ -442,10 +456,11 @@ static int draw(FILE *f, const struct flame_tree *t, const struct flame_ask *ask
 	return 0;
 }
 
-/* Whether X and Y are one path: entry point, frames, file and line. */
+/* Whether X and Y are one path: region, entry point, frames, file and
+ * line. */
 static bool same_path(const struct stack *x, const struct stack *y)
 {
-	if (strcmp(x->kind, y->kind) || x->rest != y->rest || x->line != y->line ||
+	if (strcmp(x->region, y->region) || strcmp(x->kind, y->kind) || x->rest != y->rest || x->line != y->line ||
 	    x->frame_count != y->frame_count || (!x->file) != (!y->file) ||
 	    (x->file && strcmp(x->file, y->file)))
 		return false;

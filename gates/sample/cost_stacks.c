@@ -27,7 +27,7 @@ static uint64_t hash_text(uint64_t h, const char *s)
 
 static uint64_t hash_context(const struct cost_stacks_context *c)
 {
-	uint64_t h = hash_bytes(FNV_OFFSET, &c->entry, sizeof c->entry);
+	uint64_t h = hash_bytes(hash_text(FNV_OFFSET, c->region), &c->entry, sizeof c->entry);
 	h = hash_text(hash_text(hash_text(hash_text(h, c->object), c->caller), c->callers), c->file);
 	return hash_bytes(h, &c->line, sizeof c->line);
 }
@@ -36,7 +36,7 @@ static bool same_context(const struct cost_stacks_context *a, const struct cost_
 {
 	return a->entry == b->entry && a->line == b->line && !strcmp(a->caller, b->caller) &&
 	       !strcmp(a->callers, b->callers) && !strcmp(a->file, b->file) &&
-	       !strcmp(a->object, b->object);
+	       !strcmp(a->object, b->object) && !strcmp(a->region, b->region);
 }
 
 /* Makes room for one more item: the items array and a hash at most half
@@ -87,11 +87,13 @@ static int add_context(struct cost_stacks *s, const struct cost_stacks_context *
 	}
 	struct cost_stacks_context *c = &s->items[s->count];
 	*c = *key;
+	c->region = strdup(key->region);
 	c->object = strdup(key->object);
 	c->caller = strdup(key->caller);
 	c->callers = strdup(key->callers);
 	c->file = strdup(key->file);
-	if (!c->object || !c->caller || !c->callers || !c->file) {
+	if (!c->region || !c->object || !c->caller || !c->callers || !c->file) {
+		free(c->region);
 		free(c->object);
 		free(c->caller);
 		free(c->callers);
@@ -104,6 +106,7 @@ static int add_context(struct cost_stacks *s, const struct cost_stacks_context *
 
 /* Parser state between lines. */
 struct parse {
+	char region[512];           /* the dump's label after "allocgate/" */
 	char object[4096], callee_object[4096], file[4096], fn_file[4096];
 	char caller[4096];          /* the current fn=, without context */
 	bool in_allocator;          /* it is an entry point: its calls are the allocator's */
@@ -135,7 +138,7 @@ static int cost_line(struct cost_stacks *s, struct parse *st, const char *p, con
 	st->pending = false;
 	if (!counts || n == 0)
 		return 0;
-	struct cost_stacks_context key = { st->entry, st->object, st->caller, st->callers,
+	struct cost_stacks_context key = { st->region, st->entry, st->object, st->caller, st->callers,
 					   st->file, v[0] > 0 && v[0] < 1u << 30 ? (int)v[0] : 0,
 					   st->calls, v[1] };
 	return add_context(s, &key);
@@ -173,8 +176,10 @@ int cost_stacks_add_dump(struct cost_stacks *s, const char *text)
 	st->entry = -1;
 	for (const char *p = text; *p && !ret;) {
 		const char *end = cost_dump_line_end(p);
-		if (!strncmp(p, trigger, sizeof trigger - 1))
+		if (!strncmp(p, trigger, sizeof trigger - 1)) {
 			probe = true;
+			cost_dump_copy(st->region, sizeof st->region, p + sizeof trigger - 1, end);
+		}
 		else if (!strncmp(p, "events:", 7))
 			st->ir_column = cost_dump_ir_column(p + 7, end);
 		else if (!strncmp(p, "ob=", 3))
@@ -217,6 +222,7 @@ static bool is_thread_start(const char *name)
 
 /* One stack made of a context, before equal ones are added up. */
 struct made {
+	const char *region;      /* the context's */
 	int entry;
 	char **frames;           /* root first; one block with the names */
 	size_t frame_count;
@@ -405,7 +411,8 @@ static int make_stack(struct making *m, const struct cost_stacks_context *c)
 						     strlen(frames[root + 1])) &&
 	       !is_thread_start(frames[root + 1]))
 		root++;
-	struct made one = { c->entry, NULL, root - j + 1, NULL, c->line, c->calls, c->ir, false };
+	struct made one = { c->region, c->entry, NULL, root - j + 1, NULL, c->line, c->calls, c->ir,
+			    false };
 	/* the outermost frame is the root but where callgrind's context was full,
 	 * or where it gave none (the caller alone) */
 	one.truncated = root + 1 == k && (k >= COST_STACK_DEPTH || !*c->callers);
@@ -426,10 +433,14 @@ static int make_stack(struct making *m, const struct cost_stacks_context *c)
 	return ret;
 }
 
-/* The order stacks are added up in: entry point, frames, file, line. */
+/* The order stacks are added up in: region, entry point, frames, file,
+ * line. */
 static int made_order(const void *pa, const void *pb)
 {
 	const struct made *a = pa, *b = pb;
+	int r = strcmp(a->region, b->region);
+	if (r)
+		return r;
 	if (a->entry != b->entry)
 		return a->entry < b->entry ? -1 : 1;
 	for (size_t i = 0; i < a->frame_count && i < b->frame_count; i++) {
@@ -456,7 +467,8 @@ static int put_stacks(struct making *m, struct stacks *out)
 			sum.ir += m->made[next].ir;
 			sum.truncated |= m->made[next].truncated;
 		}
-		struct stack *st = result_add_stack(out, "", "", "", cost_entry_name(sum.entry),
+		struct stack *st = result_add_stack(out, "", "", "", sum.region,
+						    cost_entry_name(sum.entry),
 						    (const char *const *)sum.frames, sum.frame_count);
 		if (!st || (sum.file && !(st->file = strdup(sum.file))))
 			return -ENOMEM;
@@ -491,6 +503,7 @@ int cost_stacks_record(const struct cost_stacks *s, const struct cost_sites *g,
 void cost_stacks_free(struct cost_stacks *s)
 {
 	for (size_t i = 0; i < s->count; i++) {
+		free(s->items[i].region);
 		free(s->items[i].object);
 		free(s->items[i].caller);
 		free(s->items[i].callers);

@@ -33,8 +33,12 @@
  *   no root, or when callgrind named no context (a symbol the options did
  *   not name): the frames are the callers it named.
  * Frames are function names as callgrind gives them, without recursion
- * depths ("grow'2" is "grow"). Stacks of the same frames, entry point, file
- * and line add up. */
+ * depths ("grow'2" is "grow"). A stack's region is its dump's label after
+ * "allocgate/": the regions open during the dump's interval ("alloc",
+ * "outer/inner", "" the unnamed one), so that the stacks of a region add
+ * up to its cost_E_calls and cost_E_instructions (cost_regions.h) without
+ * counting an interval twice. Stacks of the same region, frames, entry
+ * point, file and line add up. */
 #ifndef GATE_COST_STACKS_H
 #define GATE_COST_STACKS_H
 
@@ -47,6 +51,7 @@
 /* The calls of one entry point in one context from one line, the dumps'
  * added up. */
 struct cost_stacks_context {
+	char *region;              /* the dump's open regions (above) */
 	int entry;                 /* enum cost_entry */
 	char *object;              /* the direct caller's object ("ob=") */
 	char *caller;              /* the direct caller ("fn="), without context */

@@ -119,8 +119,9 @@ static int take_cost_stacks(struct run_result *r, const struct kernel_info *k, s
 		return 0;
 	for (size_t i = 0; i < sample->count; i++) {
 		const struct stack *st = &sample->items[i];
-		struct stack *s = result_add_stack(&r->stacks, k->name, variant, params, st->kind,
-						   (const char *const *)st->frames, st->frame_count);
+		struct stack *s = result_add_stack(&r->stacks, k->name, variant, params, st->region,
+						   st->kind, (const char *const *)st->frames,
+						   st->frame_count);
 		if (!s || (st->file && !(s->file = strdup(kernel_info_source_file(k, st->file)))))
 			return -ENOMEM;
 		s->line = st->line;

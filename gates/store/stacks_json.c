@@ -35,6 +35,7 @@ static json_t *stack_json(const struct stack *s)
 	if (!o || json_object_set_new(o, "kernel", jsonout_string(s->kernel)) ||
 	    json_object_set_new(o, "variant", jsonout_string(s->variant)) ||
 	    json_object_set_new(o, "params", jsonout_string(s->params)) ||
+	    json_object_set_new(o, "region", jsonout_string(s->region)) ||
 	    json_object_set_new(o, "kind", jsonout_string(s->kind)) ||
 	    json_object_set_new(o, "frames", frames_json(s)) ||
 	    json_object_set_new(o, "file", jsonout_string(s->file)) ||
@@ -90,6 +91,26 @@ static int get_string(const json_t *o, const char *key, size_t i, const char *na
 	snprintf(err, err_size, "%s[%zu].%s: %s", key, i, name,
 		 !v ? "missing" : nullable ? "expected a non-empty string or null"
 					   : "expected a non-empty string");
+	return -1;
+}
+
+/* The "region" of entry I: "" (the unnamed region) or region names
+ * ([A-Za-z0-9_]+, allocgate/probe.h) joined by '/'. */
+static int get_region(const json_t *o, const char *key, size_t i, const char **out, char *err,
+		      size_t err_size)
+{
+	const json_t *v = json_object_get(o, "region");
+	const char *r = json_is_string(v) ? json_string_value(v) : NULL;
+	bool ok = r != NULL;
+	for (const char *p = r; ok && *p; p++)
+		ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		     (*p >= '0' && *p <= '9') || *p == '_' ||
+		     (*p == '/' && p != r && p[1] && p[1] != '/');
+	*out = r;
+	if (ok)
+		return 0;
+	snprintf(err, err_size, "%s[%zu].region: %s", key, i,
+		 !v ? "missing" : "expected \"\" or region names ([A-Za-z0-9_]+) joined by '/'");
 	return -1;
 }
 
@@ -186,7 +207,7 @@ static int check_entry(const char *key, size_t i, const char *kind, bool rest, s
 static int load_one(const json_t *o, const char *key, size_t i, struct stacks *out, char *err,
 		    size_t err_size)
 {
-	const char *kernel, *variant, *params, *kind, *file;
+	const char *kernel, *variant, *params, *region, *kind, *file;
 	bool rest, truncated, has_bytes, present;
 	uint64_t line, calls, bytes, ir;
 	if (!json_is_object(o)) {
@@ -202,6 +223,7 @@ static int load_one(const json_t *o, const char *key, size_t i, struct stacks *o
 	if (get_string(o, key, i, "kernel", false, &kernel, err, err_size) ||
 	    get_string(o, key, i, "variant", false, &variant, err, err_size) ||
 	    get_string(o, key, i, "params", false, &params, err, err_size) ||
+	    get_region(o, key, i, &region, err, err_size) ||
 	    get_string(o, key, i, "kind", false, &kind, err, err_size) ||
 	    get_frames(o, key, i, frames, &n, err, err_size) ||
 	    get_string(o, key, i, "file", true, &file, err, err_size) ||
@@ -216,7 +238,7 @@ static int load_one(const json_t *o, const char *key, size_t i, struct stacks *o
 	    get_bool(o, key, i, "rest", &rest, err, err_size) ||
 	    check_entry(key, i, kind, rest, n, file, line, err, err_size))
 		goto out;
-	struct stack *s = result_add_stack(out, kernel, variant, params, kind, frames, n);
+	struct stack *s = result_add_stack(out, kernel, variant, params, region, kind, frames, n);
 	ret = -ENOMEM;
 	if (!s || (file && !(s->file = strdup(file))))
 		goto out;

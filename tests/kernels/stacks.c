@@ -7,6 +7,10 @@
  *           xmalloc, an allocation wrapper (it only forwards to malloc),
  *           so that stack is helper alone, at the line that called
  *           xmalloc; and frees everything itself.
+ *   regions NODES / 10 make_node calls in region "build"; then region
+ *           "drop" frees them, the first half with region "inner" open
+ *           inside it, so that its stacks are of three sets of open
+ *           regions: build, drop/inner, drop.
  */
 #include <stdlib.h>
 
@@ -27,6 +31,13 @@ static struct node *make_node(size_t payload)
 static void *xmalloc(size_t size)
 {
 	return malloc(size);
+}
+
+static void free_node(struct node *n)
+{
+	if (n)
+		free(n->payload);
+	free(n);
 }
 
 /* Called through volatile pointers, so that the compiler cannot inline
@@ -53,8 +64,30 @@ static void v_helper(const struct gate_params *params)
 	gate_region_end();
 }
 
+static void v_regions(const struct gate_params *params)
+{
+	enum { MAX_NODES = 1000 };
+	static struct node *nodes[MAX_NODES];
+	long long n = gate_param(params, "nodes") / 10;
+	if (n > MAX_NODES)
+		n = MAX_NODES;
+	gate_region_begin("build");
+	for (long long i = 0; i < n; i++)
+		nodes[i] = make_node_call(16);
+	gate_region_end();
+	gate_region_begin("drop");
+	gate_region_begin("inner");
+	for (long long i = 0; i < n / 2; i++)
+		free_node(nodes[i]);
+	gate_region_end();
+	for (long long i = n / 2; i < n; i++)
+		free_node(nodes[i]);
+	gate_region_end();
+}
+
 static const struct gate_variant variants[] = {
 	GATE_VARIANT("helper", v_helper, "NODES make_node calls, WRAPPED xmalloc calls"),
+	GATE_VARIANT("regions", v_regions, "NODES/10 nodes built in one region, freed in another"),
 	{ 0 },
 };
 
