@@ -93,17 +93,18 @@ esac
 [ -n "${AG_ALLOCATOR:-}" ] && set -- "$@" --allocator "$AG_ALLOCATOR"
 [ -n "${AG_GATE_POLICY:-}" ] && set -- "$@" --gate "$AG_GATE_POLICY"
 set -- "$@" --json "$out/result.json" --junit "$out/junit.xml" --markdown "$out/summary.md" \
-	--svg "$out/svg" --html "$out/report.html"
+	--svg "$out/svg" --html "$out/report.html" --dhat "$out/stacks.dhat.json"
 # shellcheck disable=SC2086
 [ -n "${AG_ARGS:-}" ] && set -- "$@" $AG_ARGS
 
 # The whole report (--html: one page that opens offline, docs/options.md)
 # and the flame graphs this run writes (--svg: DIR/flame/, from the cost
-# pass's call stacks, docs/sites.md, "Flame graphs"), named in the step
+# pass's call stacks, docs/sites.md, "Flame graphs"; the same stacks for
+# DHAT's viewer, --dhat, where there are flame graphs), named in the step
 # summary with the artifact that carries them; a file not written, no
 # line. Those of an earlier run in AG_OUT are removed first, so that the
 # lines speak of this run's alone.
-rm -rf "$out/svg/flame" "$out/report.html"
+rm -rf "$out/svg/flame" "$out/report.html" "$out/stacks.dhat.json"
 flame_note() {
 	[ -n "${GITHUB_STEP_SUMMARY:-}" ] || return 0
 	artifact=${AG_ARTIFACT_NAME:-allocgate-reports}
@@ -120,6 +121,8 @@ flame_note() {
 		printf '`.instructions.svg`, `.diff.svg` against the baseline or the base (red\n'
 		printf 'where a frame grew, blue where it shrank) and `.changed.svg`, the stacks\n'
 		printf 'that changed alone.\n'
+		[ -f "$out/stacks.dhat.json" ] &&
+			printf '\nThe same call stacks as `stacks.dhat.json`, for DHAT'"'"'s viewer (valgrind'"'"'s `dh_view.html`).\n'
 	} >>"$GITHUB_STEP_SUMMARY"
 }
 trap flame_note EXIT

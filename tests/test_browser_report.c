@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "e2e_script.h"
+#include "report/report_dhat.h"
 #include "report/report_html.h"
 
 /* tests/browser_report.sh's hostile name, the same bytes. */
@@ -70,5 +71,33 @@ Test(browser_report, the_page_reads_right_in_chromium_and_a_broken_one_does_not,
 	cr_expect(out.status == SPAWN_EXITED && out.exit_code == 0, "exit %d:\n%s\n%s",
 		  out.exit_code, out.out, out.err);
 	cr_expect(out.out && strstr(out.out, "browser_report: ok"), "%s\n%s", out.out, out.err);
+	spawn_output_free(&out);
+}
+
+/* The --dhat file of the same stacks in DHAT's own viewer
+ * (tests/browser_dhat.sh). */
+Test(browser_report, the_dhat_file_opens_in_dhats_viewer, .timeout = 300)
+{
+	char dir[300], path[400], err[512] = "";
+	snprintf(dir, sizeof dir, "%s/tests/browser", e2e_build_dir());
+	cr_assert(mkdir(dir, 0755) == 0 || errno == EEXIST, "%s: %s", dir, strerror(errno));
+	snprintf(path, sizeof path, "%s/fixture.dhat.json", dir);
+	struct run_result r;
+	browser_build(&r);
+	cr_assert_eq(report_dhat_write(path, &r, err, sizeof err), 0, "%s", err);
+	result_free(&r);
+	char *argv[] = { "/bin/sh", "tests/browser_dhat.sh", dir, NULL };
+	struct spawn_output out;
+	cr_assert_eq(spawn_run(argv, NULL, 280, &out), 0);
+	if (out.status == SPAWN_EXITED && out.exit_code == 77) {
+		char why[512];
+		snprintf(why, sizeof why, "%.*s", (int)strcspn(out.out ? out.out : "", "\n"),
+			 out.out ? out.out : "");   /* its one line */
+		spawn_output_free(&out);
+		cr_skip_test("%s", why);
+	}
+	cr_expect(out.status == SPAWN_EXITED && out.exit_code == 0, "exit %d:\n%s\n%s",
+		  out.exit_code, out.out, out.err);
+	cr_expect(out.out && strstr(out.out, "browser_dhat: ok"), "%s\n%s", out.out, out.err);
 	spawn_output_free(&out);
 }

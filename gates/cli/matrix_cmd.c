@@ -72,7 +72,7 @@ static int check_options(const struct run_options *o)
 			 : o->require_baseline ? "--require-baseline"
 			 : o->baseline_dir ? "--baseline-dir" : o->runs > 1 ? "--runs"
 			 : o->allocator ? "--allocator" : o->junit_path ? "--junit"
-			 : o->html_path ? "--html"
+			 : o->html_path ? "--html" : o->dhat_path ? "--dhat"
 			 : o->shard_count ? "--shard" : NULL;
 	return flag ? not_with_matrix(flag) : 0;
 }

@@ -1,5 +1,5 @@
 /* merge_cmd.c: `gate merge RESULT.json... [--json OUT] [--junit FILE]
- * [--markdown FILE] [--svg DIR] [--html FILE] [--no-color]`: its flags (one table,
+ * [--markdown FILE] [--svg DIR] [--html FILE] [--dhat FILE] [--no-color]`: its flags (one table,
  * cli_table.h), then the merge (run/run.h). */
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +17,8 @@ static int set_report(void *plan, const char *flag, const char *v)
 	*(!strcmp(flag, "--json") ? &p->reports.json
 	  : !strcmp(flag, "--junit") ? &p->reports.junit
 	  : !strcmp(flag, "--markdown") ? &p->reports.markdown
-	  : !strcmp(flag, "--html") ? &p->reports.html : &p->reports.svg_dir) = v;
+	  : !strcmp(flag, "--html") ? &p->reports.html
+	  : !strcmp(flag, "--dhat") ? &p->reports.dhat : &p->reports.svg_dir) = v;
 	return 0;
 }
 
@@ -42,13 +43,14 @@ static const struct cli_flag merge_flags[] = {
 	{ "--markdown", "FILE", NULL, "write a markdown summary", set_report },
 	{ "--svg", "DIR", NULL, "write one SVG chart of the samples per kernel", set_report },
 	{ "--html", "FILE", NULL, "write the merged result as one HTML page", set_report },
+	{ "--dhat", "FILE", NULL, "write the call stacks for DHAT's viewer", set_report },
 	{ "--no-color", NULL, NULL, "no colour (also NO_COLOR=1)", set_no_color },
 };
 
 static const struct cli_table merge_table = {
 	.command = "gate merge",
 	.head = "usage: gate merge RESULT.json... [--json OUT] [--junit FILE] [--markdown FILE]\n"
-		"                  [--svg DIR] [--html FILE] [--no-color]\n"
+		"                  [--svg DIR] [--html FILE] [--dhat FILE] [--no-color]\n"
 		"joins --json results of shards and platforms into one result and one verdict\n",
 	CLI_ROWS(merge_flags),
 	.word = add_input,

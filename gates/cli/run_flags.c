@@ -79,7 +79,8 @@ static int set_file(void *plan, const char *flag, const char *v)
 	  : !strcmp(flag, "--kernel-dir") ? &o->kernel_dir
 	  : !strcmp(flag, "--junit") ? &o->junit_path
 	  : !strcmp(flag, "--markdown") ? &o->markdown_path
-	  : !strcmp(flag, "--html") ? &o->html_path : &o->svg_dir) = v;
+	  : !strcmp(flag, "--html") ? &o->html_path
+	  : !strcmp(flag, "--dhat") ? &o->dhat_path : &o->svg_dir) = v;
 	return 0;
 }
 
@@ -255,6 +256,8 @@ static const struct cli_flag flags[] = {
 	{ "--svg", "DIR", NULL, "write one SVG chart of the samples per kernel", set_file },
 	{ "--html", "FILE", NULL, "write the run as one HTML page (no network needed):\n"
 	  "the verdict, what changed, every series, the charts", set_file },
+	{ "--dhat", "FILE", NULL, "write the allocation call stacks for DHAT's viewer\n"
+	  "(valgrind's dh_view.html): docs/sites.md", set_file },
 	{ "--shard", "I/N", NULL, "run only share I of N: (kernel, params) group g\n"
 	  "of the sorted list runs in shard (g mod N) + 1", set_shard },
 	{ "--pin-cpu", "N", NULL, "run every kernel process on CPU N", set_pin_cpu },

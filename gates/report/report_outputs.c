@@ -6,6 +6,7 @@
 #include "report/report_outputs.h"
 #include "core/worktree_os.h"
 #include "report/flame_svg.h"
+#include "report/report_dhat.h"
 #include "report/report_html.h"
 #include "report/report_json.h"
 #include "report/report_junit.h"
@@ -19,6 +20,7 @@ const char *report_output_flag(enum report_output k)
 		[REPORT_OUTPUT_JUNIT] = "--junit",
 		[REPORT_OUTPUT_MARKDOWN] = "--markdown",
 		[REPORT_OUTPUT_SVG] = "--svg",
+		[REPORT_OUTPUT_DHAT] = "--dhat",
 		[REPORT_OUTPUT_HTML] = "--html",
 		[REPORT_OUTPUT_STEP_SUMMARY] = "GITHUB_STEP_SUMMARY",
 	};
@@ -37,6 +39,8 @@ const char *report_output_path(const struct report_paths *p, enum report_output 
 		return p->markdown;
 	case REPORT_OUTPUT_SVG:
 		return p->svg_dir;
+	case REPORT_OUTPUT_DHAT:
+		return p->dhat;
 	case REPORT_OUTPUT_HTML:
 		return p->html;
 	case REPORT_OUTPUT_STEP_SUMMARY:
@@ -83,6 +87,8 @@ int report_output_write(const struct run_result *r, enum report_output k, const 
 	case REPORT_OUTPUT_SVG:
 		rc = report_svg_write_dir(path, r, err, err_size);
 		return rc < 0 ? rc : write_flame(r, path, err, err_size);
+	case REPORT_OUTPUT_DHAT:
+		return report_dhat_write(path, r, err, err_size);
 	case REPORT_OUTPUT_HTML:
 		return report_html_write(path, r, err, err_size);
 	case REPORT_OUTPUT_STEP_SUMMARY:

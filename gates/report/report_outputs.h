@@ -1,5 +1,5 @@
 /* report_outputs.h: every file report of a run or a merge (--json, --junit,
- * --markdown, --svg, --html, $GITHUB_STEP_SUMMARY), one at a time, so that the
+ * --markdown, --svg, --dhat, --html, $GITHUB_STEP_SUMMARY), one at a time, so that the
  * run (run/reports.h) decides the order, names a failure and writes them
  * again when the exit status changes. Nothing here prints. */
 #ifndef GATE_REPORT_OUTPUTS_H
@@ -16,6 +16,8 @@ struct report_paths {
 	const char *svg_dir;   /* --svg DIR, or NULL: the charts, and the flame
 				* graphs in DIR/flame/ (flame_svg.h) */
 	const char *html;      /* --html FILE, or NULL */
+	const char *dhat;      /* --dhat FILE, or NULL: the call stacks for DHAT's
+				* viewer (report_dhat.h) */
 };
 
 /* The file reports, in the order they are written: those replaced whole,
@@ -25,6 +27,7 @@ enum report_output {
 	REPORT_OUTPUT_JUNIT,
 	REPORT_OUTPUT_MARKDOWN,
 	REPORT_OUTPUT_SVG,
+	REPORT_OUTPUT_DHAT,
 	REPORT_OUTPUT_HTML,
 	REPORT_OUTPUT_STEP_SUMMARY,
 	REPORT_OUTPUTS

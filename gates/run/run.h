@@ -45,7 +45,7 @@ int run_matrix(struct matrix_plan *p, const char *self_dir);
 struct merge_plan {
 	const char **inputs;           /* the result files */
 	size_t input_count;
-	struct report_paths reports;   /* --json, --junit, --markdown, --svg, --html */
+	struct report_paths reports;   /* --json, --junit, --markdown, --svg, --html, --dhat */
 	bool no_color;
 };
 

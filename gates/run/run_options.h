@@ -44,6 +44,7 @@ struct run_options {
 	const char *markdown_path;   /* --markdown FILE */
 	const char *svg_dir;         /* --svg DIR: one chart per kernel */
 	const char *html_path;       /* --html FILE: the page of the run */
+	const char *dhat_path;       /* --dhat FILE: the call stacks for DHAT's viewer */
 	int shard_index, shard_count; /* --shard I/N: 1-based I; 0/0 = no sharding */
 	int pin_cpu;                 /* --pin-cpu N: every kernel process on CPU N; -1 none */
 	int best_of;                 /* --best-of K: each timed sample the fastest of K runs

@@ -31,6 +31,6 @@ int session_report(struct session *s, const struct run_result *base)
 					     s->options.details || s->options.verbose };
 	struct report_paths paths = { s->options.json_path, s->options.junit_path,
 				      s->options.markdown_path, s->options.svg_dir,
-				      s->options.html_path };
+				      s->options.html_path, s->options.dhat_path };
 	return reports_write_run(&s->result, &paths, &style, base);
 }
