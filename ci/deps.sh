@@ -42,6 +42,10 @@
 #     skipped without it
 #   chromium: the --html report opened in a headless browser
 #     (tests/browser_report.sh); skipped without it
+#   hyperfine, g++, libbenchmark-dev, libbenchmark-tools, python3-scipy:
+#     the peers of ci/peerbench.py (hyperfine; Google Benchmark, its
+#     compare.py and the scipy it imports), whose smoke run
+#     (tests/test_peerbench.c) is skipped without them
 #   ci/test.sh installs both groups as root (gate_tests_optional_ensure)
 
 # gate_has_pc NAME HEADER: 0 when library NAME is installed: pkg-config
@@ -277,8 +281,9 @@ gate_build() {
 # --no-install-recommends; dpkg-dev: ci/mingw-jansson.sh's apt-get
 # source), npm for the workflow lint (tests/test_workflow.c, which
 # fetches @action-validator/cli with it), meson for the example
-# project's Meson build (tests/e2e_buildsys.sh) and Debian's chromium for
-# the --html report in a browser (tests/browser_report.sh). One apt-get per group; as
+# project's Meson build (tests/e2e_buildsys.sh), Debian's chromium for
+# the --html report in a browser (tests/browser_report.sh) and the peers
+# of ci/peerbench.py for its smoke run (tests/test_peerbench.c). One apt-get per group; as
 # another user one line names the command. Never fails: the tests say what is missing when they skip. (A
 # build configured before needs nothing: build.ninja depends on the dpkg
 # database and configures again.)
@@ -307,8 +312,16 @@ gate_tests_optional_ensure() {
 	command -v meson >/dev/null 2>&1 || meson=" meson"
 	browser=""
 	command -v chromium >/dev/null 2>&1 || browser=" chromium"
+	# compare.py imports scipy: Debian's, for /usr/bin/python3
+	peers=""
+	command -v hyperfine >/dev/null 2>&1 || peers="$peers hyperfine"
+	command -v g++ >/dev/null 2>&1 || peers="$peers g++"
+	[ -f /usr/include/benchmark/benchmark.h ] || peers="$peers libbenchmark-dev"
+	[ -f /usr/share/benchmark/compare.py ] || peers="$peers libbenchmark-tools"
+	/usr/bin/python3 -c 'import scipy' >/dev/null 2>&1 || peers="$peers python3-scipy"
 	for group in "BPF tests:$bpf" "Windows tests:$win" "workflow lint:$lint" \
-		"Meson build tests:$meson" "browser tests of the HTML report:$browser"; do
+		"Meson build tests:$meson" "browser tests of the HTML report:$browser" \
+		"peer benchmark's smoke run:$peers"; do
 		pkgs=${group#*:}
 		[ -n "$pkgs" ] || continue
 		if gate_may_install; then
