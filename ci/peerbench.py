@@ -83,8 +83,12 @@ column. "error": the tool gave no decision.
 The table, at the end, after the machine's CPU (/proc/cpuinfo's model
 name, family and model), the date in UTC, the options and the exact
 commands: per procedure (at each budget) and case, the runs, the
-verdicts, the mean seconds a decision and the detection or false-alarm
-rate; then per procedure and effect the seconds a decision at the smallest
+verdicts, the mean seconds a decision, the median change of time the
+procedure measured (its own estimate, B against A: gate ab's per-round
+median ratio of the variant's region, hyperfine's means, compare.py's
+change of the means, the benchstat-style runs' medians; a process-timing
+peer sees the region's change diluted by the process's start and exit)
+and the detection or false-alarm rate; then per procedure and effect the seconds a decision at the smallest
 budget that reached 90% detection at <= 5% false alarms; then the issue's
 target on +3%: gate ab at 90% detection with no more false alarms than the
 best peer, in at most half its seconds.
@@ -273,30 +277,34 @@ def decide_gate(args, key, case, trial, tmp):
     path = os.path.join(tmp, "gate.json")
     code = quiet(gate_argv(args, percent_of(case), trial, path))
     result = gate_result.take(path, keep_path(args, key, case, trial, ".json"))
-    return stats.gate_verdict(code, result)
+    k = KERNELS[args.kernel]["args"]
+    return stats.gate_verdict(code, result), stats.gate_change(result, k[1], k[3])
 
 
 def decide_hyperfine(args, key, case, trial, tmp):
     path = os.path.join(tmp, "hyperfine.json")
     if quiet(hyperfine_argv(args, percent_of(case), args.runs[key], path)) != 0:
-        return "error"
+        return "error", None
     result = gate_result.take(path, keep_path(args, key, case, trial, ".json"))
-    return stats.hyperfine_verdict(result) if result else "error"
+    if not result:
+        return "error", None
+    return stats.hyperfine_verdict(result), stats.hyperfine_change(result)
 
 
 def decide_gbench(args, key, case, trial, tmp):
     a_json, b_json = os.path.join(tmp, "A.json"), os.path.join(tmp, "B.json")
     runs = args.runs[key]
     if quiet(gbench_argv(0, runs, a_json)) or quiet(gbench_argv(percent_of(case), runs, b_json)):
-        return "error"
+        return "error", None
     proc = subprocess.run(compare_argv(a_json, b_json), stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True)
     keep_text(keep_path(args, key, case, trial, "-compare.txt"), proc.stdout)
     for side, path in (("A", a_json), ("B", b_json)):
         gate_result.take(path, keep_path(args, key, case, trial, "-%s.json" % side))
     if proc.returncode != 0:
-        return "error"
-    return stats.compare_py_verdict(proc.stdout, HARNESS_NAME)
+        return "error", None
+    return (stats.compare_py_verdict(proc.stdout, HARNESS_NAME),
+            stats.compare_py_change(proc.stdout, HARNESS_NAME))
 
 
 def decide_benchstat(args, key, case, trial, tmp):
@@ -307,8 +315,8 @@ def decide_benchstat(args, key, case, trial, tmp):
         b.append(timed_run(b_cmd))
     keep_text(keep_path(args, key, case, trial, ".json"), json.dumps({"A": a, "B": b}))
     if None in a or None in b:
-        return "error"
-    return stats.rank_verdict(a, b, stats.median)
+        return "error", None
+    return stats.rank_verdict(a, b, stats.median), stats.ratio_change(a, b, stats.median)
 
 
 DECIDE = {"gate": decide_gate, "hyperfine": decide_hyperfine, "gbench": decide_gbench,
@@ -369,8 +377,9 @@ def run_trials(args, keys, tally):
                 r = (trial + c) % len(keys)
                 for key in keys[r:] + keys[:r]:
                     t0 = time.monotonic()
-                    verdict = DECIDE[key[0]](args, key, case, trial, tmp)
-                    stats.tally_add(tally, key, case, verdict, time.monotonic() - t0)
+                    verdict, change = DECIDE[key[0]](args, key, case, trial, tmp)
+                    stats.tally_add(tally, key, case, verdict, time.monotonic() - t0,
+                                    change)
             print("trial %d/%d done" % (trial + 1, total), file=sys.stderr)
 
 

@@ -177,6 +177,34 @@ def gate_verdict(exit_code, result):
     return "same"
 
 
+def ratio_change(a, b, center):
+    """B's CENTER (mean or median) against A's, minus 1; None when A's is 0."""
+    ca = center(a)
+    return center(b) / ca - 1 if ca else None
+
+
+def hyperfine_change(doc):
+    """The change hyperfine reports: B's mean time against A's."""
+    a, b = hyperfine_samples(doc)
+    return ratio_change(a, b, mean)
+
+
+def compare_py_change(text, name):
+    """The change compare.py reports for NAME: the relative change of the
+    means' time, or None."""
+    fields = compare_py_lines(text, name)
+    return fields["mean"][0] if "mean" in fields else None
+
+
+def gate_change(result, variant, params):
+    """The change gate ab measured of VARIANT's PARAMS wall time (its
+    "change": the median per-round ratio B/A minus 1), or None."""
+    for s in (result or {}).get("series", []):
+        if (s.get("variant"), s.get("params"), s.get("metric")) == (variant, params, "wall_ns"):
+            return s.get("change")
+    return None
+
+
 def runs_for_budget(budget_s, run_a_s, run_b_s, floor):
     """Runs per side so that one decision takes about BUDGET_S seconds,
     given one run of each side took RUN_A_S and RUN_B_S: budget / (2 x
@@ -185,12 +213,15 @@ def runs_for_budget(budget_s, run_a_s, run_b_s, floor):
     return max(floor, int(budget_s / (2 * per_run)))
 
 
-def tally_add(tally, key, case, verdict, seconds):
-    """Counts VERDICT of procedure KEY on CASE ("null" or the effect) and
-    the SECONDS the decision took."""
+def tally_add(tally, key, case, verdict, seconds, change=None):
+    """Counts VERDICT of procedure KEY on CASE ("null" or the effect), the
+    SECONDS the decision took and the CHANGE of time it measured (B / A -
+    1, by its own estimate; None: none)."""
     row = tally.setdefault(key, {}).setdefault(case, {v: 0 for v in VERDICTS})
     row[verdict] += 1
     row.setdefault("seconds", []).append(seconds)
+    if change is not None:
+        row.setdefault("changes", []).append(change)
 
 
 def runs_of(row):
@@ -277,17 +308,19 @@ def row_line(key, n, case, row):
     else:
         rate = "%s detected" % percent(detection_rate(row))
     secs = row.get("seconds") or []
-    return "%-22s %5s %-10s %5d %6d %6d %5d %5d %8.1f  %s" % (
+    changes = row.get("changes") or []
+    change = "%+.1f%%" % (100 * median(changes)) if changes else "-"
+    return "%-22s %5s %-10s %5d %6d %6d %5d %5d %8.1f %7s  %s" % (
         key_label(key), n if n else "-", case_label(case), runs, row["slower"],
-        row["faster"], row["other"], row["error"], mean(secs) if secs else 0.0, rate)
+        row["faster"], row["other"], row["error"], mean(secs) if secs else 0.0, change, rate)
 
 
 def table_lines(tally, keys, cases, runs_n):
     """Every procedure KEYS' row for every case of CASES; RUNS_N: the runs
     a side each key took (None: the tool decides)."""
-    out = ["%-22s %5s %-10s %5s %6s %6s %5s %5s %8s  %s" % (
+    out = ["%-22s %5s %-10s %5s %6s %6s %5s %5s %8s %7s  %s" % (
         "procedure", "N", "case", "runs", "slower", "faster", "other", "error",
-        "s/decision", "rate")]
+        "s/decision", "change", "rate")]
     for key in keys:
         for case in cases:
             row = tally.get(key, {}).get(case)

@@ -167,9 +167,27 @@ class Table(unittest.TestCase):
         self.assertTrue(lines[0].startswith("procedure"), lines[0])
         self.assertEqual(len(lines), 1 + 2 * len(keys))
         self.assertIn("gate ab                    - unchanged     20      0      1     0     0"
-                      "      8.0  0% false alarms", lines)
+                      "      8.0       -  0% false alarms", lines)
         self.assertIn("hyperfine @4s             40 +3%           20     12      0     0     0"
-                      "      4.5  60% detected", lines)
+                      "      4.5       -  60% detected", lines)
+        stats.tally_add(tally, ("gate", None), "3", "slower", 8.0, 0.061)
+        stats.tally_add(tally, ("gate", None), "3", "slower", 8.0, 0.055)
+        stats.tally_add(tally, ("gate", None), "3", "slower", 8.0, 0.058)
+        lines = stats.table_lines(tally, keys, ["3"], {})
+        self.assertIn("gate ab                    - +3%           23     22      0     0     0"
+                      "      8.0   +5.8%  96% detected", lines)
+
+    def test_changes(self):
+        doc = {"results": [{"times": [1.0, 1.0, 1.0]}, {"times": [1.1, 1.1, 1.1]}]}
+        self.assertAlmostEqual(stats.hyperfine_change(doc), 0.1)
+        self.assertAlmostEqual(stats.ratio_change([2, 3, 4], [3, 3, 9], stats.median), 0.0)
+        self.assertIsNone(stats.ratio_change([0, 0], [1, 1], stats.median))
+        result = {"series": [{"variant": "twice", "params": "small", "metric": "wall_ns",
+                              "change": 0.07},
+                             {"variant": "single", "params": "small", "metric": "wall_ns",
+                              "change": 0.05}]}
+        self.assertEqual(stats.gate_change(result, "single", "small"), 0.05)
+        self.assertIsNone(stats.gate_change(None, "single", "small"))
 
     def test_needed(self):
         lines = stats.needed_lines(tally_of(SPEC), ["gate", "hyperfine", "benchstat"], ["3"])
