@@ -128,6 +128,7 @@ BUILD = os.environ.get("GATE_BUILD_DIR") or os.path.join(ROOT, "build")
 GATE = os.path.join(BUILD, "gate")
 HARNESS_SRC = os.path.join(ROOT, "ci", "peerbench", "toy_bench.cc")
 HARNESS = os.path.join(BUILD, "peerbench", "toy_bench")
+HARNESS_WORK = os.path.join(ROOT, "tests", "kernels", "toy_work.h")
 HARNESS_NAME = "toy_single_small"
 COMPARE_PY = "/usr/share/benchmark/compare.py"
 # a repetition of the Google Benchmark: at least this many seconds of
@@ -232,8 +233,8 @@ def missing_tools(procedure, kernel):
 def build_harness():
     """Builds build/peerbench/toy_bench when its source is newer; returns
     an error message or None."""
-    if (os.path.exists(HARNESS)
-            and os.path.getmtime(HARNESS) >= os.path.getmtime(HARNESS_SRC)):
+    if (os.path.exists(HARNESS) and all(os.path.getmtime(HARNESS) >= os.path.getmtime(src)
+                                        for src in (HARNESS_SRC, HARNESS_WORK))):
         return None
     os.makedirs(os.path.dirname(HARNESS), exist_ok=True)
     cmd = ["g++", "-O2", "-o", HARNESS, HARNESS_SRC, "-lbenchmark", "-lpthread"]

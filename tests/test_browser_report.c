@@ -47,6 +47,26 @@ static void browser_build(struct run_result *r)
 	result_sort(r);
 }
 
+/* Runs a browser script ARGV (at most TIMEOUT_S seconds): skipped with its
+ * one line when it exits 77 (no browser), else it must exit 0 and print
+ * OK_LINE. */
+static void run_browser_script(char *argv[], double timeout_s, const char *ok_line)
+{
+	struct spawn_output out;
+	cr_assert_eq(spawn_run(argv, NULL, timeout_s, &out), 0);
+	if (out.status == SPAWN_EXITED && out.exit_code == 77) {
+		char why[512];
+		snprintf(why, sizeof why, "%.*s", (int)strcspn(out.out ? out.out : "", "\n"),
+			 out.out ? out.out : "");   /* its one line */
+		spawn_output_free(&out);
+		cr_skip_test("%s", why);
+	}
+	cr_expect(out.status == SPAWN_EXITED && out.exit_code == 0, "exit %d:\n%s\n%s",
+		  out.exit_code, out.out, out.err);
+	cr_expect(out.out && strstr(out.out, ok_line), "%s\n%s", out.out, out.err);
+	spawn_output_free(&out);
+}
+
 Test(browser_report, the_page_reads_right_in_chromium_and_a_broken_one_does_not,
      .timeout = 600)
 {
@@ -59,19 +79,7 @@ Test(browser_report, the_page_reads_right_in_chromium_and_a_broken_one_does_not,
 	cr_assert_eq(report_html_write(path, &r, err, sizeof err), 0, "%s", err);
 	result_free(&r);
 	char *argv[] = { "/bin/sh", "tests/browser_report.sh", (char *)e2e_build_dir(), dir, NULL };
-	struct spawn_output out;
-	cr_assert_eq(spawn_run(argv, NULL, 580, &out), 0);
-	if (out.status == SPAWN_EXITED && out.exit_code == 77) {
-		char why[512];
-		snprintf(why, sizeof why, "%.*s", (int)strcspn(out.out ? out.out : "", "\n"),
-			 out.out ? out.out : "");   /* its one line */
-		spawn_output_free(&out);
-		cr_skip_test("%s", why);
-	}
-	cr_expect(out.status == SPAWN_EXITED && out.exit_code == 0, "exit %d:\n%s\n%s",
-		  out.exit_code, out.out, out.err);
-	cr_expect(out.out && strstr(out.out, "browser_report: ok"), "%s\n%s", out.out, out.err);
-	spawn_output_free(&out);
+	run_browser_script(argv, 580, "browser_report: ok");
 }
 
 /* The --dhat file of the same stacks in DHAT's own viewer
@@ -87,17 +95,5 @@ Test(browser_report, the_dhat_file_opens_in_dhats_viewer, .timeout = 300)
 	cr_assert_eq(report_dhat_write(path, &r, err, sizeof err), 0, "%s", err);
 	result_free(&r);
 	char *argv[] = { "/bin/sh", "tests/browser_dhat.sh", dir, NULL };
-	struct spawn_output out;
-	cr_assert_eq(spawn_run(argv, NULL, 280, &out), 0);
-	if (out.status == SPAWN_EXITED && out.exit_code == 77) {
-		char why[512];
-		snprintf(why, sizeof why, "%.*s", (int)strcspn(out.out ? out.out : "", "\n"),
-			 out.out ? out.out : "");   /* its one line */
-		spawn_output_free(&out);
-		cr_skip_test("%s", why);
-	}
-	cr_expect(out.status == SPAWN_EXITED && out.exit_code == 0, "exit %d:\n%s\n%s",
-		  out.exit_code, out.out, out.err);
-	cr_expect(out.out && strstr(out.out, "browser_dhat: ok"), "%s\n%s", out.out, out.err);
-	spawn_output_free(&out);
+	run_browser_script(argv, 280, "browser_dhat: ok");
 }
