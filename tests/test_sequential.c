@@ -110,6 +110,8 @@ static bool regressed(const double *b, const double *a, size_t n, double min_eff
 
 struct tally {
 	int fixed, sequential, stopped, stopped_then_fixed_only;
+	int efficacy;              /* stopped as decided beyond doubt */
+	int efficacy_not_fixed;    /* of those, regressed though the fixed test is not */
 	long rounds;
 };
 
@@ -131,28 +133,47 @@ static struct tally simulate(uint64_t seed, double shift, double sigma_low, doub
 	for (int s = 0; s < SERIES; s++) {
 		series(&r, shift, s % 2 ? sigma_high : sigma_low, b, a);
 		size_t taken = ROUNDS;
-		for (size_t k = 0; k < looks; k++)
-			if (!compare_ab_decided_now(b, a, at[k], &pol) &&
-			    seq_settled(b, a, at[k], ROUNDS, min_effect, ALPHA)) {
+		bool efficacy = false;
+		/* compare_ab_group_settled's rule on one series */
+		for (size_t k = 0; k < looks; k++) {
+			efficacy = seq_efficacious(b, a, at[k], ROUNDS, min_effect);
+			if (efficacy || (!compare_ab_decided_now(b, a, at[k], &pol) &&
+					 seq_settled(b, a, at[k], ROUNDS, min_effect, ALPHA))) {
 				taken = at[k];
 				break;
 			}
+		}
 		bool fixed = regressed(b, a, ROUNDS, min_effect);
 		bool seq = regressed(b, a, taken, min_effect);
 		t.fixed += fixed;
 		t.sequential += seq;
 		t.stopped += taken < ROUNDS;
+		t.efficacy += efficacy;
+		t.efficacy_not_fixed += efficacy && seq && !fixed;
 		t.stopped_then_fixed_only += fixed && !seq && taken < ROUNDS;
 		t.rounds += (long)taken;
-		/* a stopped series can never be a regression: its median lay
-		 * below 1 + minimum effect */
-		cr_assert(!(seq && taken < ROUNDS), "series %d regressed after stopping at %zu",
-			  s, taken);
+		/* a series stopped as futile can never be a regression: its
+		 * median lay below 1 + minimum effect or its p above alpha; one
+		 * stopped as decided beyond doubt reads as the final test would */
+		cr_assert(!(seq && taken < ROUNDS && !efficacy),
+			  "series %d regressed after stopping as futile at %zu", s, taken);
+		cr_assert(!efficacy || seq || shift <= 0, "series %d stopped as regressed at %zu "
+			  "but does not read regressed", s, taken);
 	}
 	cr_log_info("shift %g, noise %g and %g, minimum effect %g: fixed %d, sequential %d, "
-		    "stopped %d, %.1f rounds a series", shift, sigma_low, sigma_high, min_effect,
-		    t.fixed, t.sequential, t.stopped, (double)t.rounds / SERIES);
+		    "stopped %d (%d decided, %d of them not by the fixed test), %.1f rounds a "
+		    "series", shift, sigma_low, sigma_high, min_effect, t.fixed, t.sequential,
+		    t.stopped, t.efficacy, t.efficacy_not_fixed, (double)t.rounds / SERIES);
 	return t;
+}
+
+/* At most how many of SERIES null series the efficacy looks may turn into
+ * false alarms the fixed test does not raise: SEQ_EFFICACY_ALPHA of them,
+ * 3 binomial deviations of slack. */
+static int efficacy_bound(void)
+{
+	return (int)(SERIES * SEQ_EFFICACY_ALPHA +
+		     3 * sqrt(SERIES * SEQ_EFFICACY_ALPHA * (1 - SEQ_EFFICACY_ALPHA)));
 }
 
 Test(sequential, null_series_keep_the_false_alarm_rate, .timeout = 120)
@@ -161,9 +182,11 @@ Test(sequential, null_series_keep_the_false_alarm_rate, .timeout = 120)
 	 * its false-alarm rate is near alpha and the bound below is not
 	 * vacuous; the quiet half (0.3%) settles early */
 	struct tally t = simulate(20261205, 0, 0.003, 0.03, 0.005);
-	double bound = ALPHA + 3 * sqrt(ALPHA * (1 - ALPHA) / SERIES);
-	cr_expect_leq(t.sequential, t.fixed, "stopping added false alarms: %d > %d", t.sequential,
-		      t.fixed);
+	double bound = ALPHA + SEQ_EFFICACY_ALPHA + 3 * sqrt(ALPHA * (1 - ALPHA) / SERIES);
+	/* the efficacy looks may add false alarms, SEQ_EFFICACY_ALPHA of the
+	 * series at most (3 binomial deviations of slack) */
+	cr_expect_leq(t.efficacy_not_fixed, efficacy_bound(), "the efficacy looks added %d "
+		      "false alarms", t.efficacy_not_fixed);
 	cr_expect_leq(t.sequential, bound * SERIES, "%d of %d false alarms, bound %.0f",
 		      t.sequential, SERIES, bound * SERIES);
 	/* the noisy half alone, at alpha: between a tenth of it and the bound */
@@ -198,7 +221,8 @@ Test(sequential, no_change_far_below_the_minimum_effect_settles_at_the_first_loo
 {
 	/* the common pull request: nothing moved, noise 1% and 2% against 2% */
 	struct tally t = simulate(11, 0, 0.01, 0.02, 0.02);
-	cr_expect_eq(t.sequential, 0);
+	cr_expect_eq(t.fixed, 0);
+	cr_expect_leq(t.sequential, efficacy_bound(), "%d false alarms", t.sequential);
 	cr_expect_lt(t.rounds, (long)SERIES * ROUNDS / 2, "%ld rounds of %ld: %.1f a series",
 		     t.rounds, (long)SERIES * ROUNDS, (double)t.rounds / SERIES);
 }
@@ -210,9 +234,9 @@ Test(sequential, noisy_null_series_stop_when_the_rounds_left_cannot_make_a_regre
 	 * never gets inside 2% in 61 rounds, the conditional power falls below
 	 * 10% at a later look */
 	struct tally t = simulate(12, 0, 0.05, 0.10, 0.02);
-	double bound = ALPHA + 3 * sqrt(ALPHA * (1 - ALPHA) / SERIES);
-	cr_expect_leq(t.sequential, t.fixed, "stopping added false alarms: %d > %d", t.sequential,
-		      t.fixed);
+	double bound = ALPHA + SEQ_EFFICACY_ALPHA + 3 * sqrt(ALPHA * (1 - ALPHA) / SERIES);
+	cr_expect_leq(t.efficacy_not_fixed, efficacy_bound(), "the efficacy looks added %d "
+		      "false alarms", t.efficacy_not_fixed);
 	cr_expect_leq(t.sequential, bound * SERIES, "%d of %d false alarms", t.sequential, SERIES);
 	cr_expect_geq(t.stopped, SERIES / 2, "%d of %d stopped early", t.stopped, SERIES);
 	cr_expect_lt(t.rounds, (long)SERIES * ROUNDS * 8 / 10, "%ld rounds of %ld: %.1f a series",
@@ -252,4 +276,38 @@ Test(sequential, conditional_power_by_hand)
 	double cp = seq_conditional_power(noisy, 21, 40, 0.02, 0.05);
 	cr_expect(cp > 0.15 && cp < 0.20, "conditional power %g", cp);
 	cr_expect_eq(seq_conditional_power(noisy, 0, 40, 0.02, 0.05), 1, "nothing to go on");
+}
+
+Test(sequential, a_clear_change_stops_at_the_first_looks, .timeout = 120)
+{
+	/* +6% against a 2% minimum effect, noise 1% and 2% (the toy's +3% of
+	 * work beside a quiet machine): found as often as with every round,
+	 * after a fraction of the rounds */
+	struct tally t = simulate(14, log(1.06), 0.01, 0.02, 0.02);
+	cr_expect_geq(t.sequential, t.fixed, "%d found, the fixed test %d", t.sequential, t.fixed);
+	cr_expect_geq(t.efficacy, SERIES * 95 / 100, "%d of %d decided early", t.efficacy, SERIES);
+	cr_expect_lt(t.rounds, (long)SERIES * 20, "%.1f rounds a series",
+		     (double)t.rounds / SERIES);
+}
+
+Test(sequential, efficacy_by_hand)
+{
+	double b[21], a[21];
+	for (int i = 0; i < 21; i++) {
+		a[i] = 1;
+		b[i] = 1.05 + 0.001 * i;   /* every round +5% or more */
+	}
+	/* 61 rounds' 10 looks: a look's level 0.0005; 11 rounds all above
+	 * give 2^-11, 10 rounds 2^-10 */
+	cr_expect(seq_efficacious(b, a, 11, 61, 0.02));
+	cr_expect(!seq_efficacious(b, a, 10, 61, 0.02), "2^-10 is above 0.0005");
+	cr_expect(!seq_efficacious(b, a, 21, 61, 0.08), "the median below the minimum effect");
+	b[3] = 0.9;   /* one round against, the largest in size: too many at 11
+		       * rounds (p = P(W >= 55) of 11), not at 21 */
+	cr_expect(!seq_efficacious(b, a, 11, 61, 0.02));
+	cr_expect(seq_efficacious(b, a, 21, 61, 0.02));
+	for (int i = 0; i < 21; i++)
+		b[i] = 1 / (1.05 + 0.001 * i);   /* an improvement, the mirror image */
+	cr_expect(seq_efficacious(b, a, 11, 61, 0.02));
+	cr_expect(!seq_efficacious(b, a, 11, 5, 0.02), "a budget with no look");
 }

@@ -324,9 +324,12 @@ bool compare_ab_group_settled(struct run_result *b, struct run_result *a, const 
 		if (budget > rounds &&
 		    interference_beyond_reach(usable, disturbed, budget - rounds))
 			continue;
+		/* settled: decided beyond doubt (efficacy), or nothing the
+		 * rounds left could make a verdict of (futility) */
 		settled = !interference_too_few(usable, disturbed) &&
-			  !compare_ab_decided_now(bv, av, rounds, pol) &&
-			  seq_settled(bv, av, rounds, budget, pol->min_effect, pol->alpha);
+			  (seq_efficacious(bv, av, rounds, budget, pol->min_effect) ||
+			   (!compare_ab_decided_now(bv, av, rounds, pol) &&
+			    seq_settled(bv, av, rounds, budget, pol->min_effect, pol->alpha)));
 	}
 	free(bv);
 	free(av);

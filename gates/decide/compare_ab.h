@@ -65,10 +65,11 @@ bool compare_ab_decided_now(const double *b, const double *a, size_t n,
  * stop after ROUNDS of its BUDGET rounds from FIRST_ROUND
  * (decide/sequential.h): every timing series of it in B
  * that the final test would decide against A's, over its undisturbed
- * rounds (marked here, as compare_ab_mark_interference would), is settled
- * (seq_settled: its SEQ_LEVEL interval within the minimum effect both ways
- * or its conditional power at the minimum effect below SEQ_FUTILITY_POWER)
- * and not decided now (compare_ab_decided_now). Series that are
+ * rounds (marked here, as compare_ab_mark_interference would), is settled:
+ * decided beyond doubt (seq_efficacious), or not decided now
+ * (compare_ab_decided_now) and futile to go on with (seq_settled: its
+ * SEQ_LEVEL interval within the minimum effect both ways or its
+ * conditional power at the minimum effect below SEQ_FUTILITY_POWER). Series that are
  * never tested (counted, the machine's load, scheduler events, too few
  * events) do not hold it back, nor one with so many rounds disturbed that
  * the rest of the budget is not expected to make them few enough

@@ -1,4 +1,5 @@
-/* sequential.c: looks and the futility rule of `gate ab` (sequential.h). */
+/* sequential.c: looks, the futility and the efficacy rule of `gate ab`
+ * (sequential.h). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -100,4 +101,33 @@ bool seq_settled(const double *b, const double *a, size_t n, size_t budget, doub
 					      alpha) < SEQ_FUTILITY_POWER);
 	free(logs);
 	return settled;
+}
+
+bool seq_efficacious(const double *b, const double *a, size_t n, size_t budget,
+		     double min_effect)
+{
+	size_t at[SEQ_LOOKS], looks = seq_looks(budget, at);
+	double *logs = malloc((n + 1) * sizeof *logs);
+	size_t m = 0;
+	if (!logs || !looks) {
+		free(logs);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(b[i]) && isfinite(a[i]) && b[i] > 0 && a[i] > 0)
+			logs[m++] = log(b[i] / a[i]);
+	bool decided = false;
+	if (m >= SEQ_MIN_ROUNDS) {
+		double level = SEQ_EFFICACY_ALPHA / (double)looks, effect = log1p(min_effect);
+		double median = stats_median(logs, m);
+		if (median >= effect) {
+			decided = stats_signed_rank_p_greater(logs, m) < level;
+		} else if (median <= -effect) {
+			for (size_t i = 0; i < m; i++)
+				logs[i] = -logs[i];
+			decided = stats_signed_rank_p_greater(logs, m) < level;
+		}
+	}
+	free(logs);
+	return decided;
 }

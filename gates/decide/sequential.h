@@ -5,26 +5,37 @@
  * same fractions of another budget). A variant stops (on both sides) when
  * every timing series of it that the final test would decide is settled
  * and every claim naming it is decided, and the group when all its
- * variants have; a series is settled when the final test on the rounds so far would read
- * it neither regressed nor improved, and either the 90% binomial interval
+ * variants have. A series is settled when it is decided beyond doubt
+ * (efficacy, below), or futile to go on with: the final test on the
+ * rounds so far would read it neither regressed nor improved, and either the 90% binomial interval
  * of its median per-round ratio B/A lies inside (1 / (1 + minimum effect),
  * 1 + minimum effect) (neither a regression nor an improvement of the
  * minimum effect is possible any more) or, for a series too noisy for
  * that, its conditional power is below 10% (the rounds left, were the
  * change from now on the minimum effect, would make it a regression less
  * than one time in ten: seq_conditional_power). That is a non-binding
- * futility rule with no alpha spent at the interim looks (a series is
- * rejected only by the final test, on the rounds taken): a stopped series
- * can never read "regressed", since its signed-rank p was at least alpha
- * before the adjustment over the run, or its median below 1 + minimum
- * effect, so the run's false-alarm rate is at most that of the fixed-round
- * test (Jennison & Turnbull, Group Sequential Methods with Applications to
+ * futility rule (a series is rejected only by the final test, on the
+ * rounds taken): a series stopped as futile can never read "regressed",
+ * since its signed-rank p was at least alpha before the adjustment over
+ * the run, or its median below 1 + minimum effect, so futility only removes
+ * false alarms of the fixed-round test (Jennison & Turnbull, Group Sequential Methods with Applications to
  * Clinical Trials, 2000, sec. 4.2 and 7.2 on non-binding futility, ch. 10
  * on stochastic curtailment). tests/test_sequential.c checks it on seeded
  * simulations of 10,000 series (docs/noise.md, "Stopping early"): what
  * the rule costs is power near the minimum effect, what it saves is rounds
  * (measured:
- * docs/measurements.md#stopping-early-the-simulation-and-the-number-of-looks). */
+ * docs/measurements.md#stopping-early-the-simulation-and-the-number-of-looks).
+ *
+ * A series also stops when it is decided beyond doubt (efficacy): at a
+ * look, its median per-round ratio at least 1 + minimum effect and its
+ * one-sided signed-rank p below SEQ_EFFICACY_ALPHA / looks (or the mirror
+ * image for an improvement). The looks together spend SEQ_EFFICACY_ALPHA
+ * (Bonferroni over the looks, the simplest alpha-spending function:
+ * Jennison & Turnbull sec. 7.2), so a series with no change reads
+ * regressed in the first batch at most alpha + SEQ_EFFICACY_ALPHA of the
+ * time, and a regression still fails only when a fresh batch confirms it
+ * (confirm.h), which stops at its own looks the same way. What it saves is
+ * the rest of the budget exactly where the answer is already clear. */
 #ifndef GATE_SEQUENTIAL_H
 #define GATE_SEQUENTIAL_H
 
@@ -56,6 +67,12 @@
 /* No look before this many rounds (with fewer, an interval of the median
  * is little narrower than the sample's range). */
 #define SEQ_MIN_ROUNDS 9
+
+/* The alpha the efficacy looks spend together (above): a tenth of the
+ * final test's 0.05. With 10 looks a look's level is 0.0005, which an
+ * exact signed-rank test first reaches at 11 rounds all on one side
+ * (2^-11 = 0.00049). */
+#define SEQ_EFFICACY_ALPHA 0.005
 
 /* The rounds after which a group of ROUNDS rounds is looked at, ascending,
  * each at least SEQ_MIN_ROUNDS and below ROUNDS, into LOOKS (room for
@@ -96,5 +113,14 @@ double seq_conditional_power(const double *logs, size_t m, size_t future, double
  * stopped series never fails. False when memory ran out. */
 bool seq_settled(const double *b, const double *a, size_t n, size_t budget, double min_effect,
 		 double alpha);
+
+/* Whether a series of N rounds taken of BUDGET (as seq_within_min_effect's)
+ * is decided beyond doubt at a look: at least SEQ_MIN_ROUNDS usable
+ * rounds, its median ratio B/A at least 1 + MIN_EFFECT and its one-sided
+ * signed-rank p of B > A below SEQ_EFFICACY_ALPHA over the looks of BUDGET
+ * (seq_looks), or its median at most 1 / (1 + MIN_EFFECT) and the p of
+ * B < A below that. False when memory ran out or BUDGET has no look. */
+bool seq_efficacious(const double *b, const double *a, size_t n, size_t budget,
+		     double min_effect);
 
 #endif
