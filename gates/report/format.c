@@ -501,10 +501,12 @@ void format_ab_rounds(const struct ab_schedule *sc, double min_effect, char *buf
 			 "rounds): every group took its rounds");
 	else if (sc->groups_settled)
 		snprintf(buf + n, size - (size_t)n, "; %zu of %zu group%s stopped early, every "
-			 "timing series settled (within %g%% either way at %g%%, or out of reach "
-			 "of a %g%% regression in the rounds left) and every claim decided",
+			 "timing series settled (a change of %g%% or more decided beyond doubt, "
+			 "within %g%% either way at %g%%, or out of reach of a %g%% regression in "
+			 "the rounds left) and every claim decided",
 			 sc->groups_settled, sc->groups_compared, sc->groups_compared == 1 ? "" : "s",
-			 100 * min_effect, 100 * sc->settle_level, 100 * min_effect);
+			 100 * min_effect, 100 * min_effect, 100 * sc->settle_level,
+			 100 * min_effect);
 	else
 		snprintf(buf + n, size - (size_t)n, "; no group settled before its last round (a "
 			 "timing series that the rounds left could still make a %g%% regression, "
