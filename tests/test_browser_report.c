@@ -67,17 +67,28 @@ static void run_browser_script(char *argv[], double timeout_s, const char *ok_li
 	spawn_output_free(&out);
 }
 
+/* The test's fixture written by WRITE as build/tests/browser/NAME, into
+ * DIR (room for 300), for a browser script to open. */
+typedef int (*fixture_write_fn)(const char *path, const struct run_result *r, char *err,
+				size_t err_size);
+
+static void browser_fixture(const char *name, fixture_write_fn write, char *dir)
+{
+	char path[400], err[512] = "";
+	snprintf(dir, 300, "%s/tests/browser", e2e_build_dir());
+	cr_assert(mkdir(dir, 0755) == 0 || errno == EEXIST, "%s: %s", dir, strerror(errno));
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	struct run_result r;
+	browser_build(&r);
+	cr_assert_eq(write(path, &r, err, sizeof err), 0, "%s", err);
+	result_free(&r);
+}
+
 Test(browser_report, the_page_reads_right_in_chromium_and_a_broken_one_does_not,
      .timeout = 600)
 {
-	char dir[300], path[400], err[512] = "";
-	snprintf(dir, sizeof dir, "%s/tests/browser", e2e_build_dir());
-	cr_assert(mkdir(dir, 0755) == 0 || errno == EEXIST, "%s: %s", dir, strerror(errno));
-	snprintf(path, sizeof path, "%s/fixture.html", dir);
-	struct run_result r;
-	browser_build(&r);
-	cr_assert_eq(report_html_write(path, &r, err, sizeof err), 0, "%s", err);
-	result_free(&r);
+	char dir[300];
+	browser_fixture("fixture.html", report_html_write, dir);
 	char *argv[] = { "/bin/sh", "tests/browser_report.sh", (char *)e2e_build_dir(), dir, NULL };
 	run_browser_script(argv, 580, "browser_report: ok");
 }
@@ -86,14 +97,8 @@ Test(browser_report, the_page_reads_right_in_chromium_and_a_broken_one_does_not,
  * (tests/browser_dhat.sh). */
 Test(browser_report, the_dhat_file_opens_in_dhats_viewer, .timeout = 300)
 {
-	char dir[300], path[400], err[512] = "";
-	snprintf(dir, sizeof dir, "%s/tests/browser", e2e_build_dir());
-	cr_assert(mkdir(dir, 0755) == 0 || errno == EEXIST, "%s: %s", dir, strerror(errno));
-	snprintf(path, sizeof path, "%s/fixture.dhat.json", dir);
-	struct run_result r;
-	browser_build(&r);
-	cr_assert_eq(report_dhat_write(path, &r, err, sizeof err), 0, "%s", err);
-	result_free(&r);
+	char dir[300];
+	browser_fixture("fixture.dhat.json", report_dhat_write, dir);
 	char *argv[] = { "/bin/sh", "tests/browser_dhat.sh", dir, NULL };
 	run_browser_script(argv, 280, "browser_dhat: ok");
 }

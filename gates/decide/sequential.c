@@ -6,6 +6,17 @@
 #include "decide/sequential.h"
 #include "decide/stats.h"
 
+/* The log ratios log(b_i / a_i) of the N rounds that are usable (both
+ * values finite and positive) into LOGS; returns how many. */
+static size_t usable_logs(const double *b, const double *a, size_t n, double *logs)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(b[i]) && isfinite(a[i]) && b[i] > 0 && a[i] > 0)
+			logs[m++] = log(b[i] / a[i]);
+	return m;
+}
+
 size_t seq_looks(size_t rounds, size_t *looks)
 {
 	size_t n = 0;
@@ -89,12 +100,9 @@ bool seq_settled(const double *b, const double *a, size_t n, size_t budget, doub
 		 double alpha)
 {
 	double *logs = malloc((n + 1) * sizeof *logs);
-	size_t m = 0;
 	if (!logs)
 		return false;
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(b[i]) && isfinite(a[i]) && b[i] > 0 && a[i] > 0)
-			logs[m++] = log(b[i] / a[i]);
+	size_t m = usable_logs(b, a, n, logs);
 	bool settled = m >= SEQ_MIN_ROUNDS &&
 		       (seq_within_min_effect(b, a, n, min_effect) ||
 			seq_conditional_power(logs, m, budget > n ? budget - n : 0, min_effect,
@@ -108,14 +116,11 @@ bool seq_efficacious(const double *b, const double *a, size_t n, size_t budget,
 {
 	size_t at[SEQ_LOOKS], looks = seq_looks(budget, at);
 	double *logs = malloc((n + 1) * sizeof *logs);
-	size_t m = 0;
 	if (!logs || !looks) {
 		free(logs);
 		return false;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(b[i]) && isfinite(a[i]) && b[i] > 0 && a[i] > 0)
-			logs[m++] = log(b[i] / a[i]);
+	size_t m = usable_logs(b, a, n, logs);
 	bool decided = false;
 	if (m >= SEQ_MIN_ROUNDS) {
 		double level = SEQ_EFFICACY_ALPHA / (double)looks, effect = log1p(min_effect);
