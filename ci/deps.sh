@@ -37,7 +37,7 @@
 #     (tests/test_windows_*.c, ci/mingw-jansson.sh); skipped without them
 #   npm: the workflow lint (ci/lint-workflows.sh fetches
 #     @action-validator/cli from the npm registry); skipped without it or
-#     without a network
+#     without a network, python3-yaml then parsing every file at least
 #   meson: the example project's Meson build (tests/e2e_buildsys.sh);
 #     skipped without it
 #   chromium: the --html report opened in a headless browser
@@ -279,8 +279,9 @@ gate_build() {
 # and 13), and on x86_64 mingw-w64, wine, wine64 and dpkg-dev for the
 # Windows tests under wine (wine64: `wine` alone pulls no loader with
 # --no-install-recommends; dpkg-dev: ci/mingw-jansson.sh's apt-get
-# source), npm for the workflow lint (tests/test_workflow.c, which
-# fetches @action-validator/cli with it), meson for the example
+# source), npm and python3-yaml for the workflow lint (tests/test_workflow.c,
+# which fetches @action-validator/cli with npm and parses the files with
+# yaml where it cannot), meson for the example
 # project's Meson build (tests/e2e_buildsys.sh), Debian's chromium for
 # the --html report in a browser (tests/browser_report.sh) and the peers
 # of ci/peerbench.py for its smoke run (tests/test_peerbench.c). One apt-get per group; as
@@ -305,9 +306,11 @@ gate_tests_optional_ensure() {
 		command -v dpkg-source >/dev/null 2>&1 || win="$win dpkg-dev"
 	fi
 	# the workflow lint fetches @action-validator/cli with npm
-	# (ci/lint-workflows.sh): without a network it skips, saying so
+	# (ci/lint-workflows.sh): without a network it skips, saying so, and
+	# still parses every file with python3's yaml module
 	lint=""
 	command -v npm >/dev/null 2>&1 || lint=" npm"
+	python3 -c 'import yaml' >/dev/null 2>&1 || lint="$lint python3-yaml"
 	meson=""
 	command -v meson >/dev/null 2>&1 || meson=" meson"
 	browser=""
