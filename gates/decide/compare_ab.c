@@ -27,7 +27,7 @@ int compare_ab_paired(const double *b, const double *a, size_t n, struct ab_pair
 	if (!ratio || !logs)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
-		if (!(isfinite(b[i]) && isfinite(a[i]) && b[i] > 0 && a[i] > 0))
+		if (!stats_pair_usable(b[i], a[i]))
 			continue;
 		ratio[m] = b[i] / a[i];
 		logs[m++] = log(b[i] / a[i]);

@@ -12,7 +12,7 @@ static size_t usable_logs(const double *b, const double *a, size_t n, double *lo
 {
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++)
-		if (isfinite(b[i]) && isfinite(a[i]) && b[i] > 0 && a[i] > 0)
+		if (stats_pair_usable(b[i], a[i]))
 			logs[m++] = log(b[i] / a[i]);
 	return m;
 }
@@ -42,7 +42,7 @@ bool seq_within_min_effect(const double *b, const double *a, size_t n, double mi
 	if (!ratio)
 		return false;
 	for (size_t i = 0; i < n; i++)
-		if (isfinite(b[i]) && isfinite(a[i]) && b[i] > 0 && a[i] > 0)
+		if (stats_pair_usable(b[i], a[i]))
 			ratio[m++] = b[i] / a[i];
 	bool within = m >= SEQ_MIN_ROUNDS &&
 		      stats_median_ci(ratio, m, SEQ_LEVEL, &low, &high, &coverage) == 0 &&

@@ -6,6 +6,8 @@
 #ifndef GATE_STATS_H
 #define GATE_STATS_H
 
+#include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,6 +38,14 @@ double stats_mann_whitney_p_greater(const double *x, size_t nx, const double *y,
  * the samples are too small for LEVEL (bounds are then min/max ratio). */
 int stats_ratio_ci(const double *x, size_t nx, const double *y, size_t ny,
 		   double level, double *estimate, double *low, double *high);
+
+/* Whether a round's pair of values B and A gives a usable ratio B / A:
+ * both finite and positive (a failed or missing sample is NaN). The one
+ * rule of gate ab's final test and of its looks (decide/sequential.h). */
+static inline bool stats_pair_usable(double b, double a)
+{
+	return isfinite(b) && isfinite(a) && b > 0 && a > 0;
+}
 
 /* One-sided p-value that the paired differences D (e.g. log(b_i / a_i))
  * tend to be above zero: Wilcoxon signed-rank, zeros and NaN dropped, exact
