@@ -7,7 +7,7 @@ instead, on the same change, machine and hour.
                           [--procedures gate,hyperfine,gbench,benchstat]
                           [--budget 10 | --budget-sweep 2,4,8,16]
                           [--load none|loop] [--tier default|quick]
-                          [--keep DIR]
+                          [--gate-scope variant|kernel] [--keep DIR]
   python3 ci/peerbench.py --smoke
 
 Each case compares side A (unchanged) with side B: unchanged too (a null
@@ -16,10 +16,12 @@ case, --null-runs of them) or with +E% of work (each of --effects,
 procedures run in an order rotated by t and the case, so that the
 machine's drift meets all of them. The procedures:
 
-  gate      `gate ab --kernel K --no-cost --seed t` at its defaults (61
-            rounds of every variant of the kernel, its early stop, its
-            confirmation batch; --no-cost: the cost pass decides no
-            timing and the peers have none). Slower: a timing series
+  gate      `gate ab --kernel K --variant V --no-cost --seed t` at its
+            defaults (61 rounds, its early stop, its confirmation batch;
+            --no-cost: the cost pass decides no timing and the peers have
+            none). --variant V: the variant the peers time, so that all
+            measure the same work (--gate-scope kernel: every variant of
+            the kernel, as the runs before --variant existed). Slower: a timing series
             failed. It decides its own length: its seconds a decision are
             measured, not budgeted.
   hyperfine `hyperfine -N --runs N --export-json F 'A' 'B'`: all N runs
@@ -63,8 +65,8 @@ docs/noise.md "Rounds"), and the null case would compare two binaries.
 The seed kernel is resize (kernels/resize.c): the peers run variant
 copy_grow on 256KB_512B (about 0.2 s a sample, the region most of the
 process), the change ALLOCGATE_SLOWDOWN_PERCENT=E (every outermost region
-E% longer, perf/probe/probe_region.c); gate ab measures all six variants,
-having no variant filter: its seconds include them.
+E% longer, perf/probe/probe_region.c); gate ab measures copy_grow alone
+(--gate-scope kernel: all six variants, its seconds including them).
 
 Budget. --budget S: each peer's N (runs or repetitions a side) is chosen
 once, before the trials, so that a decision takes about S seconds: one run
@@ -176,7 +178,9 @@ def probe_argv(kernel, percent):
 def gate_argv(args, percent, trial, json_path):
     k = KERNELS[args.kernel]
     tier = [] if args.tier == "default" else ["--" + args.tier]
-    return [GATE, "ab", "--kernel-dir", k["dir"], "--kernel", k["name"], "--no-cost"] + tier + [
+    scope = ["--variant", k["args"][1]] if args.gate_scope == "variant" else []
+    return [GATE, "ab", "--kernel-dir", k["dir"], "--kernel", k["name"]] + scope + [
+        "--no-cost"] + tier + [
         "--seed", str(1 + trial), "--a-env", "%s=0" % k["knob"],
         "--b-env", "%s=%s" % (k["knob"], percent), "--no-color", "--json", json_path]
 
@@ -407,9 +411,9 @@ def command_lines(args):
 
 
 def print_report(args, keys, tally, took):
-    print("peerbench: kernel %s, load %s, gate ab tier %s, %d trials of %s, %d null runs, "
-          "budgets %s s, %.0f s" % (
-              args.kernel, args.load, args.tier, args.trials,
+    print("peerbench: kernel %s, load %s, gate ab tier %s scope %s, %d trials of %s, "
+          "%d null runs, budgets %s s, %.0f s" % (
+              args.kernel, args.load, args.tier, args.gate_scope, args.trials,
               ",".join("+%s%%" % e for e in args.effects), args.null_runs,
               ",".join("%g" % b for b in args.budgets), took))
     print("machine: %s" % cpu_identity())
@@ -443,6 +447,8 @@ def parse_args():
                    help="loop: a shell loop busy on the last CPU beside every run")
     p.add_argument("--tier", default="default", choices=["default", "quick"],
                    help="gate ab's tier (default: its default, 61 rounds)")
+    p.add_argument("--gate-scope", default="variant", choices=["variant", "kernel"],
+                   help="gate ab times the peers' variant alone (default) or every variant")
     p.add_argument("--keep", metavar="DIR", help="keep every raw output in DIR")
     p.add_argument("--smoke", action="store_true",
                    help="2 trials of +3%%, 2 null runs, a 1 s budget, gate ab --quick")

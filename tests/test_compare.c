@@ -434,6 +434,22 @@ Test(compare, baseline_series_not_measured_by_a_group_that_ran_is_a_problem)
 	cr_expect_str_eq(p->reason, "in the baseline but not measured by this run");
 }
 
+Test(compare, baseline_series_of_a_variant_left_out_by_variant_is_no_problem)
+{
+	static const char *const asked[] = { "a" };
+	add(&base, "k", "a", "wall_ns", "ns", METRIC_TIMING, base_ns, N, 1.0);
+	add(&base, "k", "a", "task_clock_ns", "ns", METRIC_TIMING, base_ns, N, 1.0);
+	add(&base, "k", "b", "wall_ns", "ns", METRIC_TIMING, base_ns, N, 1.0);
+	add(&cur, "k", "a", "wall_ns", "ns", METRIC_TIMING, base_ns, N, 1.0);
+	cur.variants_asked = asked;
+	cur.variants_asked_count = 1;
+	compare_run(&cur, &base, &o, true);
+
+	cr_assert_eq(cur.problem_count, 1, "b was not asked for; a's missing metric still is one");
+	cr_expect_str_eq(cur.problems[0].variant, "a");
+	cr_expect_str_eq(cur.problems[0].what, "task_clock_ns");
+}
+
 Test(compare, baseline_series_of_a_group_that_did_not_run_is_no_problem)
 {
 	add(&base, "k", "a", "wall_ns", "ns", METRIC_TIMING, base_ns, N, 1.0);

@@ -547,8 +547,9 @@ static const double straddles[CLAIM_ROUNDS] = { 0.9, 1.1, 0.95, 1.05, 1.0, 0.8, 
  * evaluated on that side's rounds alone. */
 static void claim_side(struct run_result *r, const double *ratios)
 {
-	static const struct kernel_expect claim = { "kernels/toy.c", 257, NULL, "small",
-						    "fast.wall_ns < slow.wall_ns" };
+	static const struct kernel_expect claim = { .file = "kernels/toy.c", .line = 257,
+						    .params = "small",
+						    .expr = "fast.wall_ns < slow.wall_ns" };
 	static struct kernel_info k;
 	double slow[CLAIM_ROUNDS];
 	k.name = "toy";

@@ -182,6 +182,8 @@ Test(e2e_ab, bad_input_exits_2)
 		{ "--rounds", "10x", "--rounds 10x: expected an integer" },
 		{ "--rounds=-3", NULL, "--rounds -3: expected an integer" },
 		{ "--rounds", "99999999999999999999", "--rounds 99999999999999999999: expected" },
+		{ "--variant", "singel", "unknown variant 'singel' (variants of the kernels asked "
+		  "for: toy/single, toy/twice)" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct spawn_output out;
@@ -480,6 +482,40 @@ Test(e2e_ab, duet_falls_back_to_interleaved_with_the_reason)
 	cr_expect_str_eq(json_string_value(json_object_get(sc, "mode")), "interleaved");
 	cr_expect(strstr(json_string_value(json_object_get(sc, "why_not_duet")), "--pin-cpu 0"));
 	cr_expect_null(json_object_get(sc, "cpus"));
+	json_decref(root);
+	spawn_output_free(&out);
+}
+
+/* --variant: only that variant is sampled, on both sides; what it measures
+ * still gates, and a claim naming a variant left out is skipped, saying
+ * why. */
+Test(e2e_ab, variant_measures_that_variant_alone_and_skips_claims_on_others)
+{
+	struct spawn_output out;
+	char json[300];
+	snprintf(json, sizeof json, "%s/variant.json", tmpdir);
+	int code = gate_ab(&out, "--no-cost", "--variant", "single", "--all-rounds", "--b-env",
+			   "TOY_EXTRA_ALLOC=1", "--json", json, NULL);
+	cr_expect_eq(code, 1, "exit %d\n%s\n%s", code, out.out, out.err);
+	cr_expect(strstr(out.out, "regression toy/single/small: "), "%s", out.out);
+	cr_expect(strstr(out.out, "names variant twice, which --variant left out"), "%s", out.out);
+	json_t *root = load_result(json);
+	size_t i;
+	json_t *s;
+	json_array_foreach(json_object_get(root, "series"), i, s)
+		cr_expect_str_eq(json_string_value(json_object_get(s, "variant")), "single");
+	cr_expect(series_of(root, "single", "allocs"));
+	json_t *sc = json_object_get(root, "ab_schedule");
+	cr_expect_eq(json_integer_value(json_object_get(sc, "samples_budget")),
+		     2 * json_integer_value(json_object_get(sc, "rounds_budget")),
+		     "one variant, two sides a round");
+	size_t skipped = 0;
+	json_array_foreach(json_object_get(root, "expectations"), i, s) {
+		cr_expect_str_eq(json_string_value(json_object_get(s, "verdict")), "skipped");
+		skipped += !strcmp(json_string_value(json_object_get(s, "note")),
+				   "names variant twice, which --variant left out");
+	}
+	cr_expect_eq(skipped, 2, "both of the toy's claims name twice");
 	json_decref(root);
 	spawn_output_free(&out);
 }

@@ -95,6 +95,8 @@ Test(e2e_input, bad_flag_values_exit_2_naming_the_flag)
 		{ "--env", "=1", "--env =1: expected KEY=VALUE" },
 		{ "--env", "A-B=1", "KEY must be letters" },
 		{ "--kernel", "../../etc/passwd", "unknown kernel '../../etc/passwd'" },
+		{ "--variant", "../../etc/passwd", "unknown variant '../../etc/passwd' (variants of "
+		  "the kernels asked for: toy/single, toy/twice)" },
 		{ "--json", "", "--json needs a value" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

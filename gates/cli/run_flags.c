@@ -23,6 +23,12 @@ static int set_kernel(void *plan, const char *flag, const char *v)
 	return cli_list_add(&o->kernels, &o->kernel_count, flag, v);
 }
 
+static int set_variant(void *plan, const char *flag, const char *v)
+{
+	struct run_options *o = plan;
+	return cli_list_add(&o->variants, &o->variant_count, flag, v);
+}
+
 /* --allocator NAME|PATH (allocator.h): resolved now, preloaded through --env. */
 static int set_allocator(void *plan, const char *flag, const char *v)
 {
@@ -203,6 +209,8 @@ static const struct cli_flag flags[] = {
 	{ "--quick", NULL, "--quick | --full", "tier (default: the default tier)", set_tier },
 	{ "--full", NULL, "", NULL, set_tier },
 	{ "--kernel", "NAME", NULL, "run only this kernel (repeatable)", set_kernel },
+	{ "--variant", "NAME", NULL, "run only this variant of the kernels (repeatable;\n"
+	  "an expectation naming another is skipped)", set_variant },
 	{ "--json", "FILE", NULL, "write the result structure as JSON", set_file },
 	{ "--baseline-dir", "DIR", NULL, "where <platform>.json lives (default: baselines/ next\n"
 	  "to the gate's build; with --kernel-dir ./baselines)", set_file },

@@ -355,6 +355,9 @@ struct run_result {
 	char *baseline_written; /* --update-baseline: the file this run wrote; NULL none */
 	size_t same_code_kernels; /* gate ab: kernels whose code is A's, not measured
 				   * (sample/kernel_code.h) */
+	const char *const *variants_asked; /* --variant NAMEs: the only variants measured
+				   * (not owned, not stored); none: every variant */
+	size_t variants_asked_count;
 	char *baseline_note;   /* e.g. "hardware changed since the baseline: ..." */
 	char *comparison;      /* gate ab: what B and A are; NULL against a baseline */
 	struct ab_schedule schedule; /* gate ab: duet or interleaved, and where */

@@ -153,6 +153,15 @@ static bool group_ran(const struct run_result *r, const char *kernel, const char
 	return false;
 }
 
+/* Whether R's run asked for VARIANT: --variant left the others out. */
+static bool variant_asked(const struct run_result *r, const char *variant)
+{
+	for (size_t i = 0; i < r->variants_asked_count; i++)
+		if (!strcmp(r->variants_asked[i], variant))
+			return true;
+	return !r->variants_asked_count;
+}
+
 void compare_report_missing(struct run_result *r, const struct run_result *other, bool skip_cost,
 			    const char *reason)
 {
@@ -161,7 +170,7 @@ void compare_report_missing(struct run_result *r, const struct run_result *other
 	size_t near = 0;
 	for (size_t i = 0; i < other->series_count; i++) {
 		const struct series *x = &other->series[i];
-		if (skip_cost && metric_is_cost(x->metric))
+		if ((skip_cost && metric_is_cost(x->metric)) || !variant_asked(r, x->variant))
 			continue;
 		if (!result_find_series_near(r, &near, x->kernel, x->variant, x->params,
 					     x->metric) &&

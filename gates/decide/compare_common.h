@@ -88,7 +88,8 @@ void compare_decide_timing(struct run_result *r, const struct run_policy *pol, c
 			   const struct compare_timing_rule *rule);
 
 /* Adds to R a problem (REASON) for every series of OTHER that R lacks, in
- * a group (kernel, params) R ran; with SKIP_COST, not for the cost pass's
+ * a group (kernel, params) R ran, of a variant it asked for (--variant);
+ * with SKIP_COST, not for the cost pass's
  * series (R ran none). */
 void compare_report_missing(struct run_result *r, const struct run_result *other, bool skip_cost,
 			    const char *reason);

@@ -341,7 +341,10 @@ void expect_check_kernels(const struct kernel_info *kernels, size_t count, unsig
 			while (groups_next(&it, &g)) {
 				if (!kernel_info_list_has(ex->params, g.params->name))
 					continue;
-				if (c == CONDITION_UNMET) {
+				if (ex->left_out)
+					snprintf(why, sizeof why, "names variant %s, which --variant "
+						 "left out", ex->left_out);
+				if (c == CONDITION_UNMET || ex->left_out) {
 					expect_eval_skip(ki, ex, g.params->name, why, r);
 					continue;
 				}
@@ -381,7 +384,7 @@ bool expect_group_decided(const struct kernel_info *k, const char *params, const
 	for (size_t e = 0; decided && e < k->expect_count; e++) {
 		const struct kernel_expect *ex = &k->expects[e];
 		char why[256];
-		if (!kernel_info_list_has(ex->params, params) ||
+		if (!kernel_info_list_has(ex->params, params) || ex->left_out ||
 		    (variant && !names_variant(ex->expr, variant)) ||
 		    conditions_evaluate(ex->conditions, t, why, sizeof why) != CONDITION_APPLIES)
 			continue;

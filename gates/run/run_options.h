@@ -15,6 +15,8 @@ struct run_options {
 	const char *tier_name;       /* "quick", "default", "full" */
 	const char **kernels;        /* --kernel NAME, NULL-terminated; empty = all */
 	size_t kernel_count;
+	const char **variants;       /* --variant NAME, NULL-terminated; empty = all */
+	size_t variant_count;
 	const char *json_path;       /* --json FILE */
 	const char *baseline_dir;    /* --baseline-dir DIR */
 	const char *kernel_dir;      /* --kernel-dir DIR (kernel executables) */

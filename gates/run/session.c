@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "run/session.h"
+#include "run/variant_filter.h"
 #include "run/discover.h"
 #include "core/commit.h"
 #include "core/message.h"
@@ -122,6 +123,8 @@ int session_context(struct session *s, const char *self_dir)
 		return GATE_EXIT_USAGE;
 	}
 	s->result.ctx.tier = strdup(s->options.tier_name);
+	s->result.variants_asked = s->options.variants;
+	s->result.variants_asked_count = s->options.variant_count;
 	s->result.ctx.seed = (long long)s->options.seed;
 	record_environment(s);
 	/* The commit measured: the override, GitHub's, or git's of the
@@ -167,12 +170,37 @@ static int check_kernel_names(const struct run_options *o, char **paths)
 	return GATE_EXIT_OK;
 }
 
+/* Checks that every --variant names a variant of a kernel listed (SEEN,
+ * per --variant); returns GATE_EXIT_OK, or GATE_EXIT_USAGE after a message
+ * naming KNOWN, the variants of the kernels listed. */
+static int check_variant_names(const struct run_options *o, const bool *seen, const char *known)
+{
+	for (size_t v = 0; v < o->variant_count; v++)
+		if (!seen[v]) {
+			message_error("unknown variant '%s' (variants of the kernels asked for: %s)",
+				      o->variants[v], *known ? known : "none");
+			return GATE_EXIT_USAGE;
+		}
+	return GATE_EXIT_OK;
+}
+
+/* Appends "KERNEL/VARIANT, ..." of K to KNOWN (SIZE bytes) while it fits. */
+static void add_known_variants(const struct kernel_info *k, char *known, size_t size)
+{
+	for (size_t i = 0; i < k->variant_count; i++) {
+		size_t used = strlen(known);
+		if (used + strlen(k->name) + strlen(k->variants[i]) + 4 < size)
+			snprintf(known + used, size - used, "%s%s/%s", used ? ", " : "", k->name,
+				 k->variants[i]);
+	}
+}
+
 /* Lists the kernels of DIR that S->o selects (see session_list_kernels);
  * with CHECK_NAMES every --kernel must be among them. */
 static int list_kernels(struct session *s, const char *dir, struct run_result *r,
 			struct kernel_info **kernels, size_t *count, bool check_names, int *found)
 {
-	char **paths = NULL, name[256], err[1024];
+	char **paths = NULL, name[256], err[1024], known[2048] = "";
 	int n = discover_kernels(dir, &paths);
 	*kernels = NULL;
 	*count = 0;
@@ -181,7 +209,8 @@ static int list_kernels(struct session *s, const char *dir, struct run_result *r
 		return n;
 	int ret = check_names ? check_kernel_names(&s->options, paths) : 0;
 	*kernels = calloc((size_t)n + 1, sizeof **kernels);
-	for (int i = 0; !ret && *kernels && i < n; i++) {
+	bool *seen = calloc(s->options.variant_count + 1, sizeof *seen);
+	for (int i = 0; !ret && *kernels && seen && i < n; i++) {
 		discover_kernel_name(paths[i], name, sizeof name);
 		if (!wanted(&s->options, name))
 			continue;
@@ -197,8 +226,26 @@ static int list_kernels(struct session *s, const char *dir, struct run_result *r
 			s->sample_failures++;
 			continue;
 		}
+		add_known_variants(&(*kernels)[*count], known, sizeof known);
+		int kept = variant_filter_apply(&(*kernels)[*count], s->options.variants,
+						s->options.variant_count, seen);
+		if (kept <= 0) {   /* none of the variants asked for */
+			kernel_info_free(&(*kernels)[*count]);
+			if (kept < 0) {
+				message_error("cannot list kernel %s: out of memory", name);
+				ret = GATE_EXIT_USAGE;
+			}
+			continue;
+		}
 		(*count)++;
 	}
+	if (!ret && check_names && seen)
+		ret = check_variant_names(&s->options, seen, known);
+	if (!seen && !ret) {
+		message_error("cannot list the kernels: out of memory");
+		ret = GATE_EXIT_USAGE;
+	}
+	free(seen);
 	discover_free(paths);
 	return ret;
 }
@@ -235,4 +282,5 @@ void session_free(struct session *s)
 	result_free(&s->result);
 	free(s->options.env);
 	free(s->options.kernels);
+	free(s->options.variants);
 }

@@ -363,6 +363,7 @@ void kernel_info_free(struct kernel_info *k)
 		free(k->expects[i].conditions);
 		free(k->expects[i].params);
 		free(k->expects[i].expr);
+		free(k->expects[i].left_out);
 	}
 	free(k->variants);
 	free(k->paramsets);

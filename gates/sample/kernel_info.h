@@ -19,6 +19,8 @@ struct kernel_expect {
 	char *conditions;      /* NULL for all (core/conditions.h) */
 	char *params;          /* NULL for all */
 	char *expr;
+	char *left_out;        /* a variant it names that --variant left out
+				* (run/variant_filter.h); NULL: none */
 };
 
 struct kernel_info {
