@@ -814,3 +814,41 @@ Test(compare_ab, a_series_too_disturbed_to_be_decided_does_not_hold_a_group)
 	result_free(&b);
 	result_free(&a);
 }
+
+/* A confirmation batch (decide/sequential.h, seq_confirmed): only the
+ * series the first batch read regressed hold it back, and one of them stops
+ * once the fresh batch alone is beyond doubt at SEQ_CONFIRM_ALPHA over the
+ * looks, a level ten times the first batch's efficacy level. */
+Test(compare_ab, a_confirmation_batch_waits_for_its_suspects_alone)
+{
+	/* +5% in 10 of 12 rounds, the two smallest moves against: signed-rank
+	 * p = 5/4096 = 0.0012, above the first batch's look level (0.0005 at
+	 * 10 looks) and below the confirmation's (0.005) */
+	static const double clear[N] = { 0.9995, 0.9993, 1.050, 1.051, 1.052, 1.053, 1.054,
+					 1.055, 1.056, 1.057, 1.058, 1.059 };
+	struct run_result b = { 0 }, a = { 0 }, first = { 0 };
+	struct run_policy o = options();   /* minimum effect 3% */
+	timed_pair(&b, &a, "single", clear);
+	timed_pair(&b, &a, "twice", loose);
+	struct series *suspect = add(&first, "single", "wall_ns", METRIC_TIMING, clear, N, 1);
+	struct series *passed = add(&first, "twice", "wall_ns", METRIC_TIMING, loose, N, 1);
+	suspect->verdict = VERDICT_FAIL;
+	suspect->gated = true;
+	passed->verdict = VERDICT_PASS;
+	passed->gated = true;
+	cr_expect(!compare_ab_group_settled(&b, &a, "toy", "small", NULL, 0, N, 61, &o),
+		  "a first batch: twice could still move, single is not beyond its doubt");
+	cr_expect(compare_ab_confirm_settled(&b, &a, &first, "toy", "small", NULL, 0, N, 61, &o),
+		  "single confirmed beyond doubt; twice was no suspect");
+	cr_expect(!compare_ab_confirm_settled(&b, &a, &first, "toy", "small", NULL, 0, 9, 61, &o),
+		  "9 rounds: p = 5/512 is not below 0.005");
+	passed->verdict = VERDICT_FAIL;
+	cr_expect(!compare_ab_confirm_settled(&b, &a, &first, "toy", "small", NULL, 0, N, 61, &o),
+		  "twice a suspect too: it could still move");
+	passed->gated = false;
+	cr_expect(compare_ab_confirm_settled(&b, &a, &first, "toy", "small", NULL, 0, N, 61, &o),
+		  "a failure that does not gate is not confirmed, so holds nothing");
+	result_free(&b);
+	result_free(&a);
+	result_free(&first);
+}

@@ -311,3 +311,52 @@ Test(sequential, efficacy_by_hand)
 	cr_expect(seq_efficacious(b, a, 11, 61, 0.02));
 	cr_expect(!seq_efficacious(b, a, 11, 5, 0.02), "a budget with no look");
 }
+
+Test(sequential, confirmed_by_hand)
+{
+	double b[21], a[21];
+	for (int i = 0; i < 21; i++) {
+		a[i] = 1;
+		b[i] = 1.05 + 0.001 * i;
+	}
+	b[0] = 0.9995;   /* the smallest move, against: p = P(W >= 65) of 11 = 2/2048 */
+	cr_expect(!seq_efficacious(b, a, 11, 61, 0.02), "0.00098 is above the first batch's "
+		  "0.0005");
+	cr_expect(seq_confirmed(b, a, 11, 61, 0.02), "0.00098 is below the confirmation's 0.005");
+	cr_expect(!seq_confirmed(b, a, 8, 61, 0.02), "fewer than SEQ_MIN_ROUNDS");
+	cr_expect(!seq_confirmed(b, a, 21, 61, 0.08), "the median below the minimum effect");
+	for (int i = 0; i < 21; i++)
+		b[i] = 1 / (1.05 + 0.001 * i);
+	cr_expect(!seq_confirmed(b, a, 21, 61, 0.02), "an improvement confirms no regression");
+	cr_expect(!seq_confirmed(b, a, 11, 5, 0.02), "a budget with no look");
+}
+
+/* Fresh batches of no change: the share a confirmation batch's looks stop
+ * as confirmed stays below SEQ_CONFIRM_ALPHA (Bonferroni over the looks),
+ * with a minimum effect of 0 so that the median half the time passes it
+ * and only the p-values keep the rate down (the bound is not vacuous: the
+ * looks confirm some). */
+Test(sequential, null_confirmation_batches_stop_as_confirmed_below_their_alpha, .timeout = 120)
+{
+	struct rng r;
+	double b[ROUNDS], a[ROUNDS];
+	size_t at[SEQ_LOOKS], looks = seq_looks(ROUNDS, at);
+	int confirmed = 0;
+	rng_seed(&r, 20261207);
+	for (int s = 0; s < SERIES; s++) {
+		series(&r, 0, 0.02, b, a);
+		for (size_t k = 0; k < looks; k++)
+			if (seq_confirmed(b, a, at[k], ROUNDS, 0)) {
+				confirmed++;
+				break;
+			}
+	}
+	double bound = SERIES * SEQ_CONFIRM_ALPHA +
+		       3 * sqrt(SERIES * SEQ_CONFIRM_ALPHA * (1 - SEQ_CONFIRM_ALPHA));
+	cr_log_info("null confirmation batches stopped as confirmed: %d of %d", confirmed,
+		    SERIES);
+	cr_expect_leq(confirmed, bound, "%d of %d confirmed, bound %.0f", confirmed, SERIES,
+		      bound);
+	cr_expect_geq(confirmed, SERIES * SEQ_CONFIRM_ALPHA / 10, "only %d: the looks confirm "
+		      "nothing, the bound says nothing", confirmed);
+}

@@ -294,9 +294,23 @@ bool compare_ab_decided_now(const double *b, const double *a, size_t n,
 	return v == VERDICT_FAIL || (v == VERDICT_IMPROVED && pr.p_less < pol->alpha);
 }
 
-bool compare_ab_group_settled(struct run_result *b, struct run_result *a, const char *kernel,
-			      const char *params, const char *variant, size_t first_round, size_t rounds, size_t budget,
-			      const struct run_policy *pol)
+/* Whether series S of B, a suspected regression of FIRST (the first
+ * batch's B), waits for the confirmation batch; with no FIRST, every series
+ * is the first batch's own. */
+static bool holds_batch(const struct series *s, const struct run_result *first)
+{
+	if (!first)
+		return true;
+	const struct series *f = result_find_series(first, s->kernel, s->variant, s->params,
+						    s->metric);
+	return f && f->cls == METRIC_TIMING && f->verdict == VERDICT_FAIL && f->gated;
+}
+
+/* compare_ab_group_settled, and with FIRST compare_ab_confirm_settled. */
+static bool group_settled(struct run_result *b, struct run_result *a,
+			  const struct run_result *first, const char *kernel, const char *params,
+			  const char *variant, size_t first_round, size_t rounds, size_t budget,
+			  const struct run_policy *pol)
 {
 	if (interference_mark_group_as(b, kernel, params, false) ||
 	    interference_mark_group_as(a, kernel, params, false))
@@ -306,7 +320,8 @@ bool compare_ab_group_settled(struct run_result *b, struct run_result *a, const 
 	for (size_t i = 0; settled && i < b->series_count; i++) {
 		const struct series *s = &b->series[i];
 		if (s->cls != METRIC_TIMING ||
-		    !group_key_in(GROUP_KEY(s), GROUP_KEY_OF(kernel, variant, params)))
+		    !group_key_in(GROUP_KEY(s), GROUP_KEY_OF(kernel, variant, params)) ||
+		    !holds_batch(s, first))
 			continue;
 		const struct series *x = result_find_series(a, kernel, s->variant, params, s->metric);
 		char why[160];
@@ -324,16 +339,36 @@ bool compare_ab_group_settled(struct run_result *b, struct run_result *a, const 
 		if (budget > rounds &&
 		    interference_beyond_reach(usable, disturbed, budget - rounds))
 			continue;
-		/* settled: decided beyond doubt (efficacy), or nothing the
-		 * rounds left could make a verdict of (futility) */
+		/* settled: decided beyond doubt (efficacy; in a confirmation
+		 * batch, confirmed beyond doubt), or nothing the rounds left
+		 * could make a verdict of (futility) */
+		bool decided = first ? seq_confirmed(bv, av, rounds, budget, pol->min_effect)
+				     : seq_efficacious(bv, av, rounds, budget, pol->min_effect);
 		settled = !interference_too_few(usable, disturbed) &&
-			  (seq_efficacious(bv, av, rounds, budget, pol->min_effect) ||
-			   (!compare_ab_decided_now(bv, av, rounds, pol) &&
-			    seq_settled(bv, av, rounds, budget, pol->min_effect, pol->alpha)));
+			  (decided || (!compare_ab_decided_now(bv, av, rounds, pol) &&
+				       seq_settled(bv, av, rounds, budget, pol->min_effect,
+						   pol->alpha)));
 	}
 	free(bv);
 	free(av);
 	return settled;
+}
+
+bool compare_ab_group_settled(struct run_result *b, struct run_result *a, const char *kernel,
+			      const char *params, const char *variant, size_t first_round,
+			      size_t rounds, size_t budget, const struct run_policy *pol)
+{
+	return group_settled(b, a, NULL, kernel, params, variant, first_round, rounds, budget,
+			     pol);
+}
+
+bool compare_ab_confirm_settled(struct run_result *b, struct run_result *a,
+				const struct run_result *first, const char *kernel,
+				const char *params, const char *variant, size_t first_round,
+				size_t rounds, size_t budget, const struct run_policy *pol)
+{
+	return group_settled(b, a, first, kernel, params, variant, first_round, rounds, budget,
+			     pol);
 }
 
 enum verdict compare_ab_claim(enum verdict a, enum verdict b)

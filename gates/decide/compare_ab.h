@@ -78,6 +78,16 @@ bool compare_ab_group_settled(struct run_result *b, struct run_result *a, const 
 			      const char *params, const char *variant, size_t first_round,
 			      size_t rounds, size_t budget, const struct run_policy *pol);
 
+/* compare_ab_group_settled for a confirmation batch (B, A) of the first
+ * batch FIRST (its B, decided): only the series FIRST read regressed hold
+ * it back, and one of them is settled when confirmed beyond doubt
+ * (seq_confirmed) or, as in the first batch, not decided now and futile to
+ * go on with. */
+bool compare_ab_confirm_settled(struct run_result *b, struct run_result *a,
+				const struct run_result *first, const char *kernel,
+				const char *params, const char *variant, size_t first_round,
+				size_t rounds, size_t budget, const struct run_policy *pol);
+
 /* Compares every series of B with the same series of A and sets B's
  * comparison fields and verdicts (the A median goes to baseline_median).
  * Series of A that B lacks, for a (kernel, params) both ran, become

@@ -111,8 +111,12 @@ bool seq_settled(const double *b, const double *a, size_t n, size_t budget, doub
 	return settled;
 }
 
-bool seq_efficacious(const double *b, const double *a, size_t n, size_t budget,
-		     double min_effect)
+/* Whether the usable rounds of B and A (N of BUDGET's looks) are beyond
+ * doubt at ALPHA spent over the looks: a median ratio of at least 1 +
+ * MIN_EFFECT and the one-sided signed-rank p of B > A below a look's share
+ * of ALPHA, or, with BOTH_WAYS, the mirror image. */
+static bool beyond_doubt(const double *b, const double *a, size_t n, size_t budget,
+			 double min_effect, double alpha, bool both_ways)
 {
 	size_t at[SEQ_LOOKS], looks = seq_looks(budget, at);
 	double *logs = malloc((n + 1) * sizeof *logs);
@@ -123,11 +127,11 @@ bool seq_efficacious(const double *b, const double *a, size_t n, size_t budget,
 	size_t m = usable_logs(b, a, n, logs);
 	bool decided = false;
 	if (m >= SEQ_MIN_ROUNDS) {
-		double level = SEQ_EFFICACY_ALPHA / (double)looks, effect = log1p(min_effect);
+		double level = alpha / (double)looks, effect = log1p(min_effect);
 		double median = stats_median(logs, m);
 		if (median >= effect) {
 			decided = stats_signed_rank_p_greater(logs, m) < level;
-		} else if (median <= -effect) {
+		} else if (both_ways && median <= -effect) {
 			for (size_t i = 0; i < m; i++)
 				logs[i] = -logs[i];
 			decided = stats_signed_rank_p_greater(logs, m) < level;
@@ -135,4 +139,16 @@ bool seq_efficacious(const double *b, const double *a, size_t n, size_t budget,
 	}
 	free(logs);
 	return decided;
+}
+
+bool seq_efficacious(const double *b, const double *a, size_t n, size_t budget,
+		     double min_effect)
+{
+	return beyond_doubt(b, a, n, budget, min_effect, SEQ_EFFICACY_ALPHA, true);
+}
+
+bool seq_confirmed(const double *b, const double *a, size_t n, size_t budget,
+		   double min_effect)
+{
+	return beyond_doubt(b, a, n, budget, min_effect, SEQ_CONFIRM_ALPHA, false);
 }

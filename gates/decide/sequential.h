@@ -34,8 +34,10 @@
  * Jennison & Turnbull sec. 7.2), so a series with no change reads
  * regressed in the first batch at most alpha + SEQ_EFFICACY_ALPHA of the
  * time, and a regression still fails only when a fresh batch confirms it
- * (confirm.h), which stops at its own looks the same way. What it saves is
- * the rest of the budget exactly where the answer is already clear. */
+ * (confirm.h), which stops at its own looks: as futile the same way, as
+ * confirmed at a level of its own (SEQ_CONFIRM_ALPHA, seq_confirmed). What
+ * it saves is the rest of the budget exactly where the answer is already
+ * clear. */
 #ifndef GATE_SEQUENTIAL_H
 #define GATE_SEQUENTIAL_H
 
@@ -122,5 +124,25 @@ bool seq_settled(const double *b, const double *a, size_t n, size_t budget, doub
  * B < A below that. False when memory ran out or BUDGET has no look. */
 bool seq_efficacious(const double *b, const double *a, size_t n, size_t budget,
 		     double min_effect);
+
+/* The alpha a confirmation batch's looks spend together to stop as
+ * confirmed (seq_confirmed), ten times SEQ_EFFICACY_ALPHA since the batch
+ * is the second of two: under no change a fresh batch stops so at most
+ * this often (a look's level 0.005 at 10 looks), and it runs only after
+ * its first batch read the series regressed (at most alpha +
+ * SEQ_EFFICACY_ALPHA of the time under no change), so the looks confirm
+ * a series with no change at most 0.055 x 0.05 of the time, beside what
+ * the final rule lets through (docs/noise.md, "Stopping early"). */
+#define SEQ_CONFIRM_ALPHA 0.05
+
+/* Whether a confirmation batch of a suspected regression (B's and A's
+ * rounds, N of BUDGET, as seq_efficacious's) is confirmed beyond doubt at a
+ * look: at least SEQ_MIN_ROUNDS usable rounds, its median ratio B/A at
+ * least 1 + MIN_EFFECT and its one-sided signed-rank p of B > A below
+ * SEQ_CONFIRM_ALPHA over the looks of BUDGET. The batch may stop there;
+ * the confirmation itself is still decided by its final rule, on the
+ * rounds taken (compare_ab_settle). */
+bool seq_confirmed(const double *b, const double *a, size_t n, size_t budget,
+		   double min_effect);
 
 #endif

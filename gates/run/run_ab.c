@@ -42,6 +42,7 @@ struct ab_state {
 	struct run_result a;           /* side A's samples */
 	struct runner_duet *duet;      /* duet sampling's CPUs and figures; NULL: interleaved */
 	struct runner_looks looks;     /* when a group may stop early (decide/sequential.h) */
+	bool confirming;               /* the samples are a confirmation batch's */
 	struct condition_target a_target; /* A's claims are A's allocator's */
 	char *a_allocator;
 };
@@ -150,7 +151,9 @@ static int setup(struct ab_state *st, const char *self_dir)
 /* gate ab's looks (decide/sequential.h): VARIANT of the group of SIDES
  * (A, B) stops once every timing series of it that the run would test is
  * settled and every claim naming it that the run gates is decided on both
- * sides at the looks' claim level. */
+ * sides at the looks' claim level; in a confirmation batch, which decides
+ * no claim, once every suspected regression of it is
+ * (compare_ab_confirm_settled). */
 static bool variant_settled(void *ctx, const struct runner_side *sides, size_t side_count,
 			    size_t first_round, size_t rounds, const char *variant)
 {
@@ -161,6 +164,10 @@ static bool variant_settled(void *ctx, const struct runner_side *sides, size_t s
 		return false;
 	size_t budget = (size_t)st->s.plan.rounds, left = budget > rounds ? budget - rounds : 0;
 	double level = seq_claim_level(st->looks.count);
+	if (st->confirming)
+		return compare_ab_confirm_settled(sides[1].r, sides[0].r, &st->s.result,
+						  sides[1].k->name, sides[1].p->name, variant,
+						  first_round, rounds, budget, &st->s.result.policy);
 	return compare_ab_group_settled(sides[1].r, sides[0].r, sides[1].k->name, sides[1].p->name,
 					variant, first_round, rounds, budget,
 					&st->s.result.policy) &&
@@ -438,6 +445,7 @@ static bool settle(void *ctx)
 		message_error("comparing allocation sites: out of memory");
 	mark_files_same(st);
 	s->plan.cost = st->a_plan.cost = confirm_takes_cost_pass();
+	st->confirming = true;
 	return true;
 }
 
