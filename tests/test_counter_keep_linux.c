@@ -67,3 +67,49 @@ Test(counter_keep, holds_each_kind_once_and_no_child_sees_them)
 	cr_expect_null(strstr(o.out, "perf_event"), "the child holds a perf event:\n%s", o.out);
 	spawn_output_free(&o);
 }
+
+/* How many of the probe's syscall tracepoints tracefs names here. */
+static int tracepoints_named(void)
+{
+	static const char *const names[] = { "sys_enter_mmap", "sys_enter_munmap",
+					     "sys_enter_brk", "sys_enter_mremap",
+					     "sys_enter_madvise", "sys_enter_futex" };
+	int n = 0;
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		char path[160];
+		snprintf(path, sizeof path, "/sys/kernel/tracing/events/syscalls/%s/id", names[i]);
+		FILE *f = fopen(path, "r");
+		if (!f) {
+			snprintf(path, sizeof path, "/sys/kernel/debug/tracing/events/syscalls/%s/id",
+				 names[i]);
+			f = fopen(path, "r");
+		}
+		n += f != NULL;
+		if (f)
+			fclose(f);
+	}
+	return n;
+}
+
+Test(counter_keep, holds_each_tracepoint_for_a_pass_and_releases_them_all)
+{
+	int named = tracepoints_named();
+	if (!named || geteuid() != 0)
+		cr_skip_test("tracefs names no syscall tracepoint here, or not root: the gate "
+			     "holds none, and the counted probes count no sys_* either");
+	int before = perf_fds();
+	int held = counter_keep_tracepoints_hold();
+	cr_expect_eq(held, named, "held %d of the %d tracepoints tracefs names", held, named);
+	cr_expect_eq(perf_fds(), before + held);
+	/* a child of spawn_run: close-on-exec, not inherited */
+	char *argv[] = { "/bin/ls", "-l", "/proc/self/fd/", NULL };
+	struct spawn_output o;
+	cr_assert_eq(spawn_run(argv, NULL, 30, &o), 0);
+	cr_expect_null(strstr(o.out, "perf_event"), "the child holds a perf event:\n%s", o.out);
+	spawn_output_free(&o);
+	counter_keep_tracepoints_release();
+	cr_expect_eq(perf_fds(), before, "every held tracepoint closed");
+	cr_expect_eq(counter_keep_tracepoints_hold(), held, "held again for the next pass");
+	counter_keep_tracepoints_release();
+	cr_expect_eq(perf_fds(), before);
+}

@@ -6,3 +6,12 @@ int counter_keep_open(void)
 {
 	return 0;
 }
+
+int counter_keep_tracepoints_hold(void)
+{
+	return 0;
+}
+
+void counter_keep_tracepoints_release(void)
+{
+}

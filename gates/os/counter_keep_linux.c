@@ -1,8 +1,12 @@
 /* counter_keep_linux.c: counter_keep.h on Linux: one disabled software
  * perf event of each kind in perf/counters/counters_linux.c's table, for
- * this process only (pid 0, any CPU, not inherited). */
+ * this process only (pid 0, any CPU, not inherited), and around a counted
+ * pass one of each syscall tracepoint of that table. */
 #include <linux/perf_event.h>
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -39,4 +43,74 @@ int counter_keep_open(void)
 {
 	pthread_once(&once, open_all);
 	return held;
+}
+
+/* perf/counters/counters_linux.c's tracepoint group */
+static const char *const tracepoints[] = {
+	"sys_enter_mmap", "sys_enter_munmap", "sys_enter_brk",
+	"sys_enter_mremap", "sys_enter_madvise", "sys_enter_futex",
+};
+#define TRACEPOINTS (sizeof tracepoints / sizeof *tracepoints)
+
+static int held_tracepoints[TRACEPOINTS];
+static size_t held_tracepoint_count;
+
+/* Id of syscalls:NAME where tracefs is mounted (the probe mounts it, as
+ * root, when it is not), or -1. */
+static long long tracepoint_id(const char *name)
+{
+	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
+		char path[160];
+		unsigned long long id;
+		snprintf(path, sizeof path, "%s/events/syscalls/%s/id", roots[i], name);
+		FILE *f = fopen(path, "r");
+		int ok = f && fscanf(f, "%llu", &id) == 1;
+		if (f)
+			fclose(f);
+		if (ok)
+			return (long long)id;
+	}
+	return -1;
+}
+
+int counter_keep_tracepoints_hold(void)
+{
+	for (size_t i = 0; i < TRACEPOINTS && held_tracepoint_count < TRACEPOINTS; i++) {
+		long long id = tracepoint_id(tracepoints[i]);
+		if (id < 0)
+			continue;
+		struct perf_event_attr attr;
+		memset(&attr, 0, sizeof attr);
+		attr.type = PERF_TYPE_TRACEPOINT;
+		attr.size = sizeof attr;
+		attr.config = (uint64_t)id;
+		attr.disabled = 1;
+		long fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd >= 0)
+			held_tracepoints[held_tracepoint_count++] = (int)fd;
+	}
+	return (int)held_tracepoint_count;
+}
+
+static void *close_one(void *fd)
+{
+	close(*(int *)fd);
+	return NULL;
+}
+
+void counter_keep_tracepoints_release(void)
+{
+	pthread_t threads[TRACEPOINTS];
+	bool started[TRACEPOINTS] = { false };
+	for (size_t i = 0; i < held_tracepoint_count; i++)
+		started[i] = pthread_create(&threads[i], NULL, close_one,
+					    &held_tracepoints[i]) == 0;
+	for (size_t i = 0; i < held_tracepoint_count; i++) {
+		if (started[i])
+			pthread_join(threads[i], NULL);
+		else
+			close(held_tracepoints[i]);
+	}
+	held_tracepoint_count = 0;
 }

@@ -22,4 +22,22 @@
  * seccomp; the kernels then run as before). */
 int counter_keep_open(void);
 
+/* The syscall tracepoints a counted sample's probe counts (sys_enter_mmap,
+ * munmap, brk, mremap, madvise, futex: perf/counters/counters_linux.c),
+ * held by the gate around one group's counted pass. On Linux, closing the
+ * last perf event of a tracepoint unregisters its probe and waits for a
+ * grace period (perf_trace_event_unreg -> tracepoint_synchronize_unregister),
+ * about 35 ms a tracepoint on a 2-CPU VM: each counted sample's process
+ * paid six at its exit (measured: docs/measurements.md, "The counted pass's
+ * tracepoints"). Held, its closes only drop a reference. Held for the pass
+ * only, never across timed rounds: while a syscall tracepoint has a probe
+ * every task's system calls take the tracing path. Opens one disabled event
+ * of each, for this process alone, where tracefs names them; returns how
+ * many are held (0 where the OS has none or refuses them). */
+int counter_keep_tracepoints_hold(void);
+
+/* Closes what counter_keep_tracepoints_hold opened, all at once (one
+ * thread each, so that their grace periods overlap). */
+void counter_keep_tracepoints_release(void);
+
 #endif

@@ -14,6 +14,7 @@
 #include "sample/backend.h"
 #include "sample/cost_pass.h"
 #include "sample/record.h"
+#include "sample/counter_keep.h"
 #include "sample/runner.h"
 #include "sample/runner_internal.h"
 #include "sample/spawn.h"
@@ -174,6 +175,7 @@ void runner_counted_pass(const struct runner_side *sides, size_t side_count,
 			 size_t n, size_t first_round)
 {
 	const struct runner_plan *o = sides[0].o;
+	counter_keep_tracepoints_hold();
 	for (size_t s = 0; s < side_count; s++) {
 		double calls = 0;
 		int taken = 0;
@@ -202,4 +204,5 @@ void runner_counted_pass(const struct runner_side *sides, size_t side_count,
 						   "counted build", why);
 		}
 	}
+	counter_keep_tracepoints_release();
 }
