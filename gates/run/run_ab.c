@@ -135,7 +135,10 @@ static int setup(struct ab_state *st, const char *self_dir)
 	 * tells a reviewer nothing */
 	char a_rev[80], b_rev[80];
 	commit_dir_revision(st->a_dir, a_rev, sizeof a_rev);
-	commit_dir_revision(s->kernel_dir, b_rev, sizeof b_rev);
+	if (strcmp(st->a_dir, s->kernel_dir))
+		commit_dir_revision(s->kernel_dir, b_rev, sizeof b_rev);
+	else   /* one directory, one revision: git is asked once */
+		snprintf(b_rev, sizeof b_rev, "%s", a_rev);
 	ab_options_describe(&st->p->a, st->a_dir, a_rev, a, sizeof a);
 	ab_options_describe(&st->p->b, s->kernel_dir, b_rev, b, sizeof b);
 	if (st->a_count)

@@ -27,8 +27,8 @@ int counter_keep_open(void);
  * held by the gate around one group's counted pass. On Linux, closing the
  * last perf event of a tracepoint unregisters its probe and waits for a
  * grace period (perf_trace_event_unreg -> tracepoint_synchronize_unregister),
- * about 35 ms a tracepoint on a 2-CPU VM: each counted sample's process
- * paid six at its exit (measured: docs/measurements.md, "The counted pass's
+ * tens of milliseconds a tracepoint: each counted sample's process paid six
+ * at its exit (measured: docs/measurements.md, "The counted pass's
  * tracepoints"). Held, its closes only drop a reference. Held for the pass
  * only, never across timed rounds: while a syscall tracepoint has a probe
  * every task's system calls take the tracing path. Opens one disabled event
