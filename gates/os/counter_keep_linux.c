@@ -4,7 +4,6 @@
  * pass one of each syscall tracepoint of that table. */
 #include <linux/perf_event.h>
 #include <pthread.h>
-#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -93,24 +92,9 @@ int counter_keep_tracepoints_hold(void)
 	return (int)held_tracepoint_count;
 }
 
-static void *close_one(void *fd)
-{
-	close(*(int *)fd);
-	return NULL;
-}
-
 void counter_keep_tracepoints_release(void)
 {
-	pthread_t threads[TRACEPOINTS];
-	bool started[TRACEPOINTS] = { false };
 	for (size_t i = 0; i < held_tracepoint_count; i++)
-		started[i] = pthread_create(&threads[i], NULL, close_one,
-					    &held_tracepoints[i]) == 0;
-	for (size_t i = 0; i < held_tracepoint_count; i++) {
-		if (started[i])
-			pthread_join(threads[i], NULL);
-		else
-			close(held_tracepoints[i]);
-	}
+		close(held_tracepoints[i]);
 	held_tracepoint_count = 0;
 }

@@ -36,8 +36,9 @@ int counter_keep_open(void);
  * many are held (0 where the OS has none or refuses them). */
 int counter_keep_tracepoints_hold(void);
 
-/* Closes what counter_keep_tracepoints_hold opened, all at once (one
- * thread each, so that their grace periods overlap). */
+/* Closes what counter_keep_tracepoints_hold opened: each close waits for
+ * its grace period once (the kernel takes them one after another, even
+ * from several threads). */
 void counter_keep_tracepoints_release(void);
 
 #endif
