@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "counters/syscall_tracepoints.h"
 #include "sample/counter_keep.h"
 #include "sample/spawn.h"
 
@@ -71,9 +72,9 @@ Test(counter_keep, holds_each_kind_once_and_no_child_sees_them)
 /* How many of the probe's syscall tracepoints tracefs names here. */
 static int tracepoints_named(void)
 {
-	static const char *const names[] = { "sys_enter_mmap", "sys_enter_munmap",
-					     "sys_enter_brk", "sys_enter_mremap",
-					     "sys_enter_madvise", "sys_enter_futex" };
+#define TRACEPOINT_NAME(counter, name) name,
+	static const char *const names[] = { SYSCALL_TRACEPOINTS(TRACEPOINT_NAME) };
+#undef TRACEPOINT_NAME
 	int n = 0;
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
 		char path[160];

@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "counters/syscall_tracepoints.h"
 #include "sample/counter_keep.h"
 
 /* The software kinds whose open switches a static key (perf_swevent_init);
@@ -44,11 +45,10 @@ int counter_keep_open(void)
 	return held;
 }
 
-/* perf/counters/counters_linux.c's tracepoint group */
-static const char *const tracepoints[] = {
-	"sys_enter_mmap", "sys_enter_munmap", "sys_enter_brk",
-	"sys_enter_mremap", "sys_enter_madvise", "sys_enter_futex",
-};
+/* the probe's tracepoint group (perf/counters/counters_linux.c) */
+#define TRACEPOINT_NAME(counter, name) name,
+static const char *const tracepoints[] = { SYSCALL_TRACEPOINTS(TRACEPOINT_NAME) };
+#undef TRACEPOINT_NAME
 #define TRACEPOINTS (sizeof tracepoints / sizeof *tracepoints)
 
 static int held_tracepoints[TRACEPOINTS];

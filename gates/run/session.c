@@ -226,7 +226,8 @@ static int list_kernels(struct session *s, const char *dir, struct run_result *r
 			s->sample_failures++;
 			continue;
 		}
-		add_known_variants(&(*kernels)[*count], known, sizeof known);
+		if (s->options.variant_count)   /* for a refusal's list */
+			add_known_variants(&(*kernels)[*count], known, sizeof known);
 		int kept = variant_filter_apply(&(*kernels)[*count], s->options.variants,
 						s->options.variant_count, seen);
 		if (kept <= 0) {   /* none of the variants asked for */

@@ -175,7 +175,16 @@ void runner_counted_pass(const struct runner_side *sides, size_t side_count,
 			 size_t n, size_t first_round)
 {
 	const struct runner_plan *o = sides[0].o;
-	counter_keep_tracepoints_hold();
+	/* held for two samples or more: releasing them costs what one
+	 * sample's exit would, so for one or none it saves nothing */
+	size_t planned = 0;
+	for (size_t i = 0; i < n && planned < 2; i++) {
+		char path[4096];
+		planned += failures[i] < RUNNER_MAX_FAILURES &&
+			   kernel_info_counted_path(sides[item_side[i]].k, path, sizeof path) == 0;
+	}
+	if (planned >= 2)
+		counter_keep_tracepoints_hold();
 	for (size_t s = 0; s < side_count; s++) {
 		double calls = 0;
 		int taken = 0;

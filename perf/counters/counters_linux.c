@@ -34,6 +34,7 @@
 
 #include "counters/counters.h"
 #include "counters/sched_wait.h"
+#include "counters/syscall_tracepoints.h"
 
 enum linux_mode { LINUX_GROUPS, LINUX_SINGLE, LINUX_POSIX };
 enum { LINUX_SOFTWARE, LINUX_HARDWARE, LINUX_TRACE, LINUX_GROUP_COUNT };
@@ -61,12 +62,9 @@ static const struct linux_event_def {
 	{ COUNTER_MINOR_FAULTS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN, LINUX_SOFTWARE, NULL },
 	{ COUNTER_MAJOR_FAULTS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ, LINUX_SOFTWARE, NULL },
 	/* the allocator's system calls (docs/counters.md): tracepoints, root only */
-	{ COUNTER_SYS_MMAP, PERF_TYPE_TRACEPOINT, 0, LINUX_TRACE, "sys_enter_mmap" },
-	{ COUNTER_SYS_MUNMAP, PERF_TYPE_TRACEPOINT, 0, LINUX_TRACE, "sys_enter_munmap" },
-	{ COUNTER_SYS_BRK, PERF_TYPE_TRACEPOINT, 0, LINUX_TRACE, "sys_enter_brk" },
-	{ COUNTER_SYS_MREMAP, PERF_TYPE_TRACEPOINT, 0, LINUX_TRACE, "sys_enter_mremap" },
-	{ COUNTER_SYS_MADVISE, PERF_TYPE_TRACEPOINT, 0, LINUX_TRACE, "sys_enter_madvise" },
-	{ COUNTER_SYS_FUTEX, PERF_TYPE_TRACEPOINT, 0, LINUX_TRACE, "sys_enter_futex" },
+#define LINUX_TRACE_DEF(counter, name) { counter, PERF_TYPE_TRACEPOINT, 0, LINUX_TRACE, name },
+	SYSCALL_TRACEPOINTS(LINUX_TRACE_DEF)
+#undef LINUX_TRACE_DEF
 };
 
 struct linux_event {
