@@ -333,7 +333,7 @@ static bool group_settled(struct run_result *b, struct run_result *a,
 			continue;
 		size_t disturbed = undisturbed_from(s, x, first_round, rounds, bv, av), usable = 0;
 		for (size_t r = 0; r < rounds; r++)
-			usable += isfinite(bv[r]) && isfinite(av[r]) && bv[r] > 0 && av[r] > 0;
+			usable += stats_pair_usable(bv[r], av[r]);
 		/* too many rounds disturbed already for the rest to make up:
 		 * the verdict will be "disturbed", inconclusive */
 		if (budget > rounds &&
