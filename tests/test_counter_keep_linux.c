@@ -69,7 +69,8 @@ Test(counter_keep, holds_each_kind_once_and_no_child_sees_them)
 	spawn_output_free(&o);
 }
 
-/* How many of the probe's syscall tracepoints tracefs names here. */
+/* How many of the probe's syscall tracepoints (its own list) tracefs
+ * names here: the gate must hold each of them. */
 static int tracepoints_named(void)
 {
 #define TRACEPOINT_NAME(counter, name) name,

@@ -1,7 +1,8 @@
 /* syscall_tracepoints.h: the allocator's system calls the Linux probe counts
- * (docs/counters.md), tracepoints syscalls:NAME, in one list: the probe's
- * event table (counters_linux.c) and the gate, which holds them around a
- * counted pass (gates/sample/counter_keep.h), expand it.
+ * (docs/counters.md), tracepoints syscalls:NAME: the probe's event table
+ * (counters_linux.c) expands it, and the gate, which holds them around a
+ * counted pass (gates/os/counter_keep_linux.c, whose layer may not include
+ * this), is checked against it by tests/test_counter_keep_linux.c.
  *   X(COUNTER_ID, "NAME") */
 #ifndef ALLOCGATE_SYSCALL_TRACEPOINTS_H
 #define ALLOCGATE_SYSCALL_TRACEPOINTS_H
