@@ -32,15 +32,26 @@ Test(unavailable, one_line_per_cause_and_what_is_measured_instead)
 	r.ctx.counters = strdup("available: wall_ns,page_faults,ctx_switches; unavailable: "
 				"task_clock_ns,cycles,sys_mmap,sys_brk");
 	refuse(&r, "task_clock_ns", "not permitted" PARANOID);
-	refuse(&r, "sys_mmap", "no tracepoint syscalls:sys_enter_mmap" TRACEFS);
+	refuse(&r, "sys_mmap", "no tracepoint raw_syscalls:sys_enter" TRACEFS);
 	refuse(&r, "cycles", "not permitted" PARANOID);
-	refuse(&r, "sys_brk", "no tracepoint syscalls:sys_enter_brk" TRACEFS);
+	refuse(&r, "sys_brk", "no tracepoint raw_syscalls:sys_enter" TRACEFS);
 	cr_assert_eq(result_add_problem(&r, "toy", "single", "small", "sample", "killed by signal 9"), 0);
 	cr_expect_str_eq(render(&r),
 			 "unavailable: task_clock_ns, cycles: not permitted" PARANOID "\n"
-			 "unavailable: sys_mmap, sys_brk: no tracepoint" TRACEFS "\n"
+			 "unavailable: sys_mmap, sys_brk: no tracepoint raw_syscalls:sys_enter" TRACEFS "\n"
 			 "measured instead: wall_ns,page_faults,ctx_switches (what is "
 			 "unavailable is never gated)\n");
+	result_free(&r);
+}
+
+/* Reasons of one cause that differ before it: the line keeps the words
+ * they share. */
+Test(unavailable, one_cause_keeps_the_words_its_reasons_share)
+{
+	struct run_result r = { 0 };
+	refuse(&r, "sys_mmap", "no event sys_enter_mmap" TRACEFS);
+	refuse(&r, "sys_brk", "no event sys_enter_brk" TRACEFS);
+	cr_expect_str_eq(render(&r), "unavailable: sys_mmap, sys_brk: no event" TRACEFS "\n");
 	result_free(&r);
 }
 

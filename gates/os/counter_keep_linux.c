@@ -1,7 +1,7 @@
 /* counter_keep_linux.c: counter_keep.h on Linux: one disabled software
  * perf event of each kind in perf/counters/counters_linux.c's table, for
  * this process only (pid 0, any CPU, not inherited), and around a counted
- * pass one of each syscall tracepoint of that table. */
+ * pass one of the tracepoint its syscall counters are events of. */
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -44,27 +44,17 @@ int counter_keep_open(void)
 	return held;
 }
 
-/* The probe's tracepoint group, perf/counters/syscall_tracepoints.h, which
- * the gate's layers may not include: tests/test_counter_keep_linux.c holds
- * them here and checks that every one the probe names is held. */
-static const char *const tracepoints[] = {
-	"sys_enter_mmap", "sys_enter_munmap", "sys_enter_brk",
-	"sys_enter_mremap", "sys_enter_madvise", "sys_enter_futex",
-};
-#define TRACEPOINTS (sizeof tracepoints / sizeof *tracepoints)
+static int held_tracepoint = -1;
 
-static int held_tracepoints[TRACEPOINTS];
-static size_t held_tracepoint_count;
-
-/* Id of syscalls:NAME where tracefs is mounted (the probe mounts it, as
- * root, when it is not), or -1. */
-static long long tracepoint_id(const char *name)
+/* Id of COUNTER_KEEP_TRACEPOINT where tracefs is mounted (the probe
+ * mounts it, as root, when it is not), or -1. */
+static long long tracepoint_id(void)
 {
 	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
 		char path[160];
 		unsigned long long id;
-		snprintf(path, sizeof path, "%s/events/syscalls/%s/id", roots[i], name);
+		snprintf(path, sizeof path, "%s/events/%s/id", roots[i], COUNTER_KEEP_TRACEPOINT);
 		FILE *f = fopen(path, "r");
 		int ok = f && fscanf(f, "%llu", &id) == 1;
 		if (f)
@@ -77,26 +67,25 @@ static long long tracepoint_id(const char *name)
 
 int counter_keep_tracepoints_hold(void)
 {
-	for (size_t i = 0; i < TRACEPOINTS && held_tracepoint_count < TRACEPOINTS; i++) {
-		long long id = tracepoint_id(tracepoints[i]);
-		if (id < 0)
-			continue;
-		struct perf_event_attr attr;
-		memset(&attr, 0, sizeof attr);
-		attr.type = PERF_TYPE_TRACEPOINT;
-		attr.size = sizeof attr;
-		attr.config = (uint64_t)id;
-		attr.disabled = 1;
-		long fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-		if (fd >= 0)
-			held_tracepoints[held_tracepoint_count++] = (int)fd;
-	}
-	return (int)held_tracepoint_count;
+	if (held_tracepoint >= 0)
+		return 1;
+	long long id = tracepoint_id();
+	if (id < 0)
+		return 0;
+	struct perf_event_attr attr;
+	memset(&attr, 0, sizeof attr);
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.size = sizeof attr;
+	attr.config = (uint64_t)id;
+	attr.disabled = 1;
+	long fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	held_tracepoint = fd >= 0 ? (int)fd : -1;
+	return held_tracepoint >= 0;
 }
 
 void counter_keep_tracepoints_release(void)
 {
-	for (size_t i = 0; i < held_tracepoint_count; i++)
-		close(held_tracepoints[i]);
-	held_tracepoint_count = 0;
+	if (held_tracepoint >= 0)
+		close(held_tracepoint);
+	held_tracepoint = -1;
 }

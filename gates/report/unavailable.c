@@ -1,7 +1,7 @@
 /* unavailable.c: grouping the counters a machine refused by cause. Two
  * reasons are one cause when they end with the same parenthesised
  * explanation ("not permitted (perf_event_paranoid=3; ...)", "no
- * tracepoint syscalls:sys_enter_brk (tracefs not mounted ...)"); the line
+ * tracepoint raw_syscalls:sys_enter (tracefs not mounted ...)"); the line
  * shows what their texts have in common. */
 #include <stdlib.h>
 #include <string.h>

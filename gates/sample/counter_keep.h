@@ -22,23 +22,28 @@
  * seccomp; the kernels then run as before). */
 int counter_keep_open(void);
 
-/* The syscall tracepoints a counted sample's probe counts (sys_enter_mmap,
- * munmap, brk, mremap, madvise, futex: perf/counters/counters_linux.c),
- * held by the gate around one group's counted pass. On Linux, closing the
- * last perf event of a tracepoint unregisters its probe and waits for a
- * grace period (perf_trace_event_unreg -> tracepoint_synchronize_unregister),
- * tens of milliseconds a tracepoint: each counted sample's process paid six
- * at its exit (measured: docs/measurements.md, "The counted pass's
- * tracepoints"). Held, its closes only drop a reference. Held for the pass
- * only, never across timed rounds: while a syscall tracepoint has a probe
- * every task's system calls take the tracing path. Opens one disabled event
- * of each, for this process alone, where tracefs names them; returns how
- * many are held (0 where the OS has none or refuses them). */
+/* The tracepoint a counted sample's probe counts the allocator's system
+ * calls with (mmap, munmap, brk, mremap, madvise, futex: one event each,
+ * filtered to the call's number; perf/counters/syscall_tracepoints.h, which
+ * this layer may not include: tests/test_counter_keep_linux.c checks that
+ * both name the same one), as tracefs names it under events/. */
+#define COUNTER_KEEP_TRACEPOINT "raw_syscalls/sys_enter"
+
+/* Holds one disabled event of COUNTER_KEEP_TRACEPOINT, for this process
+ * alone, around one group's counted pass. On Linux, closing the last perf
+ * event of a tracepoint unregisters its probe and waits for a grace period
+ * (perf_trace_event_unreg -> tracepoint_synchronize_unregister), tens of
+ * milliseconds: each counted sample's process paid it at its exit
+ * (measured: docs/measurements.md, "The counted pass's tracepoints").
+ * Held, its closes only drop a reference, and the release pays it once.
+ * Held for the pass only, never across timed rounds: while a syscall
+ * tracepoint has a probe every task's system calls take the tracing path.
+ * Returns 1 when it is held (0 where the OS has none, tracefs does not
+ * name it, or the open is refused). */
 int counter_keep_tracepoints_hold(void);
 
-/* Closes what counter_keep_tracepoints_hold opened: each close waits for
- * its grace period once (the kernel takes them one after another, even
- * from several threads). */
+/* Closes what counter_keep_tracepoints_hold opened: its close waits for
+ * the grace period once. */
 void counter_keep_tracepoints_release(void);
 
 #endif

@@ -9,8 +9,10 @@
  *                             minor-faults, major-faults
  *   hardware group, with PMU: cycles, instructions, cache-misses,
  *                             branch-misses (user + kernel, no hypervisor)
- *   tracepoint group, root:   syscalls:sys_enter_{mmap,munmap,brk,mremap,
- *                             madvise,futex} (the allocator's system calls)
+ *   tracepoint group, root:   raw_syscalls:sys_enter, one event per call
+ *                             of mmap, munmap, brk, mremap, madvise, futex
+ *                             (the allocator's system calls), each with the
+ *                             filter "id == N" (syscall_tracepoints.h)
  *
  * Each group is read with one read(2) of PERF_FORMAT_GROUP |
  * PERF_FORMAT_ID | TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING. The two
@@ -40,6 +42,8 @@ enum linux_mode { LINUX_GROUPS, LINUX_SINGLE, LINUX_POSIX };
 enum { LINUX_SOFTWARE, LINUX_HARDWARE, LINUX_TRACE, LINUX_GROUP_COUNT };
 
 #define LINUX_MAX_EVENTS 16
+/* SYSCALL_TRACEPOINT as perf names it (subsystem:event) */
+#define LINUX_TRACEPOINT_SHOWN "raw_syscalls:sys_enter"
 #define LINUX_REASON_SIZE 192
 #define LINUX_GROUP_WORDS(n) (3 + 2 * (n))  /* nr, enabled, running, {value, id} */
 #define LINUX_SINGLE_WORDS 3                /* value, enabled, running */
@@ -49,20 +53,22 @@ static const struct linux_event_def {
 	uint32_t type;
 	uint64_t config;
 	int group;
-	const char *tracepoint;   /* syscalls:NAME; config is read from tracefs */
+	const char *tracepoint;   /* the call's name: an event of SYSCALL_TRACEPOINT, its
+				   * config read from tracefs, filtered to SYSCALL */
+	long syscall;
 } linux_defs[LINUX_MAX_EVENTS] = {
-	{ COUNTER_TASK_CLOCK_NS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, LINUX_SOFTWARE, NULL },
-	{ COUNTER_PAGE_FAULTS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, LINUX_SOFTWARE, NULL },
-	{ COUNTER_CTX_SWITCHES, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, LINUX_SOFTWARE, NULL },
-	{ COUNTER_CPU_MIGRATIONS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, LINUX_SOFTWARE, NULL },
-	{ COUNTER_CYCLES, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, LINUX_HARDWARE, NULL },
-	{ COUNTER_INSTRUCTIONS, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, LINUX_HARDWARE, NULL },
-	{ COUNTER_CACHE_MISSES, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, LINUX_HARDWARE, NULL },
-	{ COUNTER_BRANCH_MISSES, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, LINUX_HARDWARE, NULL },
-	{ COUNTER_MINOR_FAULTS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN, LINUX_SOFTWARE, NULL },
-	{ COUNTER_MAJOR_FAULTS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ, LINUX_SOFTWARE, NULL },
+	{ COUNTER_TASK_CLOCK_NS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, LINUX_SOFTWARE, NULL, 0 },
+	{ COUNTER_PAGE_FAULTS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, LINUX_SOFTWARE, NULL, 0 },
+	{ COUNTER_CTX_SWITCHES, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, LINUX_SOFTWARE, NULL, 0 },
+	{ COUNTER_CPU_MIGRATIONS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, LINUX_SOFTWARE, NULL, 0 },
+	{ COUNTER_CYCLES, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, LINUX_HARDWARE, NULL, 0 },
+	{ COUNTER_INSTRUCTIONS, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, LINUX_HARDWARE, NULL, 0 },
+	{ COUNTER_CACHE_MISSES, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, LINUX_HARDWARE, NULL, 0 },
+	{ COUNTER_BRANCH_MISSES, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, LINUX_HARDWARE, NULL, 0 },
+	{ COUNTER_MINOR_FAULTS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN, LINUX_SOFTWARE, NULL, 0 },
+	{ COUNTER_MAJOR_FAULTS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ, LINUX_SOFTWARE, NULL, 0 },
 	/* the allocator's system calls (docs/counters.md): tracepoints, root only */
-#define LINUX_TRACE_DEF(counter, name) { counter, PERF_TYPE_TRACEPOINT, 0, LINUX_TRACE, name },
+#define LINUX_TRACE_DEF(counter, nr, name) { counter, PERF_TYPE_TRACEPOINT, 0, LINUX_TRACE, name, nr },
 	SYSCALL_TRACEPOINTS(LINUX_TRACE_DEF)
 #undef LINUX_TRACE_DEF
 };
@@ -86,6 +92,7 @@ static struct {
 	size_t event_count;
 	struct linux_group groups[LINUX_GROUP_COUNT];
 	int error[COUNTER_COUNT];                   /* errno of a failed open */
+	bool filter_refused[COUNTER_COUNT];         /* error is the filter's */
 	char reason[COUNTER_COUNT][LINUX_REASON_SIZE];
 	struct counter_setup setup;
 } lx = {
@@ -103,7 +110,7 @@ static uint32_t linux_perf_mask(void)
 	return mask;
 }
 
-/* Id of tracepoint syscalls:NAME from tracefs into *ID. As root, mounts
+/* Id of tracepoint NAME (SYSCALL_TRACEPOINT) from tracefs into *ID. As root, mounts
  * tracefs on /sys/kernel/tracing once when it is not (a fresh virtual machine or
  * container); 0, or -1 with errno ENOENT (EACCES when tracefs is there
  * but not readable: not root). */
@@ -116,7 +123,7 @@ static int linux_tracepoint_id(const char *name, uint64_t *id)
 	int denied = 0;
 	for (int attempt = 0; attempt < 2; attempt++) {
 		for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
-			snprintf(path, sizeof path, "%s/events/syscalls/%s/id", roots[i], name);
+			snprintf(path, sizeof path, "%s/events/%s/id", roots[i], name);
 			FILE *f = fopen(path, "r");
 			denied |= !f && errno == EACCES;
 			int ok = f && fscanf(f, "%llu", &v) == 1;
@@ -146,7 +153,7 @@ static int linux_perf_event_open(const struct linux_event_def *def, bool grouped
 	attr.config = def->config;
 	if (def->tracepoint) {
 		uint64_t id;
-		if (linux_tracepoint_id(def->tracepoint, &id) < 0)
+		if (linux_tracepoint_id(SYSCALL_TRACEPOINT, &id) < 0)
 			return -1;   /* ENOENT or EACCES: explained by linux_explain_all */
 		attr.config = id;
 	}
@@ -163,6 +170,15 @@ static int linux_perf_event_open(const struct linux_event_def *def, bool grouped
 	/* pid 0: this process; cpu -1: on any CPU */
 	return (int)syscall(SYS_perf_event_open, &attr, 0, -1, group_fd,
 			    PERF_FLAG_FD_CLOEXEC);
+}
+
+/* Narrows tracepoint event FD to system call number NR ("id == NR"):
+ * 0, or -1 with errno from PERF_EVENT_IOC_SET_FILTER. */
+static int linux_filter_syscall(int fd, long nr)
+{
+	char filter[32];
+	snprintf(filter, sizeof filter, "id == %ld", nr);
+	return ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter);
 }
 
 static void linux_close_all(void)
@@ -221,6 +237,13 @@ static int linux_open_events(uint32_t want, bool grouped)
 			return -EINVAL;
 		}
 		lx.error[def->counter] = fd < 0 ? errno : 0;
+		lx.filter_refused[def->counter] = fd >= 0 && def->tracepoint &&
+						  linux_filter_syscall(fd, def->syscall) != 0;
+		if (lx.filter_refused[def->counter]) {
+			lx.error[def->counter] = errno;
+			close(fd);
+			fd = -1;
+		}
 		if (fd >= 0)
 			linux_add_event(def, fd, grouped);
 	}
@@ -333,15 +356,20 @@ static void linux_explain_all(uint32_t want)
 		const struct linux_event_def *def = &linux_defs[i];
 		if (!(want & COUNTER_BIT(def->counter)) || !lx.error[def->counter])
 			continue;
-		if (def->tracepoint && lx.error[def->counter] == ENOENT)
+		if (def->tracepoint && lx.filter_refused[def->counter])
 			snprintf(lx.reason[def->counter], sizeof lx.reason[def->counter],
-				 "no tracepoint syscalls:%s (tracefs not mounted on "
+				 "the tracepoint " LINUX_TRACEPOINT_SHOWN " refused a filter by "
+				 "call number (PERF_EVENT_IOC_SET_FILTER: %s)",
+				 strerror(lx.error[def->counter]));
+		else if (def->tracepoint && lx.error[def->counter] == ENOENT)
+			snprintf(lx.reason[def->counter], sizeof lx.reason[def->counter],
+				 "no tracepoint " LINUX_TRACEPOINT_SHOWN " (tracefs not mounted on "
 				 "/sys/kernel/tracing, or a kernel without "
-				 "CONFIG_FTRACE_SYSCALLS)", def->tracepoint);
+				 "CONFIG_FTRACE_SYSCALLS)");
 		else if (def->tracepoint && lx.error[def->counter] == EACCES)
 			snprintf(lx.reason[def->counter], sizeof lx.reason[def->counter],
-				 "no tracepoint syscalls:%s (tracefs is readable by root only; "
-				 "run as root)", def->tracepoint);
+				 "no tracepoint " LINUX_TRACEPOINT_SHOWN " (tracefs is readable by "
+				 "root only; run as root)");
 		else
 			linux_explain(def->counter, lx.error[def->counter],
 				      def->type == PERF_TYPE_HARDWARE, any_hw);

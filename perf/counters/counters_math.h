@@ -32,12 +32,13 @@ enum counter_id {
 	COUNTER_BRANCH_MISSES,  /* PMU: mispredicted branches */
 	COUNTER_MINOR_FAULTS,   /* page faults served without I/O */
 	COUNTER_MAJOR_FAULTS,   /* page faults that waited for I/O */
-	COUNTER_SYS_MMAP,       /* tracepoint syscalls:sys_enter_mmap: calls */
-	COUNTER_SYS_MUNMAP,     /* syscalls:sys_enter_munmap */
-	COUNTER_SYS_BRK,        /* syscalls:sys_enter_brk */
-	COUNTER_SYS_MREMAP,     /* syscalls:sys_enter_mremap */
-	COUNTER_SYS_MADVISE,    /* syscalls:sys_enter_madvise */
-	COUNTER_SYS_FUTEX,      /* syscalls:sys_enter_futex */
+	COUNTER_SYS_MMAP,       /* calls of mmap: tracepoint raw_syscalls:sys_enter,
+				 * "id == SYS_mmap" (syscall_tracepoints.h) */
+	COUNTER_SYS_MUNMAP,     /* calls of munmap, the same way */
+	COUNTER_SYS_BRK,        /* calls of brk */
+	COUNTER_SYS_MREMAP,     /* calls of mremap */
+	COUNTER_SYS_MADVISE,    /* calls of madvise */
+	COUNTER_SYS_FUTEX,      /* calls of futex */
 	COUNTER_SCHED_WAIT_NS,  /* ns the region's threads waited on a run queue
 				 * (sched_wait.h): interference, never gated */
 	COUNTER_COUNT
