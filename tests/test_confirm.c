@@ -81,5 +81,11 @@ Test(confirm, only_against_a_baseline_of_the_same_hardware)
 	c.same_hardware = false;
 	cr_expect_not(confirm_against_baseline(true, &c), "another machine's numbers");
 	cr_expect_not(confirm_against_baseline(true, NULL));
-	cr_expect_not(confirm_takes_cost_pass());
+}
+
+Test(confirm, a_batch_takes_the_timed_rounds_alone)
+{
+	cr_expect_not(confirm_takes_cost_pass(), "the cost pass's counts repeat exactly");
+	cr_expect_not(confirm_takes_counted_pass(), "the counted pass's counts were decided by "
+		      "the first batch");
 }

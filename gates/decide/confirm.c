@@ -86,3 +86,8 @@ bool confirm_takes_cost_pass(void)
 {
 	return false;
 }
+
+bool confirm_takes_counted_pass(void)
+{
+	return false;
+}

@@ -45,6 +45,11 @@ bool confirm_against_baseline(bool have_baseline, const struct comparability *c)
  * counts repeat exactly, so a second cost sample would confirm nothing. */
 bool confirm_takes_cost_pass(void);
 
+/* Whether a confirmation batch takes the counted pass again: never, for
+ * the same reason: its counts were decided by the first batch's, and the
+ * batch's own would be thrown away. The batch is its timed rounds alone. */
+bool confirm_takes_counted_pass(void);
+
 typedef int (*confirm_measure_fn)(const struct group *g, struct rng *rng, void *ctx);
 
 /* The one confirmation loop of `gate run` and `gate ab`: every group of

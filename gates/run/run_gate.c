@@ -144,8 +144,9 @@ static void end_samples(struct run_state *st)
 		s->result.series[i].batches = (size_t)s->options.runs;
 }
 
-/* One suspected group measured again, timing only (the cost pass is
- * not taken again), compared like the first batch and settled. */
+/* One suspected group measured again, timing only (neither the cost nor
+ * the counted pass is taken again: confirm.h), compared like the first
+ * batch and settled. */
 static int confirm_group(void *ctx, const struct group *g, struct rng *rng)
 {
 	struct run_state *st = ctx;
@@ -153,6 +154,7 @@ static int confirm_group(void *ctx, const struct group *g, struct rng *rng)
 	struct runner_plan timed_only = s->plan;
 	struct run_result again;
 	timed_only.cost = confirm_takes_cost_pass();
+	timed_only.timing_only = !confirm_takes_counted_pass();
 	memset(&again, 0, sizeof again);
 	int failures = runner_run_params(g->kernel, g->params, &timed_only, rng, &again, 0);
 	compare_run_with(&again, &st->base, &s->result.policy, &st->comparable);

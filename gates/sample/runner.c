@@ -412,7 +412,8 @@ static size_t take_rounds(struct group_run *gr, size_t side_count, struct rng *r
 }
 
 /* After TAKEN rounds of GR's SIDE_COUNT sides: the group's load, its
- * counted and cost passes, every series padded to the rounds taken. */
+ * counted and cost passes (as the plan asks: a confirmation batch takes
+ * neither), every series padded to the rounds taken. */
 static void finish_group(struct group_run *gr, size_t side_count, size_t taken)
 {
 	struct runner_items *g = &gr->g;
@@ -426,8 +427,9 @@ static void finish_group(struct group_run *gr, size_t side_count, size_t taken)
 	if (gr->load_ok)
 		runner_put_group_load(done, g->item_side, g->item_variant, g->n, &gr->load_before,
 				      g->first_round, taken);
-	runner_counted_pass(done, side_count, g->item_side, g->item_variant, g->failures, g->n,
-			    g->first_round);
+	if (!o->timing_only)
+		runner_counted_pass(done, side_count, g->item_side, g->item_variant, g->failures,
+				    g->n, g->first_round);
 	if (o->cost && !cost_pass_unavailable() && !runner_deadline_passed(o))
 		runner_cost_pass(done, g->item_side, g->item_variant, g->failures, g->n,
 				 g->first_round);
