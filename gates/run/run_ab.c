@@ -448,7 +448,7 @@ static bool settle(void *ctx)
 		message_error("comparing allocation sites: out of memory");
 	mark_files_same(st);
 	s->plan.cost = st->a_plan.cost = confirm_takes_cost_pass();
-	s->plan.timing_only = st->a_plan.timing_only = !confirm_takes_counted_pass();
+	s->plan.skip_counted_pass = st->a_plan.skip_counted_pass = !confirm_takes_counted_pass();
 	st->confirming = true;
 	return true;
 }

@@ -154,7 +154,7 @@ static int confirm_group(void *ctx, const struct group *g, struct rng *rng)
 	struct runner_plan timed_only = s->plan;
 	struct run_result again;
 	timed_only.cost = confirm_takes_cost_pass();
-	timed_only.timing_only = !confirm_takes_counted_pass();
+	timed_only.skip_counted_pass = !confirm_takes_counted_pass();
 	memset(&again, 0, sizeof again);
 	int failures = runner_run_params(g->kernel, g->params, &timed_only, rng, &again, 0);
 	compare_run_with(&again, &st->base, &s->result.policy, &st->comparable);

@@ -427,7 +427,7 @@ static void finish_group(struct group_run *gr, size_t side_count, size_t taken)
 	if (gr->load_ok)
 		runner_put_group_load(done, g->item_side, g->item_variant, g->n, &gr->load_before,
 				      g->first_round, taken);
-	if (!o->timing_only)
+	if (!o->skip_counted_pass)
 		runner_counted_pass(done, side_count, g->item_side, g->item_variant, g->failures,
 				    g->n, g->first_round);
 	if (o->cost && !cost_pass_unavailable() && !runner_deadline_passed(o))

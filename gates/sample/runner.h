@@ -60,8 +60,8 @@ struct runner_plan {
 	double deadline_seconds;   /* the run's --deadline (for the message) */
 	double deadline_at;        /* runner_now() past which no sample starts; 0: none */
 	bool cost;                 /* take the cost pass (cost_pass.h) */
-	bool timing_only;          /* the timed rounds alone: no counted pass (a
-				    * confirmation batch: confirm_takes_counted_pass) */
+	bool skip_counted_pass;    /* no counted pass (a confirmation batch:
+				    * confirm_takes_counted_pass) */
 	int cost_runs;             /* cost samples per variant (0: 1) */
 	int verbose;               /* -v: each sample on stderr */
 	const char *interposer;    /* liballocgate-interpose.so, preloaded into the

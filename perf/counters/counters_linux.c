@@ -53,22 +53,21 @@ static const struct linux_event_def {
 	uint32_t type;
 	uint64_t config;
 	int group;
-	const char *tracepoint;   /* the call's name: an event of SYSCALL_TRACEPOINT, its
-				   * config read from tracefs, filtered to SYSCALL */
-	long syscall;
+	long syscall;             /* LINUX_TRACE: the call an event of SYSCALL_TRACEPOINT
+				   * counts (its filter); the config is read from tracefs */
 } linux_defs[LINUX_MAX_EVENTS] = {
-	{ COUNTER_TASK_CLOCK_NS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, LINUX_SOFTWARE, NULL, 0 },
-	{ COUNTER_PAGE_FAULTS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, LINUX_SOFTWARE, NULL, 0 },
-	{ COUNTER_CTX_SWITCHES, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, LINUX_SOFTWARE, NULL, 0 },
-	{ COUNTER_CPU_MIGRATIONS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, LINUX_SOFTWARE, NULL, 0 },
-	{ COUNTER_CYCLES, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, LINUX_HARDWARE, NULL, 0 },
-	{ COUNTER_INSTRUCTIONS, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, LINUX_HARDWARE, NULL, 0 },
-	{ COUNTER_CACHE_MISSES, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, LINUX_HARDWARE, NULL, 0 },
-	{ COUNTER_BRANCH_MISSES, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, LINUX_HARDWARE, NULL, 0 },
-	{ COUNTER_MINOR_FAULTS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN, LINUX_SOFTWARE, NULL, 0 },
-	{ COUNTER_MAJOR_FAULTS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ, LINUX_SOFTWARE, NULL, 0 },
+	{ COUNTER_TASK_CLOCK_NS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, LINUX_SOFTWARE, 0 },
+	{ COUNTER_PAGE_FAULTS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, LINUX_SOFTWARE, 0 },
+	{ COUNTER_CTX_SWITCHES, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, LINUX_SOFTWARE, 0 },
+	{ COUNTER_CPU_MIGRATIONS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, LINUX_SOFTWARE, 0 },
+	{ COUNTER_CYCLES, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, LINUX_HARDWARE, 0 },
+	{ COUNTER_INSTRUCTIONS, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, LINUX_HARDWARE, 0 },
+	{ COUNTER_CACHE_MISSES, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, LINUX_HARDWARE, 0 },
+	{ COUNTER_BRANCH_MISSES, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, LINUX_HARDWARE, 0 },
+	{ COUNTER_MINOR_FAULTS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN, LINUX_SOFTWARE, 0 },
+	{ COUNTER_MAJOR_FAULTS, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ, LINUX_SOFTWARE, 0 },
 	/* the allocator's system calls (docs/counters.md): tracepoints, root only */
-#define LINUX_TRACE_DEF(counter, nr, name) { counter, PERF_TYPE_TRACEPOINT, 0, LINUX_TRACE, name, nr },
+#define LINUX_TRACE_DEF(counter, nr) { counter, PERF_TYPE_TRACEPOINT, 0, LINUX_TRACE, nr },
 	SYSCALL_TRACEPOINTS(LINUX_TRACE_DEF)
 #undef LINUX_TRACE_DEF
 };
@@ -110,37 +109,45 @@ static uint32_t linux_perf_mask(void)
 	return mask;
 }
 
-/* Id of tracepoint NAME (SYSCALL_TRACEPOINT) from tracefs into *ID. As root, mounts
- * tracefs on /sys/kernel/tracing once when it is not (a fresh virtual machine or
+/* Id of SYSCALL_TRACEPOINT from tracefs into *ID, read once a process (every
+ * syscall counter is an event of it). As root, mounts tracefs on
+ * /sys/kernel/tracing once when it is not (a fresh virtual machine or
  * container); 0, or -1 with errno ENOENT (EACCES when tracefs is there
  * but not readable: not root). */
-static int linux_tracepoint_id(const char *name, uint64_t *id)
+static int linux_tracepoint_id(uint64_t *id)
 {
 	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-	static bool tried_mount;
+	static bool looked;
+	static int error;
+	static uint64_t found;
 	char path[160];
 	unsigned long long v;
 	int denied = 0;
-	for (int attempt = 0; attempt < 2; attempt++) {
+	for (int attempt = 0; !looked && attempt < 2; attempt++) {
 		for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
-			snprintf(path, sizeof path, "%s/events/%s/id", roots[i], name);
+			snprintf(path, sizeof path, "%s/events/%s/id", roots[i], SYSCALL_TRACEPOINT);
 			FILE *f = fopen(path, "r");
 			denied |= !f && errno == EACCES;
 			int ok = f && fscanf(f, "%llu", &v) == 1;
 			if (f)
 				fclose(f);
 			if (ok) {
-				*id = v;
-				return 0;
+				found = v;
+				looked = true;
+				break;
 			}
 		}
-		if (tried_mount || geteuid() != 0)
+		if (looked || attempt || geteuid() != 0)
 			break;
-		tried_mount = true;
 		mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL);
 	}
-	errno = denied ? EACCES : ENOENT;
-	return -1;
+	if (!looked) {
+		looked = true;
+		error = denied ? EACCES : ENOENT;
+	}
+	*id = found;
+	errno = error;
+	return error ? -1 : 0;
 }
 
 static int linux_perf_event_open(const struct linux_event_def *def, bool grouped,
@@ -151,9 +158,9 @@ static int linux_perf_event_open(const struct linux_event_def *def, bool grouped
 	attr.size = sizeof attr;
 	attr.type = def->type;
 	attr.config = def->config;
-	if (def->tracepoint) {
+	if (def->group == LINUX_TRACE) {
 		uint64_t id;
-		if (linux_tracepoint_id(SYSCALL_TRACEPOINT, &id) < 0)
+		if (linux_tracepoint_id(&id) < 0)
 			return -1;   /* ENOENT or EACCES: explained by linux_explain_all */
 		attr.config = id;
 	}
@@ -237,7 +244,7 @@ static int linux_open_events(uint32_t want, bool grouped)
 			return -EINVAL;
 		}
 		lx.error[def->counter] = fd < 0 ? errno : 0;
-		lx.filter_refused[def->counter] = fd >= 0 && def->tracepoint &&
+		lx.filter_refused[def->counter] = fd >= 0 && def->group == LINUX_TRACE &&
 						  linux_filter_syscall(fd, def->syscall) != 0;
 		if (lx.filter_refused[def->counter]) {
 			lx.error[def->counter] = errno;
@@ -356,17 +363,17 @@ static void linux_explain_all(uint32_t want)
 		const struct linux_event_def *def = &linux_defs[i];
 		if (!(want & COUNTER_BIT(def->counter)) || !lx.error[def->counter])
 			continue;
-		if (def->tracepoint && lx.filter_refused[def->counter])
+		if (def->group == LINUX_TRACE && lx.filter_refused[def->counter])
 			snprintf(lx.reason[def->counter], sizeof lx.reason[def->counter],
 				 "the tracepoint " LINUX_TRACEPOINT_SHOWN " refused a filter by "
 				 "call number (PERF_EVENT_IOC_SET_FILTER: %s)",
 				 strerror(lx.error[def->counter]));
-		else if (def->tracepoint && lx.error[def->counter] == ENOENT)
+		else if (def->group == LINUX_TRACE && lx.error[def->counter] == ENOENT)
 			snprintf(lx.reason[def->counter], sizeof lx.reason[def->counter],
 				 "no tracepoint " LINUX_TRACEPOINT_SHOWN " (tracefs not mounted on "
 				 "/sys/kernel/tracing, or a kernel without "
 				 "CONFIG_FTRACE_SYSCALLS)");
-		else if (def->tracepoint && lx.error[def->counter] == EACCES)
+		else if (def->group == LINUX_TRACE && lx.error[def->counter] == EACCES)
 			snprintf(lx.reason[def->counter], sizeof lx.reason[def->counter],
 				 "no tracepoint " LINUX_TRACEPOINT_SHOWN " (tracefs is readable by "
 				 "root only; run as root)");

@@ -8,7 +8,7 @@
  * whose layer may not include this; tests/test_counter_keep_linux.c checks
  * that the two name the same tracepoint) waits once instead of six times.
  * The probe's event table (counters_linux.c) expands the list.
- *   X(COUNTER_ID, SYS_NUMBER, "NAME") */
+ *   X(COUNTER_ID, SYS_NUMBER) */
 #ifndef ALLOCGATE_SYSCALL_TRACEPOINTS_H
 #define ALLOCGATE_SYSCALL_TRACEPOINTS_H
 
@@ -18,11 +18,11 @@
 #define SYSCALL_TRACEPOINT "raw_syscalls/sys_enter"
 
 #define SYSCALL_TRACEPOINTS(X) \
-	X(COUNTER_SYS_MMAP, SYS_mmap, "mmap") \
-	X(COUNTER_SYS_MUNMAP, SYS_munmap, "munmap") \
-	X(COUNTER_SYS_BRK, SYS_brk, "brk") \
-	X(COUNTER_SYS_MREMAP, SYS_mremap, "mremap") \
-	X(COUNTER_SYS_MADVISE, SYS_madvise, "madvise") \
-	X(COUNTER_SYS_FUTEX, SYS_futex, "futex")
+	X(COUNTER_SYS_MMAP, SYS_mmap) \
+	X(COUNTER_SYS_MUNMAP, SYS_munmap) \
+	X(COUNTER_SYS_BRK, SYS_brk) \
+	X(COUNTER_SYS_MREMAP, SYS_mremap) \
+	X(COUNTER_SYS_MADVISE, SYS_madvise) \
+	X(COUNTER_SYS_FUTEX, SYS_futex)
 
 #endif
